@@ -1,0 +1,55 @@
+#include "engine/backend/factory.hpp"
+
+#include "engine/backend/cpu/cpu_backend.hpp"
+#ifdef TRAINSCOPE_WITH_OPENCL
+#include "engine/backend/opencl/opencl_backend.hpp"
+#endif
+
+namespace ts {
+
+std::vector<DeviceInfo> list_devices() {
+#ifdef TRAINSCOPE_WITH_OPENCL
+  return list_opencl_devices();
+#else
+  return {};
+#endif
+}
+
+BackendChoice make_backend(const BackendRequest& request) {
+  if (request.kind == "cpu") return {make_cpu_backend(request.cpu_threads), ""};
+  if (request.kind != "opencl" && request.kind != "auto")
+    throw BackendError("--backend must be auto, cpu or opencl, not '" + request.kind + "'");
+#ifdef TRAINSCOPE_WITH_OPENCL
+  const auto devices = list_opencl_devices();
+  if (request.kind == "opencl") {
+    if (devices.empty())
+      throw BackendError(
+          "--backend opencl: no OpenCL device found (install an OpenCL driver such as "
+          "pocl-opencl-icd, or use --backend cpu)");
+    if (request.device < 0 || request.device >= static_cast<int>(devices.size()))
+      throw BackendError("--device " + std::to_string(request.device) + ": there are only " +
+                         std::to_string(devices.size()) +
+                         " OpenCL device(s); see 'trainscope devices'");
+    return {make_opencl_backend(request.device), ""};
+  }
+  if (!devices.empty()) {
+    const int index =
+        request.device >= 0 && request.device < static_cast<int>(devices.size()) ? request.device
+                                                                                 : 0;
+    try {
+      return {make_opencl_backend(index), ""};
+    } catch (const BackendError& e) {
+      return {make_cpu_backend(request.cpu_threads),
+              std::string("OpenCL device unusable (") + e.what() + "); using the CPU backend"};
+    }
+  }
+  return {make_cpu_backend(request.cpu_threads), "no OpenCL device found; using the CPU backend"};
+#else
+  if (request.kind == "opencl")
+    throw BackendError("--backend opencl: this build of trainscope has no OpenCL support");
+  return {make_cpu_backend(request.cpu_threads),
+          "this build has no OpenCL support; using the CPU backend"};
+#endif
+}
+
+}  // namespace ts

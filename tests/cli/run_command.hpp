@@ -1,0 +1,44 @@
+// Runs the trainscope binary and captures its exit status, stdout and stderr.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace ts::test {
+
+struct CommandResult {
+  int status = -1;
+  std::string out, err;
+};
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// args: the shell-quoted arguments after the binary; env: assignments prefixed to the command.
+inline CommandResult run_trainscope(const std::string& args, const std::string& env = "") {
+  static int counter = 0;
+  const std::string base = "/tmp/ts_cli_test_" + std::to_string(getpid()) + "_" +
+                           std::to_string(counter++);
+  const std::string cmd = env + " " TRAINSCOPE_BIN " " + args + " >" + base + ".out 2>" + base +
+                          ".err </dev/null";
+  const int raw = std::system(cmd.c_str());
+  CommandResult r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  r.out = read_file(base + ".out");
+  r.err = read_file(base + ".err");
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return r;
+}
+
+}  // namespace ts::test
