@@ -2,9 +2,10 @@
 
 // y[r, c] += bias[c] for y viewed as [rows, cols]; n = rows * cols.
 // y [n] (Y), bias [cols] f32.
+// 32-bit index arithmetic: the host checks n < 2^32.
 __kernel void bias_add(__global Y_T* y, ulong y_off, __global const float* bias, ulong b_off,
-                       ulong n, ulong cols) {
-  const size_t i = get_global_id(0);
+                       uint n, uint cols) {
+  const uint i = (uint)get_global_id(0);
   if (i >= n) return;
   const float v = LOAD_Y(y, y_off + i) + bias[b_off + i % cols];
   STORE_Y(y, y_off + i, v);

@@ -42,13 +42,15 @@ __kernel void softmax_xent(__global const X_T* logits, ulong l_off, __global con
 
 // dlogits[i, c] = scale * (probs[i, c] - (c == labels[i])); n = rows * classes elements.
 // probs [rows, classes] f32, labels [rows] i32, dlogits [rows, classes] (Y).
+// 32-bit index arithmetic: the host checks n < 2^32.
 __kernel void softmax_xent_backward(__global const float* probs, ulong p_off,
                                     __global const int* labels, ulong lab_off, float scale,
-                                    __global Y_T* dlogits, ulong d_off, ulong n, int classes) {
-  const size_t i = get_global_id(0);
+                                    __global Y_T* dlogits, ulong d_off, uint n, uint classes) {
+  const uint i = (uint)get_global_id(0);
   if (i >= n) return;
-  const int c = (int)(i % classes);
-  const float target = labels[lab_off + i / classes] == c ? 1.0f : 0.0f;
+  const uint row = i / classes;
+  const int c = (int)(i - row * classes);
+  const float target = labels[lab_off + row] == c ? 1.0f : 0.0f;
   STORE_Y(dlogits, d_off + i, scale * (probs[p_off + i] - target));
 }
 

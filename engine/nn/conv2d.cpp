@@ -43,7 +43,7 @@ Shape Conv2D::out_shape() const {
 std::vector<ParamSpec> Conv2D::params() const {
   const std::int64_t k = kernel_size_ * kernel_size_;
   return {{"kernel", Shape{k * in_c_, filters_}, Init::GlorotUniform, k * in_c_, k * filters_},
-          {"bias", Shape{filters_}, Init::Zeros, k * in_c_, k * filters_}};
+          {"bias", Shape{filters_}, Init::Zeros, k * in_c_, k * filters_, false}};
 }
 
 void Conv2D::bind_params(const std::vector<Tensor>& weights, const std::vector<Tensor>& grads) {

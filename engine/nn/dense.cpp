@@ -22,7 +22,7 @@ Shape Dense::build(const Shape& input) {
 
 std::vector<ParamSpec> Dense::params() const {
   return {{"kernel", Shape{in_, units_}, Init::GlorotUniform, in_, units_},
-          {"bias", Shape{units_}, Init::Zeros, in_, units_}};
+          {"bias", Shape{units_}, Init::Zeros, in_, units_, false}};
 }
 
 void Dense::bind_params(const std::vector<Tensor>& weights, const std::vector<Tensor>& grads) {

@@ -22,6 +22,9 @@ struct ParamSpec {
   Shape shape;
   Init init = Init::Zeros;
   std::int64_t fan_in = 0, fan_out = 0;  // for Glorot/He scaling
+  // Under mixed precision, forward/backward read an f16 copy of this parameter (GEMM operands:
+  // kernels). Parameters that element-wise ops take (biases) stay f32, as the Backend requires.
+  bool f16_copy = true;
 };
 
 struct LayerContext {
@@ -45,7 +48,8 @@ class Layer {
   // Trainable tensors, in the order bind_params() receives them.
   virtual std::vector<ParamSpec> params() const { return {}; }
   // weights: the tensors forward/backward compute with (F32, or an F16 copy under mixed
-  // precision); grads: F32 gradient views, written (not accumulated) by backward().
+  // precision for specs with f16_copy); grads: F32 gradient views, written (not accumulated)
+  // by backward().
   virtual void bind_params(const std::vector<Tensor>& weights, const std::vector<Tensor>& grads) {
     (void)weights;
     (void)grads;

@@ -24,7 +24,7 @@ void ParameterStore::build(Backend& backend, const std::vector<std::vector<Param
   for (const auto& layer : specs) {
     auto& slots = slots_.emplace_back();
     for (const auto& spec : layer) {
-      slots.push_back({count_, spec.shape});
+      slots.push_back({count_, spec.shape, spec.f16_copy});
       count_ += spec.shape.numel();
     }
   }
@@ -46,7 +46,8 @@ void ParameterStore::build(Backend& backend, const std::vector<std::vector<Param
 
 std::vector<Tensor> ParameterStore::compute_views(std::size_t layer) const {
   std::vector<Tensor> views;
-  for (const auto& s : slots_.at(layer)) views.push_back(compute_.view(s.offset, s.shape));
+  for (const auto& s : slots_.at(layer))
+    views.push_back((s.f16_copy ? compute_ : master_).view(s.offset, s.shape));
   return views;
 }
 

@@ -23,7 +23,8 @@ class ParameterStore {
   const Tensor& gradients() const { return grads_; }  // [count] F32
   const Tensor& compute() const { return compute_; }  // [count] F32 (== master) or F16 copy
 
-  // Views of layer l's parameters in spec order.
+  // Views of layer l's parameters in spec order: the F16 copy for specs with f16_copy under
+  // mixed precision, the F32 master otherwise.
   std::vector<Tensor> compute_views(std::size_t layer) const;
   std::vector<Tensor> gradient_views(std::size_t layer) const;
 
@@ -38,6 +39,7 @@ class ParameterStore {
   struct Slot {
     std::int64_t offset;
     Shape shape;
+    bool f16_copy;
   };
   Backend* backend_ = nullptr;
   std::int64_t count_ = 0;

@@ -6,6 +6,7 @@
 #include "engine/backend/opencl/cl_device.hpp"
 #include "engine/backend/opencl/opencl_backend.hpp"
 #include "engine/backend/opencl/opencl_backend_impl.hpp"
+#include "kernels/kernel_sources.hpp"
 
 namespace ts {
 
@@ -18,6 +19,11 @@ OpenClBackend::OpenClBackend(const DeviceHandle& handle, DeviceInfo info)
       kernels_(programs_, commands_),
       gemm_(ctx_.context(), ctx_.queue(), commands_, kernels_, ctx_.info().fp16),
       partials_(ctx_.context()) {
+  // Build every kernel family's all-f32 variant now, so the first training step does not pay
+  // for compilation and a broken or missing kernel file fails here (f16 variants are built on
+  // first use), then warm up CLBlast.
+  for (const std::string& file : kernels::kernel_file_names())
+    if (file != "common.cl") programs_.build(file, Slots{}.options());
   gemm_warm_up_s_ = gemm_.warm_up();
 }
 

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <string>
+
+#include "engine/backend/factory.hpp"
 #include "engine/backend/opencl/opencl_backend_impl.hpp"
 
 namespace ts::ocl {
@@ -12,6 +15,13 @@ namespace {
 cl_ulong count(const Tensor& t) { return static_cast<cl_ulong>(t.numel()); }
 cl_ulong off(const Tensor& t) { return static_cast<cl_ulong>(t.offset); }
 cl_int i32(std::int64_t v) { return static_cast<cl_int>(v); }
+// Element counts for kernels that index in 32 bits (see the .cl files).
+cl_uint u32(std::uint64_t v) {
+  if (v > 0xffffffffu)
+    throw BackendError("tensor of " + std::to_string(v) +
+                       " elements is too large for the OpenCL kernels (limit 2^32 - 1)");
+  return static_cast<cl_uint>(v);
+}
 // Last dimension of a [rows, classes] tensor.
 std::int64_t last_dim(const Tensor& t) {
   return t.shape.rank() ? t.shape[t.shape.rank() - 1] : 1;
@@ -29,7 +39,7 @@ void OpenClBackend::gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_
 // y [rows, cols] += bias [cols].
 void OpenClBackend::bias_add(const Tensor& y, const Tensor& bias) {
   kernels_.run_1d("elementwise.cl", "bias_add", Slots::of(DType::F32, y.dtype), count(y),
-                  mem(y), off(y), mem(bias), off(bias), count(y), count(bias));
+                  mem(y), off(y), mem(bias), off(bias), u32(count(y)), u32(count(bias)));
 }
 
 // grad_bias [cols] (+)= column sums of dy [rows, cols].
@@ -77,8 +87,8 @@ void OpenClBackend::softmax_xent_backward(const Tensor& probs, const Tensor& lab
                                           const Tensor& dlogits) {
   kernels_.run_1d("softmax_xent.cl", "softmax_xent_backward", Slots::of(DType::F32, dlogits.dtype),
                   count(dlogits), mem(probs), off(probs), mem(labels), off(labels),
-                  cl_float{scale}, mem(dlogits), off(dlogits), count(dlogits),
-                  i32(last_dim(probs)));
+                  cl_float{scale}, mem(dlogits), off(dlogits), u32(count(dlogits)),
+                  u32(static_cast<std::uint64_t>(last_dim(probs))));
 }
 
 // y [n, classes] = softmax of x [n, classes] over the last axis.
@@ -93,8 +103,9 @@ void OpenClBackend::softmax(const Tensor& x, const Tensor& y) {
 // cols [col_rows, col_cols] from x [batch, in_h, in_w, in_c].
 void OpenClBackend::im2col(const Conv2DGeometry& g, const Tensor& x, const Tensor& cols) {
   const auto n = static_cast<cl_ulong>(g.col_rows() * g.col_cols());
+  u32(count(x));  // x is indexed in 32 bits too
   kernels_.run_1d("conv.cl", "im2col", Slots::of(x.dtype, cols.dtype), n, mem(x), off(x),
-                  mem(cols), off(cols), n, i32(g.in_h), i32(g.in_w), i32(g.in_c),
+                  mem(cols), off(cols), u32(n), i32(g.in_h), i32(g.in_w), i32(g.in_c),
                   i32(g.kernel_h), i32(g.kernel_w), i32(g.out_h()), i32(g.out_w()),
                   i32(g.stride), i32(g.pad));
 }
@@ -102,8 +113,9 @@ void OpenClBackend::im2col(const Conv2DGeometry& g, const Tensor& x, const Tenso
 // dx [batch, in_h, in_w, in_c] = gathered sums of dcols [col_rows, col_cols].
 void OpenClBackend::col2im(const Conv2DGeometry& g, const Tensor& dcols, const Tensor& dx) {
   const auto n = static_cast<cl_ulong>(g.batch * g.in_h * g.in_w * g.in_c);
+  u32(count(dcols));  // dcols is indexed in 32 bits too
   kernels_.run_1d("conv.cl", "col2im", Slots::of(dcols.dtype, dx.dtype), n, mem(dcols),
-                  off(dcols), mem(dx), off(dx), n, i32(g.in_h), i32(g.in_w), i32(g.in_c),
+                  off(dcols), mem(dx), off(dx), u32(n), i32(g.in_h), i32(g.in_w), i32(g.in_c),
                   i32(g.kernel_h), i32(g.kernel_w), i32(g.out_h()), i32(g.out_w()),
                   i32(g.stride), i32(g.pad));
 }
@@ -113,7 +125,7 @@ void OpenClBackend::maxpool(const Pool2DGeometry& g, const Tensor& x, const Tens
                             const Tensor& argmax) {
   const auto n = static_cast<cl_ulong>(g.batch * g.out_h() * g.out_w() * g.channels);
   kernels_.run_1d("pool.cl", "maxpool", Slots::of(x.dtype, y.dtype), n, mem(x), off(x),
-                  mem(y), off(y), mem(argmax), off(argmax), n, i32(g.in_h), i32(g.in_w),
+                  mem(y), off(y), mem(argmax), off(argmax), u32(n), i32(g.in_h), i32(g.in_w),
                   i32(g.channels), i32(g.pool), i32(g.out_h()), i32(g.out_w()));
 }
 
@@ -122,7 +134,7 @@ void OpenClBackend::maxpool_backward(const Pool2DGeometry& g, const Tensor& dy,
                                      const Tensor& argmax, const Tensor& dx) {
   const auto n = static_cast<cl_ulong>(g.batch * g.in_h * g.in_w * g.channels);
   kernels_.run_1d("pool.cl", "maxpool_backward", Slots::of(dy.dtype, dx.dtype), n, mem(dy),
-                  off(dy), mem(argmax), off(argmax), mem(dx), off(dx), n, i32(g.in_h),
+                  off(dy), mem(argmax), off(argmax), mem(dx), off(dx), u32(n), i32(g.in_h),
                   i32(g.in_w), i32(g.channels), i32(g.pool), i32(g.out_h()), i32(g.out_w()));
 }
 

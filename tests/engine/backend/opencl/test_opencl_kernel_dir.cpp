@@ -58,14 +58,8 @@ TEST_F(OpenClKernelDir, EditedKernelIsUsed) {
 
 TEST_F(OpenClKernelDir, MissingFileIsABackendError) {
   fs::remove(dir_ / "pool.cl");
-  auto backend = make_opencl_backend(0);
-  const Pool2DGeometry g{1, 2, 2, 1, 2};
-  Tensor x = backend->alloc(Shape{1, 2, 2, 1}, DType::F32);
-  Tensor y = backend->alloc(Shape{1, 1, 1, 1}, DType::F32);
-  Tensor arg = backend->alloc(Shape{1, 1, 1, 1}, DType::I32);
-  backend->fill(x, 1.0f);
   try {
-    backend->maxpool(g, x, y, arg);
+    make_opencl_backend(0);  // every family is built when the backend is created
     FAIL() << "expected BackendError";
   } catch (const BackendError& e) {
     const std::string message = e.what();
@@ -76,16 +70,31 @@ TEST_F(OpenClKernelDir, MissingFileIsABackendError) {
 
 TEST_F(OpenClKernelDir, BuildErrorCarriesTheBuildLog) {
   replace_in("dropout.cl", "const float m =", "const float m = undefined_name +");
-  auto backend = make_opencl_backend(0);
-  Tensor x = backend->alloc(Shape{4}, DType::F32);
-  backend->fill(x, 1.0f);
   try {
-    backend->dropout(x, 0.5f, 1u, x, x);
+    make_opencl_backend(0);
     FAIL() << "expected BackendError";
   } catch (const BackendError& e) {
     const std::string message = e.what();
     EXPECT_NE(message.find("dropout.cl"), std::string::npos) << message;
     EXPECT_NE(message.find("undefined_name"), std::string::npos) << message;  // from the log
+  }
+}
+
+TEST_F(OpenClKernelDir, HalfVariantBuildErrorSurfacesOnFirstUse) {
+  // Only the f16 variant is broken: creation succeeds, the first f16 relu reports the log.
+  replace_in("elementwise.cl", "const float v = LOAD_X(x, x_off + i);",
+             "const float v = LOAD_X(x, x_off + i);\n#if X_TYPE == TS_F16\n  broken_f16;\n#endif");
+  auto backend = make_opencl_backend(0);
+  Tensor x = backend->alloc(Shape{4}, DType::F16);
+  backend->fill(x, 1.0f);
+  try {
+    backend->relu(x, x);
+    FAIL() << "expected BackendError";
+  } catch (const BackendError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("elementwise.cl"), std::string::npos) << message;
+    EXPECT_NE(message.find("X_TYPE=1"), std::string::npos) << message;
+    EXPECT_NE(message.find("broken_f16"), std::string::npos) << message;
   }
 }
 

@@ -1,0 +1,58 @@
+// Starting and stopping a trace session (implemented by trainscope::trace, i.e. the capture
+// library). One session at a time per process; it writes one SQLite file (see traces/README.md).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ts::trace {
+
+// start() failures: the message is one sentence naming the file.
+class TraceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using Meta = std::vector<std::pair<std::string, std::string>>;
+
+enum class ClockSource : std::uint8_t {
+  automatic,  // rdtsc when the CPU has an invariant TSC, else CLOCK_MONOTONIC
+  tsc,        // rdtsc even if the CPU does not claim an invariant TSC
+  monotonic,  // clock_gettime(CLOCK_MONOTONIC) for every timestamp
+};
+
+struct SessionOptions {
+  std::uint32_t ring_events = 1u << 16;  // per-thread buffer, in 32-byte events (power of two)
+  std::uint32_t drain_interval_ms = 10;  // how often the writer empties the buffers
+  std::uint32_t commit_interval_ms = 100;  // how much a SIGKILL may lose, at most (plus rings)
+  ClockSource clock = ClockSource::automatic;
+};
+
+// Starts recording into `path` (created or replaced). `meta` lands in the trace's meta table
+// (command line, engine configuration, ...). Throws TraceError when the file cannot be created
+// or a session is already active. A session still active at exit() is stopped then.
+void start(std::string_view path, const Meta& meta = {}, const SessionOptions& options = {});
+
+// Stops recording, writes what is buffered and closes the file. Never throws; a write error
+// during the session was reported on stderr once, when it happened.
+void stop() noexcept;
+
+// Blocks until every event recorded before the call is committed to the file.
+void flush() noexcept;
+
+// True between start() and stop(), even after a write error stopped the recording.
+bool session_active() noexcept;
+
+// Counters of the active or last session.
+struct SessionStats {
+  std::uint64_t events_written = 0;
+  std::uint64_t events_dropped = 0;  // lost to full per-thread buffers
+  bool write_failed = false;
+};
+SessionStats session_stats() noexcept;
+
+}  // namespace ts::trace

@@ -1,0 +1,30 @@
+// The process-wide state behind the instrumentation API, shared with the session (capture).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "profiler/capture/core/ring.hpp"
+#include "profiler/capture/core/tables.hpp"
+#include "profiler/capture/core/threads.hpp"
+
+namespace ts::trace::core {
+
+struct Runtime {
+  StringTable strings;
+  TrackTable tracks;
+  MetaTable meta;
+  ThreadRegistry threads{tracks};
+  std::atomic<std::uint32_t> ring_events{1u << 16};  // capacity of rings created from now on
+};
+
+// Never destroyed, so threads and atexit handlers may use it at any point of shutdown.
+Runtime& runtime();
+
+// The calling thread's ring, once it has recorded an event (initial-exec: one fs-relative load).
+extern thread_local SpscRing* tl_ring __attribute__((tls_model("initial-exec")));
+
+// Switches recording on (detail::kTsc / kMonotonic) or off (detail::kOff).
+void set_state(std::uint32_t state) noexcept;
+
+}  // namespace ts::trace::core
