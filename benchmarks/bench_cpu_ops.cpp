@@ -38,21 +38,39 @@ void gemm_bench(benchmark::State& state, bool ta, bool tb, std::int64_t m, std::
     b = b16;
   }
   for (auto _ : state) be->gemm(ta, tb, m, n, k, 1.0f, a, b, 0.0f, c);
-  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * m * n * k * state.iterations() / 1e9,
-                                                 benchmark::Counter::kIsRate);
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * m * n * k * state.iterations() / 1e9, benchmark::Counter::kIsRate);
 }
 
 // The MLP's forward/backward GEMMs.
-void BM_Gemm_32x784x128_NN(benchmark::State& s) { gemm_bench(s, false, false, 32, 128, 784, DType::F32); }
-void BM_Gemm_784x128x32_TN(benchmark::State& s) { gemm_bench(s, true, false, 784, 128, 32, DType::F32); }
-void BM_Gemm_32x10x128_NN(benchmark::State& s) { gemm_bench(s, false, false, 32, 10, 128, DType::F32); }
-void BM_Gemm_128x10x32_TN(benchmark::State& s) { gemm_bench(s, true, false, 128, 10, 32, DType::F32); }
-void BM_Gemm_32x128x10_NT(benchmark::State& s) { gemm_bench(s, false, true, 32, 128, 10, DType::F32); }
-void BM_Gemm_32x784x128_NN_F16(benchmark::State& s) { gemm_bench(s, false, false, 32, 128, 784, DType::F16); }
+void BM_Gemm_32x784x128_NN(benchmark::State& s) {
+  gemm_bench(s, false, false, 32, 128, 784, DType::F32);
+}
+void BM_Gemm_784x128x32_TN(benchmark::State& s) {
+  gemm_bench(s, true, false, 784, 128, 32, DType::F32);
+}
+void BM_Gemm_32x10x128_NN(benchmark::State& s) {
+  gemm_bench(s, false, false, 32, 10, 128, DType::F32);
+}
+void BM_Gemm_128x10x32_TN(benchmark::State& s) {
+  gemm_bench(s, true, false, 128, 10, 32, DType::F32);
+}
+void BM_Gemm_32x128x10_NT(benchmark::State& s) {
+  gemm_bench(s, false, true, 32, 128, 10, DType::F32);
+}
+void BM_Gemm_32x784x128_NN_F16(benchmark::State& s) {
+  gemm_bench(s, false, false, 32, 128, 784, DType::F16);
+}
 // Conv-sized (im2col) GEMMs: batch 32, 26x26 outputs, 3x3x32 -> 64 channels.
-void BM_Gemm_21632x64x288_NN(benchmark::State& s) { gemm_bench(s, false, false, 21632, 64, 288, DType::F32); }
-void BM_Gemm_288x64x21632_TN(benchmark::State& s) { gemm_bench(s, true, false, 288, 64, 21632, DType::F32); }
-void BM_Gemm_21632x288x64_NT(benchmark::State& s) { gemm_bench(s, false, true, 21632, 288, 64, DType::F32); }
+void BM_Gemm_21632x64x288_NN(benchmark::State& s) {
+  gemm_bench(s, false, false, 21632, 64, 288, DType::F32);
+}
+void BM_Gemm_288x64x21632_TN(benchmark::State& s) {
+  gemm_bench(s, true, false, 288, 64, 21632, DType::F32);
+}
+void BM_Gemm_21632x288x64_NT(benchmark::State& s) {
+  gemm_bench(s, false, true, 21632, 288, 64, DType::F32);
+}
 BENCHMARK(BM_Gemm_32x784x128_NN)->Arg(1)->Arg(2);
 BENCHMARK(BM_Gemm_784x128x32_TN)->Arg(1)->Arg(2);
 BENCHMARK(BM_Gemm_32x10x128_NN)->Arg(1);
@@ -147,9 +165,8 @@ void BM_MlpTrainStep(benchmark::State& state) {
     be->sum(mlp.correct, mlp.total.view(1, Shape{1}));
     be->download(mlp.total, metrics);
   }
-  state.counters["samples/s"] =
-      benchmark::Counter(static_cast<double>(state.iterations() * Mlp::kBatch),
-                         benchmark::Counter::kIsRate);
+  state.counters["samples/s"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * Mlp::kBatch), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_MlpForward)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_MlpBackward)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);

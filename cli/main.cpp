@@ -76,7 +76,8 @@ int main(int argc, char** argv) {
       if (wants_help(words)) return std::cout << kDevicesHelp, 0;
       return ts::cli::run_devices(args);
     }
-    std::cerr << "trainscope: unknown command '" << command << "'\n" << kUsage;
+    std::cerr << "trainscope: unknown command '" << command
+              << "' (commands: train, devices; see 'trainscope --help')\n";
     return 2;
   } catch (const ts::cli::UsageError& e) {
     std::cerr << "trainscope: " << e.what() << "\n";

@@ -6,8 +6,8 @@
 // One work item per cols element; zero where the window lies in the padding.
 // x [batch, in_h, in_w, in_c] (X), cols [col_rows, col_cols] (Y); n = col_rows * col_cols.
 __kernel void im2col(__global const X_T* x, ulong x_off, __global Y_T* cols, ulong c_off, uint n,
-                     int in_h, int in_w, int in_c, int kernel_h, int kernel_w, int out_h,
-                     int out_w, int stride, int pad) {
+                     int in_h, int in_w, int in_c, int kernel_h, int kernel_w, int out_h, int out_w,
+                     int stride, int pad) {
   const uint i = (uint)get_global_id(0);
   if (i >= n) return;
   const uint col_cols = (uint)(kernel_h * kernel_w * in_c);
@@ -24,17 +24,17 @@ __kernel void im2col(__global const X_T* x, ulong x_off, __global Y_T* cols, ulo
   const int ix = ox * stride - pad + kw;
   float v = 0.0f;
   if (iy >= 0 && iy < in_h && ix >= 0 && ix < in_w)
-    v = LOAD_X(x, x_off + ((b * (uint)in_h + (uint)iy) * (uint)in_w + (uint)ix) * (uint)in_c +
-                      (uint)c);
+    v = LOAD_X(
+        x, x_off + ((b * (uint)in_h + (uint)iy) * (uint)in_w + (uint)ix) * (uint)in_c + (uint)c);
   STORE_Y(cols, c_off + i, v);
 }
 
 // Gather-style col2im: one work item per dx element sums every cols entry im2col copied from
 // that pixel (no atomics), in (kh, kw) order like the CPU backend.
 // dcols [col_rows, col_cols] (X), dx [batch, in_h, in_w, in_c] (Y); n = dx elements.
-__kernel void col2im(__global const X_T* dcols, ulong c_off, __global Y_T* dx, ulong dx_off,
-                     uint n, int in_h, int in_w, int in_c, int kernel_h, int kernel_w, int out_h,
-                     int out_w, int stride, int pad) {
+__kernel void col2im(__global const X_T* dcols, ulong c_off, __global Y_T* dx, ulong dx_off, uint n,
+                     int in_h, int in_w, int in_c, int kernel_h, int kernel_w, int out_h, int out_w,
+                     int stride, int pad) {
   const uint i = (uint)get_global_id(0);
   if (i >= n) return;
   const uint col_cols = (uint)(kernel_h * kernel_w * in_c);

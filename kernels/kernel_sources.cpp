@@ -27,7 +27,8 @@ std::vector<std::string> kernel_file_names() {
 
 std::string embedded_kernel_source(std::string_view file) {
   const detail::EmbeddedFile* entry = find_embedded(file);
-  if (!entry) throw KernelSourceError("no embedded OpenCL kernel file named '" + std::string(file) + "'");
+  if (!entry)
+    throw KernelSourceError("no embedded OpenCL kernel file named '" + std::string(file) + "'");
   std::string text;
   text.reserve(entry->length);
   for (std::size_t i = 0; i < entry->chunk_count; ++i) text += entry->chunks[i];

@@ -7,10 +7,10 @@
 namespace ts::kernels::detail {
 
 struct EmbeddedFile {
-  const char* name;            // file name, e.g. "elementwise.cl"
-  const char* const* chunks;   // the text, split into pieces to stay under literal limits
+  const char* name;           // file name, e.g. "elementwise.cl"
+  const char* const* chunks;  // the text, split into pieces to stay under literal limits
   std::size_t chunk_count;
-  std::size_t length;          // total bytes
+  std::size_t length;  // total bytes
 };
 
 extern const EmbeddedFile kEmbeddedFiles[];

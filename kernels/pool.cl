@@ -4,8 +4,8 @@
 // y [batch, out_h, out_w, c] (Y) = window maximum of x [batch, in_h, in_w, c] (X);
 // argmax [same as y] i32 = flat index into x of the first maximum. n = y elements.
 __kernel void maxpool(__global const X_T* x, ulong x_off, __global Y_T* y, ulong y_off,
-                      __global int* argmax, ulong a_off, uint n, int in_h, int in_w,
-                      int channels, int pool, int out_h, int out_w) {
+                      __global int* argmax, ulong a_off, uint n, int in_h, int in_w, int channels,
+                      int pool, int out_h, int out_w) {
   const uint i = (uint)get_global_id(0);
   if (i >= n) return;
   const uint q = i / (uint)channels;  // output pixel

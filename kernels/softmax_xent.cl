@@ -2,8 +2,8 @@
 // One work item per row for the forward passes (classes is small: 10 for the engine's models).
 
 // Writes the softmax of row `r` of x into probs and returns the argmax (first maximum wins).
-inline int ts_softmax_row(__global const X_T* x, ulong x_off, __global float* probs,
-                          ulong p_off, int classes) {
+inline int ts_softmax_row(__global const X_T* x, ulong x_off, __global float* probs, ulong p_off,
+                          int classes) {
   float max_value = LOAD_X(x, x_off);
   int argmax = 0;
   for (int c = 1; c < classes; ++c) {
@@ -26,9 +26,9 @@ inline int ts_softmax_row(__global const X_T* x, ulong x_off, __global float* pr
 // logits [n, classes] (X), labels [n] i32, probs [n, classes] f32, loss [n] f32,
 // correct [n] f32. loss = -log(max(probs[label], 1e-12)); correct = argmax == label.
 __kernel void softmax_xent(__global const X_T* logits, ulong l_off, __global const int* labels,
-                           ulong lab_off, __global float* probs, ulong p_off,
-                           __global float* loss, ulong loss_off, __global float* correct,
-                           ulong c_off, ulong n, int classes) {
+                           ulong lab_off, __global float* probs, ulong p_off, __global float* loss,
+                           ulong loss_off, __global float* correct, ulong c_off, ulong n,
+                           int classes) {
   const size_t r = get_global_id(0);
   if (r >= n) return;
   const int argmax =
@@ -55,8 +55,8 @@ __kernel void softmax_xent_backward(__global const float* probs, ulong p_off,
 }
 
 // y = softmax(x) over the last axis. x [n, classes] (X), y [n, classes] f32.
-__kernel void softmax(__global const X_T* x, ulong x_off, __global float* y, ulong y_off,
-                      ulong n, int classes) {
+__kernel void softmax(__global const X_T* x, ulong x_off, __global float* y, ulong y_off, ulong n,
+                      int classes) {
   const size_t r = get_global_id(0);
   if (r >= n) return;
   ts_softmax_row(x, x_off + r * classes, y, y_off + r * classes, classes);

@@ -25,12 +25,12 @@ void fail(const char* op, const std::string& problem) {
 
 // threads <= 0: every core; otherwise at most the cores there are.
 CpuBackend::CpuBackend(int threads)
-    : threads_(threads <= 0 ? available_threads() : std::min(threads, available_threads())),
-      gemm_(threads_) {}
+    : pool_(threads <= 0 ? available_threads() : std::min(threads, available_threads())),
+      gemm_(pool_) {}
 
 std::string CpuBackend::device_name() const {
-  return Gemm::library_name() + " (" + std::to_string(threads_) +
-         (threads_ == 1 ? " thread)" : " threads)");
+  const int n = pool_.threads();
+  return Gemm::library_name() + " (" + std::to_string(n) + (n == 1 ? " thread)" : " threads)");
 }
 
 View CpuBackend::view(const Tensor& t, const char* op, const char* arg) const {
@@ -99,7 +99,9 @@ void CpuBackend::copy(const Tensor& src, const Tensor& dst) {
 }
 
 // t [any] = value.
-void CpuBackend::fill(const Tensor& t, float value) { cpu::fill(view(t, "fill", "t"), value); }
+void CpuBackend::fill(const Tensor& t, float value) {
+  cpu::fill(view(t, "fill", "t"), value);
+}
 
 }  // namespace cpu
 }  // namespace ts

@@ -1,14 +1,15 @@
 // The CPU backend class (private to engine/backend/cpu; users call make_cpu_backend).
 // cpu_backend.cpp: identity, memory, copies and tensor checks; cpu_backend_ops.cpp: argument
 // checks and dispatch of every numeric op to the kernels in cpu_kernels.hpp / cpu_gemm.hpp.
-// Work runs synchronously on the calling thread (plus OpenMP helpers for large ops); a backend
-// is not safe to call from two threads at once.
+// Work runs synchronously on the calling thread, with the backend's own pool helping on large
+// ops; a backend is not safe to call from two threads at once.
 #pragma once
 
 #include <string>
 
 #include "engine/backend/backend.hpp"
 #include "engine/backend/cpu/cpu_gemm.hpp"
+#include "engine/backend/cpu/cpu_thread_pool.hpp"
 #include "engine/backend/cpu/cpu_view.hpp"
 
 namespace ts::cpu {
@@ -28,8 +29,8 @@ class CpuBackend final : public Backend {
   void fill(const Tensor& t, float value) override;
   void finish() override {}
 
-  void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
-            float alpha, const Tensor& a, const Tensor& b, float beta, const Tensor& c) override;
+  void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+            const Tensor& a, const Tensor& b, float beta, const Tensor& c) override;
   void bias_add(const Tensor& y, const Tensor& bias) override;
   void bias_grad(const Tensor& dy, const Tensor& grad_bias, bool accumulate) override;
 
@@ -60,7 +61,7 @@ class CpuBackend final : public Backend {
   void adam_update(const Tensor& param, const Tensor& grad, const Tensor& m, const Tensor& v,
                    const AdamConfig& config, std::int64_t step) override;
 
-  int threads() const { return threads_; }
+  int threads() const { return pool_.threads(); }
 
  private:
   // Checked access (throws std::invalid_argument naming op and argument): t must be a tensor
@@ -70,7 +71,7 @@ class CpuBackend final : public Backend {
   View storage(const Tensor& t, const char* op, const char* arg) const;
   View typed(const Tensor& t, DType dtype, const char* op, const char* arg) const;
 
-  int threads_;
+  ThreadPool pool_;
   Gemm gemm_;
 };
 

@@ -10,7 +10,9 @@ namespace ts::cpu {
 namespace {
 
 // Last dimension of a [n, classes] tensor (1 for a scalar).
-std::int64_t last_dim(const Tensor& t) { return t.shape.rank() == 0 ? 1 : t.shape.dims().back(); }
+std::int64_t last_dim(const Tensor& t) {
+  return t.shape.rank() == 0 ? 1 : t.shape.dims().back();
+}
 
 void check_conv(const Conv2DGeometry& g, const char* op) {
   require(g.batch >= 0 && g.in_h >= 0 && g.in_w >= 0 && g.in_c >= 0, op,
@@ -63,7 +65,7 @@ void CpuBackend::bias_grad(const Tensor& dy, const Tensor& grad_bias, bool accum
 void CpuBackend::relu(const Tensor& x, const Tensor& y) {
   const View vx = storage(x, "relu", "x"), vy = storage(y, "relu", "y");
   require(vx.numel == vy.numel, "relu", "x and y differ in numel");
-  cpu::relu(vx, vy, threads_);
+  cpu::relu(vx, vy, pool_);
 }
 
 // dx [n] = dy [n] * (y [n] > 0).
@@ -72,7 +74,7 @@ void CpuBackend::relu_backward(const Tensor& y, const Tensor& dy, const Tensor& 
   const View vdx = storage(dx, "relu_backward", "dx");
   require(vy.numel == vdy.numel && vy.numel == vdx.numel, "relu_backward",
           "y, dy and dx differ in numel");
-  cpu::relu_backward(vy, vdy, vdx, threads_);
+  cpu::relu_backward(vy, vdy, vdx, pool_);
 }
 
 // logits [n, classes], labels [n] -> probs [n, classes], loss [n], correct [n].
@@ -122,7 +124,7 @@ void CpuBackend::im2col(const Conv2DGeometry& g, const Tensor& x, const Tensor& 
   const View vx = storage(x, "im2col", "x"), vc = storage(cols, "im2col", "cols");
   require(vx.numel >= g.batch * g.in_h * g.in_w * g.in_c && vc.numel >= g.col_rows() * g.col_cols(),
           "im2col", "x or cols smaller than the geometry implies");
-  cpu::im2col(g, vx, vc, threads_);
+  cpu::im2col(g, vx, vc, pool_);
 }
 
 // dx [batch, in_h, in_w, in_c] from dcols [col_rows, col_cols].
@@ -131,7 +133,7 @@ void CpuBackend::col2im(const Conv2DGeometry& g, const Tensor& dcols, const Tens
   const View vc = storage(dcols, "col2im", "dcols"), vx = storage(dx, "col2im", "dx");
   require(vx.numel >= g.batch * g.in_h * g.in_w * g.in_c && vc.numel >= g.col_rows() * g.col_cols(),
           "col2im", "dx or dcols smaller than the geometry implies");
-  cpu::col2im(g, vc, vx, threads_);
+  cpu::col2im(g, vc, vx, pool_);
 }
 
 // y, argmax [batch, out_h, out_w, c] from x [batch, in_h, in_w, c].
@@ -143,7 +145,7 @@ void CpuBackend::maxpool(const Pool2DGeometry& g, const Tensor& x, const Tensor&
   const std::int64_t out = g.batch * g.out_h() * g.out_w() * g.channels;
   require(vx.numel >= g.batch * g.in_h * g.in_w * g.channels && vy.numel >= out && va.numel >= out,
           "maxpool", "x, y or argmax smaller than the geometry implies");
-  cpu::maxpool(g, vx, vy, va.i32(), threads_);
+  cpu::maxpool(g, vx, vy, va.i32(), pool_);
 }
 
 // dx [batch, in_h, in_w, c] from dy, argmax [batch, out_h, out_w, c].
@@ -154,10 +156,10 @@ void CpuBackend::maxpool_backward(const Pool2DGeometry& g, const Tensor& dy, con
   const View vdy = storage(dy, op, "dy"), vdx = storage(dx, op, "dx");
   const View va = typed(argmax, DType::I32, op, "argmax");
   const std::int64_t out = g.batch * g.out_h() * g.out_w() * g.channels;
-  require(vdx.numel >= g.batch * g.in_h * g.in_w * g.channels && vdy.numel >= out &&
-              va.numel >= out,
-          op, "dx, dy or argmax smaller than the geometry implies");
-  cpu::maxpool_backward(g, vdy, va.i32(), vdx, threads_);
+  require(
+      vdx.numel >= g.batch * g.in_h * g.in_w * g.channels && vdy.numel >= out && va.numel >= out,
+      op, "dx, dy or argmax smaller than the geometry implies");
+  cpu::maxpool_backward(g, vdy, va.i32(), vdx, pool_);
 }
 
 // mask [n] F32, y [n] from x [n].
@@ -169,16 +171,17 @@ void CpuBackend::dropout(const Tensor& x, float rate, std::uint32_t seed, const 
   require(vx.numel == vy.numel && vm.numel >= vx.numel, "dropout",
           "x and y differ in numel or mask is smaller");
   require(vx.numel <= (std::int64_t{1} << 32), "dropout", "more than 2^32 elements");
-  cpu::dropout(vx, rate, seed, vm.f32(), vy, threads_);
+  cpu::dropout(vx, rate, seed, vm.f32(), vy, pool_);
 }
 
 // dx [n] = dy [n] * mask [n].
 void CpuBackend::dropout_backward(const Tensor& dy, const Tensor& mask, const Tensor& dx) {
-  const View vdy = storage(dy, "dropout_backward", "dy"), vdx = storage(dx, "dropout_backward", "dx");
+  const View vdy = storage(dy, "dropout_backward", "dy"),
+             vdx = storage(dx, "dropout_backward", "dx");
   const View vm = typed(mask, DType::F32, "dropout_backward", "mask");
   require(vdy.numel == vdx.numel && vm.numel >= vdy.numel, "dropout_backward",
           "dy and dx differ in numel or mask is smaller");
-  cpu::dropout_backward(vdy, vm.f32(), vdx, threads_);
+  cpu::dropout_backward(vdy, vm.f32(), vdx, pool_);
 }
 
 // out [>=1] F32: out[0] = sum of x.
@@ -194,7 +197,7 @@ void CpuBackend::scale_and_check_finite(const Tensor& x, float factor, const Ten
   const View vx = typed(x, DType::F32, "scale_and_check_finite", "x");
   const View vf = typed(flag, DType::F32, "scale_and_check_finite", "flag");
   require(vf.numel >= 1, "scale_and_check_finite", "flag is empty");
-  vf.f32()[0] = cpu::scale_and_check_finite(vx.f32(), vx.numel, factor, threads_) ? 1.0f : 0.0f;
+  vf.f32()[0] = cpu::scale_and_check_finite(vx.f32(), vx.numel, factor, pool_) ? 1.0f : 0.0f;
 }
 
 // param, grad, velocity [n] F32.
@@ -204,7 +207,7 @@ void CpuBackend::sgd_update(const Tensor& param, const Tensor& grad, const Tenso
   const View p = typed(param, DType::F32, op, "param"), g = typed(grad, DType::F32, op, "grad");
   const View vel = typed(velocity, DType::F32, op, "velocity");
   require(p.numel == g.numel && p.numel == vel.numel, op, "param, grad, velocity differ in numel");
-  cpu::sgd_update(p.f32(), g.f32(), vel.f32(), p.numel, learning_rate, momentum, threads_);
+  cpu::sgd_update(p.f32(), g.f32(), vel.f32(), p.numel, learning_rate, momentum, pool_);
 }
 
 // param, grad, m, v [n] F32; step >= 1.
@@ -216,7 +219,7 @@ void CpuBackend::adam_update(const Tensor& param, const Tensor& grad, const Tens
   require(p.numel == g.numel && p.numel == vm.numel && p.numel == vv.numel, op,
           "param, grad, m, v differ in numel");
   require(step >= 1, op, "step must be >= 1");
-  cpu::adam_update(p.f32(), g.f32(), vm.f32(), vv.f32(), p.numel, config, step, threads_);
+  cpu::adam_update(p.f32(), g.f32(), vm.f32(), vv.f32(), p.numel, config, step, pool_);
 }
 
 }  // namespace ts::cpu

@@ -14,7 +14,9 @@ std::byte* aligned_bytes(std::size_t bytes) {
   return static_cast<std::byte*>(p);
 }
 
-void free_aligned(std::byte* p) { std::free(p); }
+void free_aligned(std::byte* p) {
+  std::free(p);
+}
 
 CpuBuffer::CpuBuffer(std::size_t bytes, const void* owner)
     : Buffer(bytes), data_(aligned_bytes(bytes)), owner_(owner) {
@@ -25,7 +27,9 @@ CpuBuffer::CpuBuffer(std::size_t bytes, const void* owner)
 #endif
 }
 
-CpuBuffer::~CpuBuffer() { free_aligned(data_); }
+CpuBuffer::~CpuBuffer() {
+  free_aligned(data_);
+}
 
 void Scratch::grow(std::size_t n) {
   std::byte* fresh = aligned_bytes(n * sizeof(float));

@@ -16,7 +16,8 @@ constexpr std::int64_t kChunk = 256;
 constexpr std::int64_t kMinElementsPerThread = 1 << 15;
 
 std::int64_t min_items(std::int64_t elements_per_item) {
-  return std::max<std::int64_t>(1, kMinElementsPerThread / std::max<std::int64_t>(1, elements_per_item));
+  return std::max<std::int64_t>(
+      1, kMinElementsPerThread / std::max<std::int64_t>(1, elements_per_item));
 }
 
 // dst[d, d+len) = src[s, s+len), converting between F32 and F16 when the dtypes differ.
@@ -42,10 +43,10 @@ void zero_elems(const View& dst, std::int64_t d, std::int64_t len) {
 }  // namespace
 
 // cols [batch*out_h*out_w, kernel_h*kernel_w*in_c] from x [batch, in_h, in_w, in_c].
-void im2col(const Conv2DGeometry& g, const View& x, const View& cols, int threads) {
+void im2col(const Conv2DGeometry& g, const View& x, const View& cols, ThreadPool& pool) {
   const std::int64_t oh = g.out_h(), ow = g.out_w(), c = g.in_c, kw = g.kernel_w;
   const std::int64_t ncols = g.col_cols();
-  parallel_for(threads, g.col_rows(), min_items(ncols), [&](std::int64_t r0, std::int64_t r1) {
+  parallel_for(pool, g.col_rows(), min_items(ncols), [&](std::int64_t r0, std::int64_t r1) {
     for (std::int64_t r = r0; r < r1; ++r) {
       const std::int64_t b = r / (oh * ow), oy = r / ow % oh, ox = r % ow;
       const std::int64_t x0 = ox * g.stride - g.pad;  // input column under kernel column 0
@@ -68,12 +69,11 @@ void im2col(const Conv2DGeometry& g, const View& x, const View& cols, int thread
 }
 
 // dx [batch, in_h, in_w, in_c] = sum of the dcols entries copied from each pixel.
-void col2im(const Conv2DGeometry& g, const View& dcols, const View& dx, int threads) {
+void col2im(const Conv2DGeometry& g, const View& dcols, const View& dx, ThreadPool& pool) {
   const std::int64_t oh = g.out_h(), ow = g.out_w(), c = g.in_c, kw = g.kernel_w;
   const std::int64_t ncols = g.col_cols(), s = g.stride;
   const std::int64_t pixels = g.batch * g.in_h * g.in_w;
-  parallel_for(threads, pixels, min_items(c * g.kernel_h * kw), [&](std::int64_t p0,
-                                                                     std::int64_t p1) {
+  parallel_for(pool, pixels, min_items(c * g.kernel_h * kw), [&](std::int64_t p0, std::int64_t p1) {
     alignas(64) float acc_tmp[kChunk];
     alignas(64) float seg_tmp[kChunk];
     for (std::int64_t p = p0; p < p1; ++p) {
@@ -104,72 +104,72 @@ void col2im(const Conv2DGeometry& g, const View& dcols, const View& dx, int thre
 
 // y [batch, out_h, out_w, c] and argmax [same] from x [batch, in_h, in_w, c].
 void maxpool(const Pool2DGeometry& g, const View& x, const View& y, std::int32_t* argmax,
-             int threads) {
+             ThreadPool& pool) {
   const std::int64_t oh = g.out_h(), ow = g.out_w(), c = g.channels, k = g.pool;
-  parallel_for(threads, g.batch * oh * ow, min_items(c * k * k), [&](std::int64_t q0,
-                                                                      std::int64_t q1) {
-    alignas(64) float best_tmp[kChunk];
-    alignas(64) float seg_tmp[kChunk];
-    alignas(64) std::int32_t arg[kChunk];
-    for (std::int64_t q = q0; q < q1; ++q) {
-      const std::int64_t b = q / (oh * ow), oy = q / ow % oh, ox = q % ow;
-      for (std::int64_t c0 = 0; c0 < c; c0 += kChunk) {
-        const std::int64_t len = std::min(kChunk, c - c0);
-        float* __restrict best = out_f32(y, q * c + c0, best_tmp);
-        for (std::int64_t i = 0; i < k; ++i) {
-          for (std::int64_t j = 0; j < k; ++j) {
-            const std::int64_t pos = ((b * g.in_h + oy * k + i) * g.in_w + ox * k + j) * c + c0;
-            const float* __restrict v = load_f32(x, pos, len, seg_tmp);
-            const auto base = static_cast<std::int32_t>(pos);
-            if (i == 0 && j == 0) {
-              for (std::int64_t e = 0; e < len; ++e) {
-                best[e] = v[e];
-                arg[e] = base + static_cast<std::int32_t>(e);
+  parallel_for(
+      pool, g.batch * oh * ow, min_items(c * k * k), [&](std::int64_t q0, std::int64_t q1) {
+        alignas(64) float best_tmp[kChunk];
+        alignas(64) float seg_tmp[kChunk];
+        alignas(64) std::int32_t arg[kChunk];
+        for (std::int64_t q = q0; q < q1; ++q) {
+          const std::int64_t b = q / (oh * ow), oy = q / ow % oh, ox = q % ow;
+          for (std::int64_t c0 = 0; c0 < c; c0 += kChunk) {
+            const std::int64_t len = std::min(kChunk, c - c0);
+            float* __restrict best = out_f32(y, q * c + c0, best_tmp);
+            for (std::int64_t i = 0; i < k; ++i) {
+              for (std::int64_t j = 0; j < k; ++j) {
+                const std::int64_t pos = ((b * g.in_h + oy * k + i) * g.in_w + ox * k + j) * c + c0;
+                const float* __restrict v = load_f32(x, pos, len, seg_tmp);
+                const auto base = static_cast<std::int32_t>(pos);
+                if (i == 0 && j == 0) {
+                  for (std::int64_t e = 0; e < len; ++e) {
+                    best[e] = v[e];
+                    arg[e] = base + static_cast<std::int32_t>(e);
+                  }
+                  continue;
+                }
+                for (std::int64_t e = 0; e < len; ++e) {  // strictly greater: first maximum wins
+                  const bool greater = v[e] > best[e];
+                  best[e] = greater ? v[e] : best[e];
+                  arg[e] = greater ? base + static_cast<std::int32_t>(e) : arg[e];
+                }
               }
-              continue;
             }
-            for (std::int64_t e = 0; e < len; ++e) {  // strictly greater: first maximum wins
-              const bool greater = v[e] > best[e];
-              best[e] = greater ? v[e] : best[e];
-              arg[e] = greater ? base + static_cast<std::int32_t>(e) : arg[e];
-            }
+            commit_f32(y, q * c + c0, len, best);
+            std::copy_n(arg, len, argmax + q * c + c0);
           }
         }
-        commit_f32(y, q * c + c0, len, best);
-        std::copy_n(arg, len, argmax + q * c + c0);
-      }
-    }
-  });
+      });
 }
 
 // dx [batch, in_h, in_w, c] = dy [batch, out_h, out_w, c] routed to argmax, 0 elsewhere.
 void maxpool_backward(const Pool2DGeometry& g, const View& dy, const std::int32_t* argmax,
-                      const View& dx, int threads) {
+                      const View& dx, ThreadPool& pool) {
   const std::int64_t oh = g.out_h(), ow = g.out_w(), c = g.channels, k = g.pool;
   // Rows and columns beyond the last whole window belong to no window.
   if (g.in_h != oh * k || g.in_w != ow * k) zero_elems(dx, 0, dx.numel);
-  parallel_for(threads, g.batch * oh * ow, min_items(c * k * k), [&](std::int64_t q0,
-                                                                      std::int64_t q1) {
-    alignas(64) float grad_tmp[kChunk];
-    alignas(64) float out_tmp[kChunk];
-    for (std::int64_t q = q0; q < q1; ++q) {
-      const std::int64_t b = q / (oh * ow), oy = q / ow % oh, ox = q % ow;
-      for (std::int64_t c0 = 0; c0 < c; c0 += kChunk) {
-        const std::int64_t len = std::min(kChunk, c - c0);
-        const float* __restrict grad = load_f32(dy, q * c + c0, len, grad_tmp);
-        const std::int32_t* __restrict arg = argmax + q * c + c0;
-        // Every window position is written, so windows never need zeroing first.
-        for (std::int64_t i = 0; i < k; ++i) {
-          for (std::int64_t j = 0; j < k; ++j) {
-            const std::int64_t pos = ((b * g.in_h + oy * k + i) * g.in_w + ox * k + j) * c + c0;
-            float* __restrict out = out_f32(dx, pos, out_tmp);
-            for (std::int64_t e = 0; e < len; ++e) out[e] = arg[e] == pos + e ? grad[e] : 0.0f;
-            commit_f32(dx, pos, len, out);
+  parallel_for(
+      pool, g.batch * oh * ow, min_items(c * k * k), [&](std::int64_t q0, std::int64_t q1) {
+        alignas(64) float grad_tmp[kChunk];
+        alignas(64) float out_tmp[kChunk];
+        for (std::int64_t q = q0; q < q1; ++q) {
+          const std::int64_t b = q / (oh * ow), oy = q / ow % oh, ox = q % ow;
+          for (std::int64_t c0 = 0; c0 < c; c0 += kChunk) {
+            const std::int64_t len = std::min(kChunk, c - c0);
+            const float* __restrict grad = load_f32(dy, q * c + c0, len, grad_tmp);
+            const std::int32_t* __restrict arg = argmax + q * c + c0;
+            // Every window position is written, so windows never need zeroing first.
+            for (std::int64_t i = 0; i < k; ++i) {
+              for (std::int64_t j = 0; j < k; ++j) {
+                const std::int64_t pos = ((b * g.in_h + oy * k + i) * g.in_w + ox * k + j) * c + c0;
+                float* __restrict out = out_f32(dx, pos, out_tmp);
+                for (std::int64_t e = 0; e < len; ++e) out[e] = arg[e] == pos + e ? grad[e] : 0.0f;
+                commit_f32(dx, pos, len, out);
+              }
+            }
           }
         }
-      }
-    }
-  });
+      });
 }
 
 }  // namespace ts::cpu

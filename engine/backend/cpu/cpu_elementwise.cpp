@@ -13,8 +13,8 @@
 namespace ts::cpu {
 namespace {
 
-// Memory-bound loops are split over threads only from this many elements per thread.
-constexpr std::int64_t kMinPerThread = 1 << 16;
+// Memory-bound loops are split into chunks of at least this many elements.
+constexpr std::int64_t kMinPerChunk = 1 << 16;
 
 std::int32_t to_int32(float v) {
   if (!(v == v)) return 0;
@@ -73,9 +73,15 @@ void convert(const View& src, const View& dst) {
 // t [n] = value.
 void fill(const View& t, float value) {
   switch (t.dtype) {
-    case DType::F32: std::fill_n(t.f32(), t.numel, value); break;
-    case DType::F16: std::fill_n(t.f16(), t.numel, float_to_half(value)); break;
-    case DType::I32: std::fill_n(t.i32(), t.numel, to_int32(value)); break;
+    case DType::F32:
+      std::fill_n(t.f32(), t.numel, value);
+      break;
+    case DType::F16:
+      std::fill_n(t.f16(), t.numel, float_to_half(value));
+      break;
+    case DType::I32:
+      std::fill_n(t.i32(), t.numel, to_int32(value));
+      break;
   }
 }
 
@@ -116,8 +122,8 @@ void bias_grad(const View& dy, float* grad_bias, std::int64_t cols, bool accumul
 }
 
 // y [n] = max(x [n], 0).
-void relu(const View& x, const View& y, int threads) {
-  parallel_for(threads, x.numel, kMinPerThread, [&](std::int64_t begin, std::int64_t end) {
+void relu(const View& x, const View& y, ThreadPool& pool) {
+  parallel_for(pool, x.numel, kMinPerChunk, [&](std::int64_t begin, std::int64_t end) {
     alignas(64) float tx[kBlock];
     alignas(64) float ty[kBlock];
     for_blocks(begin, end, [&](std::int64_t b, std::int64_t len) {
@@ -131,8 +137,8 @@ void relu(const View& x, const View& y, int threads) {
 }
 
 // dx [n] = dy [n] * (y [n] > 0).
-void relu_backward(const View& y, const View& dy, const View& dx, int threads) {
-  parallel_for(threads, y.numel, kMinPerThread, [&](std::int64_t begin, std::int64_t end) {
+void relu_backward(const View& y, const View& dy, const View& dx, ThreadPool& pool) {
+  parallel_for(pool, y.numel, kMinPerChunk, [&](std::int64_t begin, std::int64_t end) {
     alignas(64) float ty[kBlock];
     alignas(64) float tdy[kBlock];
     alignas(64) float tdx[kBlock];
@@ -149,19 +155,23 @@ void relu_backward(const View& y, const View& dy, const View& dx, int threads) {
 
 // mask [n] = keep ? 1/(1-rate) : 0; y [n] = x [n] * mask.
 void dropout(const View& x, float rate, std::uint32_t seed, float* mask, const View& y,
-             int threads) {
+             ThreadPool& pool) {
   const float keep_scale = 1.0f / (1.0f - rate);
-  parallel_for(threads, x.numel, kMinPerThread, [&](std::int64_t begin, std::int64_t end) {
+  parallel_for(pool, x.numel, kMinPerChunk, [&](std::int64_t begin, std::int64_t end) {
     alignas(64) float tx[kBlock];
     alignas(64) float ty[kBlock];
     for_blocks(begin, end, [&](std::int64_t b, std::int64_t len) {
       const float* in = load_f32(x, b, len, tx);
       float* out = out_f32(y, b, ty);
       float* __restrict mk = mask + b;
+      // Locals, not the captured references: stores to out could alias those, which would stop
+      // the loop from vectorising.
+      const float r = rate, scale = keep_scale;
+      const std::uint32_t s = seed;
 #pragma GCC ivdep
       for (std::int64_t i = 0; i < len; ++i) {
         const auto index = static_cast<std::uint32_t>(b + i);
-        const float m = hash_uniform(seed, index) >= rate ? keep_scale : 0.0f;
+        const float m = hash_uniform(s, index) >= r ? scale : 0.0f;
         mk[i] = m;
         out[i] = in[i] * m;
       }
@@ -171,8 +181,8 @@ void dropout(const View& x, float rate, std::uint32_t seed, float* mask, const V
 }
 
 // dx [n] = dy [n] * mask [n].
-void dropout_backward(const View& dy, const float* mask, const View& dx, int threads) {
-  parallel_for(threads, dy.numel, kMinPerThread, [&](std::int64_t begin, std::int64_t end) {
+void dropout_backward(const View& dy, const float* mask, const View& dx, ThreadPool& pool) {
+  parallel_for(pool, dy.numel, kMinPerChunk, [&](std::int64_t begin, std::int64_t end) {
     alignas(64) float tdy[kBlock];
     alignas(64) float tdx[kBlock];
     for_blocks(begin, end, [&](std::int64_t b, std::int64_t len) {
@@ -197,9 +207,9 @@ float sum(const View& x) {
 }
 
 // x [n] *= factor; true if any element is then inf or NaN.
-bool scale_and_check_finite(float* x, std::int64_t n, float factor, int threads) {
+bool scale_and_check_finite(float* x, std::int64_t n, float factor, ThreadPool& pool) {
   std::atomic<bool> bad{false};
-  parallel_for(threads, n, kMinPerThread, [&](std::int64_t begin, std::int64_t end) {
+  parallel_for(pool, n, kMinPerChunk, [&](std::int64_t begin, std::int64_t end) {
     // x * 0 is NaN exactly when x is inf or NaN; the partial sums stay 0 otherwise.
     float acc[16] = {};
     float* __restrict p = x + begin;

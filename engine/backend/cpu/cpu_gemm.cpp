@@ -1,15 +1,14 @@
 // GCC 12 warns about the deliberately undefined registers in its own AVX-512 intrinsics
-// (GCC PR 105593, fixed in GCC 13); the pragma must precede the first intrinsics include.
+// (GCC PR 105593, fixed in GCC 13); the pragmas must precede the first intrinsics include.
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 #include "engine/backend/cpu/cpu_gemm.hpp"
 
 #define EIGEN_DONT_PARALLELIZE  // threads are split here, not inside Eigen
 #include <Eigen/Core>
 #include <algorithm>
-
-#include "engine/backend/cpu/cpu_parallel.hpp"
 
 // Eigen 3.4's level-3 kernel takes caller-owned packing buffers through level3_blocking; this
 // internal interface is only used on the version it was written against. Anything else (or
@@ -33,11 +32,14 @@ struct BlockSizes {
 };
 
 BlockSizes block_sizes(Index m, Index n, Index k) {
-  BlockSizes s{k, n, m};
 #ifdef TS_CPU_GEMM_EIGEN_INTERNAL
+  BlockSizes s{k, n, m};
   Eigen::internal::computeProductBlockingSizes<float, float, 1>(s.kc, s.mc, s.nc, Index{1});
-#endif
   return s;
+#else
+  (void)m, (void)n, (void)k;
+  return {0, 0, 0};  // Eigen allocates its own packing buffers
+#endif
 }
 
 #ifdef TS_CPU_GEMM_EIGEN_INTERNAL
@@ -64,18 +66,16 @@ struct Part {
 
 // Serial f32 product for one part; lda/ldb/ldc are the full matrices' leading dimensions.
 template <bool kTransA, bool kTransB>
-void run_part(const Part& p, Index k, float alpha, Index lda, Index ldb, Index ldc,
-              float* block_a, float* block_b) {
+void run_part(const Part& p, Index k, float alpha, Index lda, Index ldb, Index ldc, float* block_a,
+              float* block_b) {
   constexpr int kOrderA = kTransA ? Eigen::ColMajor : Eigen::RowMajor;
   constexpr int kOrderB = kTransB ? Eigen::ColMajor : Eigen::RowMajor;
 #ifdef TS_CPU_GEMM_EIGEN_INTERNAL
   FixedBlocking blocking(block_a, block_b, p.sizes);
-  Eigen::internal::general_matrix_matrix_product<Index, float, kOrderA, false, float, kOrderB,
-                                                 false, Eigen::RowMajor, 1>::run(p.m, p.n, k, p.a,
-                                                                                 lda, p.b, ldb,
-                                                                                 p.c, 1, ldc,
-                                                                                 alpha, blocking,
-                                                                                 nullptr);
+  using Product =
+      Eigen::internal::general_matrix_matrix_product<Index, float, kOrderA, false, float, kOrderB,
+                                                     false, Eigen::RowMajor, 1>;
+  Product::run(p.m, p.n, k, p.a, lda, p.b, ldb, p.c, 1, ldc, alpha, blocking, nullptr);
 #else
   (void)block_a, (void)block_b;
   using MatA = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, kOrderA>;
@@ -99,11 +99,11 @@ PartFn part_fn(bool trans_a, bool trans_b) {
 }  // namespace
 
 std::string Gemm::library_name() {
-  return "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) +
-         "." + std::to_string(EIGEN_MINOR_VERSION);
+  return "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." +
+         std::to_string(EIGEN_MAJOR_VERSION) + "." + std::to_string(EIGEN_MINOR_VERSION);
 }
 
-Gemm::Gemm(int threads) : threads_(std::max(threads, 1)), workspaces_(threads_) {}
+Gemm::Gemm(ThreadPool& pool) : pool_(pool), workspaces_(static_cast<std::size_t>(pool.threads())) {}
 
 // C[m,n] (+)= ...: see the header.
 void Gemm::run(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
@@ -134,22 +134,31 @@ void Gemm::run(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::
   if (c.dtype == DType::F16) floats_to_halves(c32, c.f16(), mn);
 }
 
-// C [m,n] += alpha * op(A) * op(B), f32, split by rows (m >= n) or columns of C.
+// C [m,n] += alpha * op(A) * op(B), f32, split by rows (m >= n) or columns of C into parts
+// that the pool's workers claim.
 void Gemm::multiply(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
                     float alpha, const float* a, const float* b, float* c) {
   const Index lda = trans_a ? m : k, ldb = trans_b ? k : n, ldc = n;
   const bool split_rows = m >= n;
   const Index dim = split_rows ? m : n;
   constexpr Index kGrain = 16;  // parts are whole multiples of 16 rows/columns
+  constexpr int kMaxParts = 16;
   const double work = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-  const int parts = work >= kMinParallelWork ? threads_for(threads_, dim, kGrain) : 1;
+  // One part per thread; twice that for big products, so a helper that starts late still
+  // takes a share.
+  const Index per_thread = work >= 16 * kMinParallelWork ? 2 : 1;
+  const Index parts =
+      pool_.threads() == 1 || work < kMinParallelWork
+          ? 1
+          : std::clamp<Index>(dim / kGrain, 1,
+                              std::min<Index>(kMaxParts, pool_.threads() * per_thread));
 
-  Part part[64];  // threads beyond 64 would not help these sizes
-  const int count = std::min(parts, 64);
-  const Index chunks = (dim + kGrain - 1) / kGrain;
-  for (int t = 0; t < count; ++t) {
-    const Index begin = std::min(dim, chunks * t / count * kGrain);
-    const Index end = std::min(dim, chunks * (t + 1) / count * kGrain);
+  Part part[kMaxParts];
+  const Index units = (dim + kGrain - 1) / kGrain;
+  BlockSizes largest{0, 0, 0};
+  for (Index t = 0; t < parts; ++t) {
+    const Index begin = std::min(dim, units * t / parts * kGrain);
+    const Index end = std::min(dim, units * (t + 1) / parts * kGrain);
     Part& p = part[t];
     if (split_rows) {
       p = {end - begin, n, trans_a ? a + begin : a + begin * lda, b, c + begin * ldc, {}};
@@ -157,31 +166,30 @@ void Gemm::multiply(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, 
       p = {m, end - begin, a, trans_b ? b + begin * ldb : b + begin, c + begin, {}};
     }
     p.sizes = block_sizes(p.m, p.n, k);
-    // Grow packing buffers here, outside any parallel region (growth may throw).
-    workspaces_[t].block_a.get(p.sizes.a_floats());
-    workspaces_[t].block_b.get(p.sizes.b_floats());
+    largest.kc = std::max(largest.kc, p.sizes.kc);
+    largest.mc = std::max(largest.mc, p.sizes.mc);
+    largest.nc = std::max(largest.nc, p.sizes.nc);
+  }
+  // Any worker may run any part: size every worker's packing buffers for the largest one
+  // (here, before the parallel region, since growing may throw).
+  const std::size_t need_workers = parts == 1 ? 1 : workspaces_.size();
+  for (std::size_t w = 0; w < need_workers; ++w) {
+    workspaces_[w].block_a.get(largest.a_floats());
+    workspaces_[w].block_b.get(largest.b_floats());
   }
 
   const PartFn fn = part_fn(trans_a, trans_b);
-  auto run_one = [&](int t) {
-    if (part[t].m == 0 || part[t].n == 0) return;
-    fn(part[t], k, alpha, lda, ldb, ldc, workspaces_[t].block_a.get(0),
-       workspaces_[t].block_b.get(0));
+  auto run_part = [&](std::int64_t t, int worker) {
+    const Part& p = part[t];
+    if (p.m == 0 || p.n == 0) return;
+    Workspace& ws = workspaces_[static_cast<std::size_t>(worker)];
+    fn(p, k, alpha, lda, ldb, ldc, ws.block_a.get(0), ws.block_b.get(0));
   };
-  if (count == 1) {
-    run_one(0);
-    return;
+  if (parts == 1) {
+    run_part(0, 0);
+  } else {
+    pool_.run(parts, run_part);
   }
-#ifdef _OPENMP
-#pragma omp parallel num_threads(count)
-  {
-    // OpenMP may grant fewer threads than asked for: each takes every nt-th part.
-    const int nt = omp_get_num_threads();
-    for (int t = omp_get_thread_num(); t < count; t += nt) run_one(t);
-  }
-#else
-  for (int t = 0; t < count; ++t) run_one(t);
-#endif
 }
 
 }  // namespace ts::cpu

@@ -8,13 +8,14 @@
 #include <vector>
 
 #include "engine/backend/cpu/cpu_buffer.hpp"
+#include "engine/backend/cpu/cpu_thread_pool.hpp"
 #include "engine/backend/cpu/cpu_view.hpp"
 
 namespace ts::cpu {
 
 class Gemm {
  public:
-  explicit Gemm(int threads);
+  explicit Gemm(ThreadPool& pool);
 
   // C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C[m,n], row-major; op(A) is A [m,k] or,
   // with trans_a, A^T for A stored [k,m] (likewise B: [k,n] or [n,k]). A, B, C: F32/F16 views
@@ -33,12 +34,12 @@ class Gemm {
   void multiply(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
                 float alpha, const float* a, const float* b, float* c);
 
-  struct Workspace {  // one thread's packing buffers for Eigen's kernel
+  struct Workspace {  // one worker's packing buffers for Eigen's kernel
     Scratch block_a, block_b;
   };
-  int threads_;
-  std::vector<Workspace> workspaces_;
-  Scratch a32_, b32_, c32_;  // f32 copies of F16 operands
+  ThreadPool& pool_;
+  std::vector<Workspace> workspaces_;  // indexed by pool worker
+  Scratch a32_, b32_, c32_;            // f32 copies of F16 operands
 };
 
 }  // namespace ts::cpu

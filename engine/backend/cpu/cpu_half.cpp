@@ -1,7 +1,8 @@
 // GCC 12 warns about the deliberately undefined registers in its own AVX-512 intrinsics
-// (GCC PR 105593, fixed in GCC 13); the pragma must precede the first intrinsics include.
+// (GCC PR 105593, fixed in GCC 13); the pragmas must precede the first intrinsics include.
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 #include "engine/backend/cpu/cpu_half.hpp"
 

@@ -1,8 +1,9 @@
 // Softmax over the last axis, fused with categorical cross-entropy, and its gradient.
 // GCC 12 warns about the deliberately undefined registers in its own AVX-512 intrinsics
-// (GCC PR 105593, fixed in GCC 13); the pragma must precede the first intrinsics include.
+// (GCC PR 105593, fixed in GCC 13); the pragmas must precede the first intrinsics include.
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 #define EIGEN_DONT_PARALLELIZE
 #include <Eigen/Core>

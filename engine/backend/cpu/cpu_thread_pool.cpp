@@ -1,5 +1,6 @@
 #include "engine/backend/cpu/cpu_thread_pool.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -18,7 +19,9 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kSpinPause = std::chrono::microseconds(30);
 constexpr auto kSpinYield = std::chrono::microseconds(300);
 
-std::uint32_t generation_of(std::uint64_t state) { return static_cast<std::uint32_t>(state >> 32); }
+std::uint32_t generation_of(std::uint64_t state) {
+  return static_cast<std::uint32_t>(state >> 32);
+}
 
 }  // namespace
 
@@ -40,19 +43,25 @@ void ThreadPool::run_erased(std::int64_t chunks, Fn fn, void* ctx) {
     for (std::int64_t c = 0; c < chunks; ++c) fn(ctx, c, 0);
     return;
   }
+  for (std::int64_t base = 0; base < chunks; base += kMaxBatch)
+    run_batch(base, std::min<std::int64_t>(kMaxBatch, chunks - base), fn, ctx);
+}
+
+void ThreadPool::run_batch(std::int64_t base, std::int64_t count, Fn fn, void* ctx) {
   // Publish the job: fields first, then the state that makes it claimable (release).
   fn_.store(fn, std::memory_order_relaxed);
   ctx_.store(ctx, std::memory_order_relaxed);
-  chunks_.store(chunks, std::memory_order_relaxed);
+  base_.store(base, std::memory_order_relaxed);
   done_.store(0, std::memory_order_relaxed);
-  const std::uint64_t state = static_cast<std::uint64_t>(++generation_) << 32;
+  const std::uint64_t state =
+      (static_cast<std::uint64_t>(++generation_) << 32) | static_cast<std::uint64_t>(count);
   state_.store(state, std::memory_order_release);
   announce_.fetch_add(1);
   if (sleepers_.load() > 0) announce_.notify_all();
 
   work(state, 0);
   // Every chunk is claimed; wait only for those a helper is still running.
-  for (int spins = 0; done_.load(std::memory_order_acquire) < chunks; ++spins) {
+  for (int spins = 0; done_.load(std::memory_order_acquire) < count; ++spins) {
     if (spins < 4096) {
       TS_CPU_PAUSE();
     } else {
@@ -62,21 +71,22 @@ void ThreadPool::run_erased(std::int64_t chunks, Fn fn, void* ctx) {
 }
 
 void ThreadPool::work(std::uint64_t seen, int worker) {
-  const std::uint32_t generation = generation_of(seen);
-  // These fields belong to `generation` for as long as a claim of it can still succeed: a newer
-  // job is only published after every chunk of this one has finished.
+  // The fields read here belong to the job of `seen` whenever a claim below succeeds: a claim
+  // only succeeds while that job has unclaimed chunks, and the next job's fields are written
+  // only after every chunk of this one has finished. (The chunk count is part of the state
+  // itself, so a claim is never checked against a newer job's count.)
   const Fn fn = fn_.load(std::memory_order_relaxed);
   void* const ctx = ctx_.load(std::memory_order_relaxed);
-  const std::int64_t chunks = chunks_.load(std::memory_order_relaxed);
+  const std::int64_t base = base_.load(std::memory_order_relaxed);
   std::uint64_t s = seen;
-  while (generation_of(s) == generation) {
-    const auto chunk = static_cast<std::int64_t>(s & 0xffffffffu);
-    if (chunk >= chunks) return;
-    if (state_.compare_exchange_weak(s, s + 1, std::memory_order_acquire,
+  while (generation_of(s) == generation_of(seen)) {
+    const std::uint64_t next = (s >> 16) & kMaxBatch, count = s & kMaxBatch;
+    if (next >= count) return;
+    if (state_.compare_exchange_weak(s, s + (std::uint64_t{1} << 16), std::memory_order_acquire,
                                      std::memory_order_acquire)) {
-      fn(ctx, chunk, worker);
+      fn(ctx, base + static_cast<std::int64_t>(next), worker);
       done_.fetch_add(1, std::memory_order_release);
-      s = s + 1;
+      s += std::uint64_t{1} << 16;
     }
   }
 }

@@ -38,21 +38,25 @@ class ThreadPool {
 
  private:
   using Fn = void (*)(void*, std::int64_t, int);
+  static constexpr std::uint64_t kMaxBatch = 0xffff;  // chunks per published job
   void run_erased(std::int64_t chunks, Fn fn, void* ctx);
+  // Publishes chunks [base, base + count) as one job, works on it, waits for its end.
+  void run_batch(std::int64_t base, std::int64_t count, Fn fn, void* ctx);
   // Claims and runs chunks of the job published with state `seen` until none are left.
   void work(std::uint64_t seen, int worker);
   void helper_main(int worker);
 
   int threads_;
   std::uint32_t generation_ = 0;  // of the latest job; written by the calling thread only
-  // (generation << 32) | next unclaimed chunk: helpers claim chunks with compare-exchange, so a
-  // helper that wakes up late cannot take a chunk of a newer job by mistake.
+  // (generation << 32) | (next unclaimed chunk << 16) | chunk count. Workers claim chunks with
+  // compare-exchange on the whole word, so a helper that wakes up late can neither take a
+  // chunk of a newer job nor check a claim against a newer job's count.
   std::atomic<std::uint64_t> state_{0};
   std::atomic<Fn> fn_{nullptr};
   std::atomic<void*> ctx_{nullptr};
-  std::atomic<std::int64_t> chunks_{0};
-  std::atomic<std::int64_t> done_{0};        // chunks of the current job completed
-  std::atomic<std::uint32_t> announce_{0};   // futex word helpers sleep on
+  std::atomic<std::int64_t> base_{0};       // first chunk index of the published batch
+  std::atomic<std::int64_t> done_{0};       // chunks of the current job completed
+  std::atomic<std::uint32_t> announce_{0};  // futex word helpers sleep on
   std::atomic<int> sleepers_{0};
   std::atomic<bool> stop_{false};
   std::vector<std::thread> helpers_;

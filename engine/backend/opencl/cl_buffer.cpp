@@ -13,7 +13,9 @@ ClBuffer::ClBuffer(cl_context context, std::size_t bytes) : Buffer(bytes), conte
 }
 
 // Commands still using the buffer keep it alive: OpenCL frees it once they complete.
-ClBuffer::~ClBuffer() { clReleaseMemObject(mem_); }
+ClBuffer::~ClBuffer() {
+  clReleaseMemObject(mem_);
+}
 
 cl_mem mem_of(const Tensor& t, cl_context context) {
   const auto* buffer = dynamic_cast<const ClBuffer*>(t.buffer.get());

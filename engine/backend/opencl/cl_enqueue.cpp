@@ -12,8 +12,8 @@ constexpr std::size_t kMaxStagingBytes = std::size_t{256} << 20;
 
 bool event_done(cl_event event) {
   cl_int status = CL_QUEUED;
-  if (clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
-                     nullptr) != CL_SUCCESS)
+  if (clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr) !=
+      CL_SUCCESS)
     return true;  // treat an unreadable event as finished rather than leak forever
   return status == CL_COMPLETE || status < 0;
 }
@@ -34,8 +34,7 @@ void CommandQueue::record(const CommandInfo& info, cl_event first, cl_event last
 void CommandQueue::launch(const CommandInfo& info, cl_kernel kernel, cl_uint dims,
                           const std::size_t* global, const std::size_t* local) {
   cl_event event = nullptr;
-  check_cl(clEnqueueNDRangeKernel(queue_, kernel, dims, nullptr, global, local, 0, nullptr,
-                                  &event),
+  check_cl(clEnqueueNDRangeKernel(queue_, kernel, dims, nullptr, global, local, 0, nullptr, &event),
            "cannot launch OpenCL kernel '" + std::string(info.name) + "'");
   record(info, event, event);
 }
@@ -77,20 +76,11 @@ void CommandQueue::copy(std::string_view name, cl_mem src, std::size_t src_offse
   record({CommandCategory::kernel, name, bytes, 0}, event, event);
 }
 
-void CommandQueue::library_call(const CommandInfo& info,
-                                const std::function<void(cl_event*)>& enqueue) {
-  cl_event start = nullptr;
-  check_cl(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &start),
+cl_event CommandQueue::marker() {
+  cl_event event = nullptr;
+  check_cl(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &event),
            "cannot enqueue an OpenCL marker");
-  cl_event last = nullptr;
-  try {
-    enqueue(&last);
-  } catch (...) {
-    clReleaseEvent(start);
-    if (last) clReleaseEvent(last);
-    throw;
-  }
-  record(info, start, last);
+  return event;
 }
 
 void CommandQueue::finish() {
@@ -100,8 +90,8 @@ void CommandQueue::finish() {
 
 void CommandQueue::reap_staging(bool all) {
   // Past the limit the oldest uploads are waited for, bounding the memory they hold.
-  while (!staging_.empty() && (all || staging_bytes_ > kMaxStagingBytes ||
-                               event_done(staging_.front().done))) {
+  while (!staging_.empty() &&
+         (all || staging_bytes_ > kMaxStagingBytes || event_done(staging_.front().done))) {
     if (!all) clWaitForEvents(1, &staging_.front().done);
     clReleaseEvent(staging_.front().done);
     staging_bytes_ -= staging_.front().bytes.size();

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -45,7 +44,19 @@ class CommandQueue {
   // A library routine that enqueues several commands and returns the event of the last one:
   // `enqueue` gets a cl_event* to fill and throws on failure. A marker enqueued before it
   // supplies the start, so the recorded interval covers all of the routine's commands.
-  void library_call(const CommandInfo& info, const std::function<void(cl_event*)>& enqueue);
+  template <class Enqueue>
+  void library_call(const CommandInfo& info, Enqueue&& enqueue) {
+    cl_event start = marker();
+    cl_event last = nullptr;
+    try {
+      enqueue(&last);
+    } catch (...) {
+      clReleaseEvent(start);
+      if (last) clReleaseEvent(last);
+      throw;
+    }
+    record(info, start, last);
+  }
   // Waits for everything queued.
   void finish();
 
@@ -53,6 +64,7 @@ class CommandQueue {
   // THE hook: every command ends here with its first and last event (the same event for a
   // single command). Takes ownership of both references.
   void record(const CommandInfo& info, cl_event first, cl_event last);
+  cl_event marker();
   // Frees staging blocks of uploads that completed; with `all`, of every upload (after a wait).
   void reap_staging(bool all);
 

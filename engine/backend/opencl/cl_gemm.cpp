@@ -1,7 +1,8 @@
 #include "engine/backend/opencl/cl_gemm.hpp"
 
-#include <chrono>
 #include <clblast.h>
+
+#include <chrono>
 #include <string>
 #include <type_traits>
 
@@ -17,7 +18,9 @@ void check_clblast(clblast::StatusCode status, const char* what) {
                        std::to_string(static_cast<int>(status)));
 }
 
-clblast::Transpose transpose(bool t) { return t ? clblast::Transpose::kYes : clblast::Transpose::kNo; }
+clblast::Transpose transpose(bool t) {
+  return t ? clblast::Transpose::kYes : clblast::Transpose::kNo;
+}
 
 }  // namespace
 
@@ -43,13 +46,15 @@ void GemmRunner::clblast_gemm(bool trans_a, bool trans_b, std::size_t m, std::si
   const auto layout = clblast::Layout::kRowMajor;
   // Hand CLBlast a cached temporary buffer so it does not allocate one per call.
   std::size_t temp_bytes = 0;
-  check_clblast(clblast::GemmTempBufferSize<T>(layout, transpose(trans_a), transpose(trans_b), m,
-                                               n, k, a.offset, lda, b.offset, ldb, c.offset, ldc,
+  check_clblast(clblast::GemmTempBufferSize<T>(layout, transpose(trans_a), transpose(trans_b), m, n,
+                                               k, a.offset, lda, b.offset, ldb, c.offset, ldc,
                                                &queue_, temp_bytes),
                 "GemmTempBufferSize");
   cl_mem temp = temp_bytes ? temp_.get(temp_bytes) : nullptr;
-  const std::string name = std::string(half ? "hgemm_" : "sgemm_") + (trans_a ? "T" : "N") +
-                           (trans_b ? "T" : "N");
+  static constexpr const char* kNames[2][2][2] = {
+      {{"sgemm_NN", "sgemm_NT"}, {"sgemm_TN", "sgemm_TT"}},
+      {{"hgemm_NN", "hgemm_NT"}, {"hgemm_TN", "hgemm_TT"}}};
+  const char* name = kNames[half][trans_a][trans_b];
   commands_.library_call({CommandCategory::kernel, name, 0, m * n}, [&](cl_event* last) {
     check_clblast(clblast::Gemm<T>(layout, transpose(trans_a), transpose(trans_b), m, n, k, alpha,
                                    a.mem, a.offset, lda, b.mem, b.offset, ldb, beta, c.mem,
@@ -63,8 +68,8 @@ GemmRunner::Operand GemmRunner::as_f32(const Tensor& t, std::size_t count, Scrat
   if (t.dtype == DType::F32) return {mem_of(t, context_), t.offset};
   cl_mem copy = scratch.get(count * sizeof(float));
   if (convert)
-    kernels_.run_1d("convert.cl", "convert", Slots::of(t.dtype, DType::F32), count, mem_of(t, context_),
-                    cl_ulong{t.offset}, copy, cl_ulong{0}, cl_ulong{count});
+    kernels_.run_1d("convert.cl", "convert", Slots::of(t.dtype, DType::F32), count,
+                    mem_of(t, context_), cl_ulong{t.offset}, copy, cl_ulong{0}, cl_ulong{count});
   return {copy, 0};
 }
 
@@ -75,11 +80,11 @@ void GemmRunner::gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n
              uk = static_cast<std::size_t>(k);
   if (k <= 0) {  // C = beta * C; CLBlast rejects k == 0
     if (beta == 0.0f && c.dtype == DType::F16)
-      kernels_.run_1d("convert.cl", "fill_u16", Slots{}, um * un, mem_of(c, context_), cl_ulong{c.offset},
-                      cl_ulong{um * un}, cl_ushort{0});
+      kernels_.run_1d("convert.cl", "fill_u16", Slots{}, um * un, mem_of(c, context_),
+                      cl_ulong{c.offset}, cl_ulong{um * un}, cl_ushort{0});
     else if (beta == 0.0f)
-      kernels_.run_1d("convert.cl", "fill_u32", Slots{}, um * un, mem_of(c, context_), cl_ulong{c.offset},
-                      cl_ulong{um * un}, cl_uint{0});
+      kernels_.run_1d("convert.cl", "fill_u32", Slots{}, um * un, mem_of(c, context_),
+                      cl_ulong{c.offset}, cl_ulong{um * un}, cl_uint{0});
     else
       kernels_.run_1d("elementwise.cl", "scale", Slots::of(DType::F32, c.dtype), um * un,
                       mem_of(c, context_), cl_ulong{c.offset}, cl_ulong{um * un}, cl_float{beta});
@@ -88,8 +93,8 @@ void GemmRunner::gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n
   const bool all_f16 = a.dtype == DType::F16 && b.dtype == DType::F16 && c.dtype == DType::F16;
   if (native_fp16_ && all_f16) {
     clblast_gemm<cl_half>(trans_a, trans_b, um, un, uk, float_to_half(alpha),
-                          {mem_of(a, context_), a.offset}, {mem_of(b, context_), b.offset}, float_to_half(beta),
-                          {mem_of(c, context_), c.offset});
+                          {mem_of(a, context_), a.offset}, {mem_of(b, context_), b.offset},
+                          float_to_half(beta), {mem_of(c, context_), c.offset});
     return;
   }
   const Operand a32 = as_f32(a, um * uk, a32_, true);

@@ -20,8 +20,8 @@ class GemmRunner {
 
   // C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C[m,n] (see Backend::gemm).
   // a: [m,k] or [k,m] (trans_a); b: [k,n] or [n,k] (trans_b); c: [m,n]. F32 or F16 each.
-  void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
-            float alpha, const Tensor& a, const Tensor& b, float beta, const Tensor& c);
+  void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+            const Tensor& a, const Tensor& b, float beta, const Tensor& c);
 
   // Makes CLBlast compile its GEMM kernels now (a tiny GEMM for NN, NT and TN, plus the f16
   // variant on fp16 devices), so no training step pays for it. Waits; returns seconds taken.
@@ -33,8 +33,8 @@ class GemmRunner {
     std::size_t offset;  // elements
   };
   template <class T>
-  void clblast_gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
-                    Operand a, Operand b, T beta, Operand c);
+  void clblast_gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k,
+                    T alpha, Operand a, Operand b, T beta, Operand c);
   // An f32 view of `t`'s first `count` elements: t itself when F32, else a converted copy in
   // `scratch`.
   Operand as_f32(const Tensor& t, std::size_t count, ScratchBuffer& scratch, bool convert);

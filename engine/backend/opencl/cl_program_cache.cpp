@@ -74,8 +74,8 @@ const KernelHandle& ProgramCache::kernel(std::string_view file, std::string_view
   handle.kernel = clCreateKernel(prog, kernel_name.c_str(), &err);
   check_cl(err, "cannot create OpenCL kernel '" + kernel_name + "' from " + std::string(file));
   std::size_t max_group = 1;
-  if (clGetKernelWorkGroupInfo(handle.kernel, device_, CL_KERNEL_WORK_GROUP_SIZE,
-                               sizeof(max_group), &max_group, nullptr) == CL_SUCCESS &&
+  if (clGetKernelWorkGroupInfo(handle.kernel, device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof(max_group),
+                               &max_group, nullptr) == CL_SUCCESS &&
       max_group > 0)
     handle.max_work_group = max_group;
   return kernels_.emplace(std::move(key), handle).first->second;

@@ -36,7 +36,7 @@ class ProgramCache {
 
   cl_context context_;
   cl_device_id device_;
-  std::map<std::string, cl_program, std::less<>> programs_;  // file '|' options
+  std::map<std::string, cl_program, std::less<>> programs_;   // file '|' options
   std::map<std::string, KernelHandle, std::less<>> kernels_;  // file '|' options '|' name
 };
 

@@ -1,10 +1,11 @@
 // OpenClBackend: creation, identity, memory and copies; make_opencl_backend.
+#include "engine/backend/opencl/opencl_backend.hpp"
+
 #include <bit>
 #include <cmath>
 #include <limits>
 
 #include "engine/backend/opencl/cl_device.hpp"
-#include "engine/backend/opencl/opencl_backend.hpp"
 #include "engine/backend/opencl/opencl_backend_impl.hpp"
 #include "kernels/kernel_sources.hpp"
 
@@ -54,8 +55,7 @@ void OpenClBackend::download(const Tensor& src, void* host) {
 // dst [n] = src [n]; converts between F32, F16 and I32.
 void OpenClBackend::copy(const Tensor& src, const Tensor& dst) {
   if (src.dtype == dst.dtype) {
-    commands_.copy("copy", mem(src), src.byte_offset(), mem(dst), dst.byte_offset(),
-                   dst.bytes());
+    commands_.copy("copy", mem(src), src.byte_offset(), mem(dst), dst.byte_offset(), dst.bytes());
     return;
   }
   const auto n = static_cast<cl_ulong>(dst.numel());
@@ -77,14 +77,22 @@ void OpenClBackend::fill_bits(const Tensor& t, std::uint64_t start, std::uint64_
 void OpenClBackend::fill(const Tensor& t, float value) {
   std::uint32_t bits = 0;
   switch (t.dtype) {
-    case DType::F32: bits = std::bit_cast<std::uint32_t>(value); break;
-    case DType::F16: bits = float_to_half(value); break;
+    case DType::F32:
+      bits = std::bit_cast<std::uint32_t>(value);
+      break;
+    case DType::F16:
+      bits = float_to_half(value);
+      break;
     case DType::I32: {
       std::int32_t i = 0;
-      if (std::isnan(value)) i = 0;
-      else if (value >= 2147483648.0f) i = std::numeric_limits<std::int32_t>::max();
-      else if (value <= -2147483648.0f) i = std::numeric_limits<std::int32_t>::min();
-      else i = static_cast<std::int32_t>(value);
+      if (std::isnan(value))
+        i = 0;
+      else if (value >= 2147483648.0f)
+        i = std::numeric_limits<std::int32_t>::max();
+      else if (value <= -2147483648.0f)
+        i = std::numeric_limits<std::int32_t>::min();
+      else
+        i = static_cast<std::int32_t>(value);
       bits = static_cast<std::uint32_t>(i);
       break;
     }
@@ -92,7 +100,9 @@ void OpenClBackend::fill(const Tensor& t, float value) {
   fill_bits(t, 0, static_cast<std::uint64_t>(t.numel()), bits);
 }
 
-void OpenClBackend::finish() { commands_.finish(); }
+void OpenClBackend::finish() {
+  commands_.finish();
+}
 
 }  // namespace ocl
 

@@ -33,8 +33,8 @@ class OpenClBackend final : public Backend {
   void fill(const Tensor& t, float value) override;
   void finish() override;
 
-  void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
-            float alpha, const Tensor& a, const Tensor& b, float beta, const Tensor& c) override;
+  void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+            const Tensor& a, const Tensor& b, float beta, const Tensor& c) override;
   void bias_add(const Tensor& y, const Tensor& bias) override;
   void bias_grad(const Tensor& dy, const Tensor& grad_bias, bool accumulate) override;
 

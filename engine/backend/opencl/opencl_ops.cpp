@@ -2,7 +2,6 @@
 // kernels/*.cl (semantics in engine/backend/backend.hpp).
 #include <algorithm>
 #include <cmath>
-
 #include <string>
 
 #include "engine/backend/factory.hpp"
@@ -12,9 +11,15 @@ namespace ts::ocl {
 
 namespace {
 
-cl_ulong count(const Tensor& t) { return static_cast<cl_ulong>(t.numel()); }
-cl_ulong off(const Tensor& t) { return static_cast<cl_ulong>(t.offset); }
-cl_int i32(std::int64_t v) { return static_cast<cl_int>(v); }
+cl_ulong count(const Tensor& t) {
+  return static_cast<cl_ulong>(t.numel());
+}
+cl_ulong off(const Tensor& t) {
+  return static_cast<cl_ulong>(t.offset);
+}
+cl_int i32(std::int64_t v) {
+  return static_cast<cl_int>(v);
+}
 // Element counts for kernels that index in 32 bits (see the .cl files).
 cl_uint u32(std::uint64_t v) {
   if (v > 0xffffffffu)
@@ -30,16 +35,16 @@ std::int64_t last_dim(const Tensor& t) {
 }  // namespace
 
 // c [m,n] = alpha * op(a) [m,k] * op(b) [k,n] + beta * c.
-void OpenClBackend::gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n,
-                         std::int64_t k, float alpha, const Tensor& a, const Tensor& b, float beta,
+void OpenClBackend::gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                         float alpha, const Tensor& a, const Tensor& b, float beta,
                          const Tensor& c) {
   gemm_.gemm(trans_a, trans_b, m, n, k, alpha, a, b, beta, c);
 }
 
 // y [rows, cols] += bias [cols].
 void OpenClBackend::bias_add(const Tensor& y, const Tensor& bias) {
-  kernels_.run_1d("elementwise.cl", "bias_add", Slots::of(DType::F32, y.dtype), count(y),
-                  mem(y), off(y), mem(bias), off(bias), u32(count(y)), u32(count(bias)));
+  kernels_.run_1d("elementwise.cl", "bias_add", Slots::of(DType::F32, y.dtype), count(y), mem(y),
+                  off(y), mem(bias), off(bias), u32(count(y)), u32(count(bias)));
 }
 
 // grad_bias [cols] (+)= column sums of dy [rows, cols].
@@ -61,33 +66,31 @@ void OpenClBackend::bias_grad(const Tensor& dy, const Tensor& grad_bias, bool ac
 
 // y [n] = max(x [n], 0).
 void OpenClBackend::relu(const Tensor& x, const Tensor& y) {
-  kernels_.run_1d("elementwise.cl", "relu", Slots::of(x.dtype, y.dtype), count(y), mem(x),
-                  off(x), mem(y), off(y), count(y));
+  kernels_.run_1d("elementwise.cl", "relu", Slots::of(x.dtype, y.dtype), count(y), mem(x), off(x),
+                  mem(y), off(y), count(y));
 }
 
 // dx [n] = dy [n] * (y [n] > 0).
 void OpenClBackend::relu_backward(const Tensor& y, const Tensor& dy, const Tensor& dx) {
   kernels_.run_1d("elementwise.cl", "relu_backward", Slots::of(y.dtype, dy.dtype, dx.dtype),
-                  count(dx), mem(y), off(y), mem(dy), off(dy), mem(dx), off(dx),
-                  count(dx));
+                  count(dx), mem(y), off(y), mem(dy), off(dy), mem(dx), off(dx), count(dx));
 }
 
 // logits [n, classes], labels [n] -> probs [n, classes], loss [n], correct [n].
 void OpenClBackend::softmax_xent(const Tensor& logits, const Tensor& labels, const Tensor& probs,
                                  const Tensor& loss, const Tensor& correct) {
   const cl_ulong rows = count(labels);
-  kernels_.run_1d("softmax_xent.cl", "softmax_xent", Slots::of(logits.dtype), rows,
-                  mem(logits), off(logits), mem(labels), off(labels), mem(probs),
-                  off(probs), mem(loss), off(loss), mem(correct), off(correct), rows,
-                  i32(last_dim(logits)));
+  kernels_.run_1d("softmax_xent.cl", "softmax_xent", Slots::of(logits.dtype), rows, mem(logits),
+                  off(logits), mem(labels), off(labels), mem(probs), off(probs), mem(loss),
+                  off(loss), mem(correct), off(correct), rows, i32(last_dim(logits)));
 }
 
 // dlogits [n, classes] = scale * (probs [n, classes] - onehot(labels [n])).
 void OpenClBackend::softmax_xent_backward(const Tensor& probs, const Tensor& labels, float scale,
                                           const Tensor& dlogits) {
   kernels_.run_1d("softmax_xent.cl", "softmax_xent_backward", Slots::of(DType::F32, dlogits.dtype),
-                  count(dlogits), mem(probs), off(probs), mem(labels), off(labels),
-                  cl_float{scale}, mem(dlogits), off(dlogits), u32(count(dlogits)),
+                  count(dlogits), mem(probs), off(probs), mem(labels), off(labels), cl_float{scale},
+                  mem(dlogits), off(dlogits), u32(count(dlogits)),
                   u32(static_cast<std::uint64_t>(last_dim(probs))));
 }
 
@@ -96,36 +99,34 @@ void OpenClBackend::softmax(const Tensor& x, const Tensor& y) {
   const std::int64_t classes = last_dim(x);
   if (classes == 0) return;
   const cl_ulong rows = count(x) / static_cast<cl_ulong>(classes);
-  kernels_.run_1d("softmax_xent.cl", "softmax", Slots::of(x.dtype), rows, mem(x), off(x),
-                  mem(y), off(y), rows, i32(classes));
+  kernels_.run_1d("softmax_xent.cl", "softmax", Slots::of(x.dtype), rows, mem(x), off(x), mem(y),
+                  off(y), rows, i32(classes));
 }
 
 // cols [col_rows, col_cols] from x [batch, in_h, in_w, in_c].
 void OpenClBackend::im2col(const Conv2DGeometry& g, const Tensor& x, const Tensor& cols) {
   const auto n = static_cast<cl_ulong>(g.col_rows() * g.col_cols());
   u32(count(x));  // x is indexed in 32 bits too
-  kernels_.run_1d("conv.cl", "im2col", Slots::of(x.dtype, cols.dtype), n, mem(x), off(x),
-                  mem(cols), off(cols), u32(n), i32(g.in_h), i32(g.in_w), i32(g.in_c),
-                  i32(g.kernel_h), i32(g.kernel_w), i32(g.out_h()), i32(g.out_w()),
-                  i32(g.stride), i32(g.pad));
+  kernels_.run_1d("conv.cl", "im2col", Slots::of(x.dtype, cols.dtype), n, mem(x), off(x), mem(cols),
+                  off(cols), u32(n), i32(g.in_h), i32(g.in_w), i32(g.in_c), i32(g.kernel_h),
+                  i32(g.kernel_w), i32(g.out_h()), i32(g.out_w()), i32(g.stride), i32(g.pad));
 }
 
 // dx [batch, in_h, in_w, in_c] = gathered sums of dcols [col_rows, col_cols].
 void OpenClBackend::col2im(const Conv2DGeometry& g, const Tensor& dcols, const Tensor& dx) {
   const auto n = static_cast<cl_ulong>(g.batch * g.in_h * g.in_w * g.in_c);
   u32(count(dcols));  // dcols is indexed in 32 bits too
-  kernels_.run_1d("conv.cl", "col2im", Slots::of(dcols.dtype, dx.dtype), n, mem(dcols),
-                  off(dcols), mem(dx), off(dx), u32(n), i32(g.in_h), i32(g.in_w), i32(g.in_c),
-                  i32(g.kernel_h), i32(g.kernel_w), i32(g.out_h()), i32(g.out_w()),
-                  i32(g.stride), i32(g.pad));
+  kernels_.run_1d("conv.cl", "col2im", Slots::of(dcols.dtype, dx.dtype), n, mem(dcols), off(dcols),
+                  mem(dx), off(dx), u32(n), i32(g.in_h), i32(g.in_w), i32(g.in_c), i32(g.kernel_h),
+                  i32(g.kernel_w), i32(g.out_h()), i32(g.out_w()), i32(g.stride), i32(g.pad));
 }
 
 // y, argmax [batch, out_h, out_w, c] from x [batch, in_h, in_w, c].
 void OpenClBackend::maxpool(const Pool2DGeometry& g, const Tensor& x, const Tensor& y,
                             const Tensor& argmax) {
   const auto n = static_cast<cl_ulong>(g.batch * g.out_h() * g.out_w() * g.channels);
-  kernels_.run_1d("pool.cl", "maxpool", Slots::of(x.dtype, y.dtype), n, mem(x), off(x),
-                  mem(y), off(y), mem(argmax), off(argmax), u32(n), i32(g.in_h), i32(g.in_w),
+  kernels_.run_1d("pool.cl", "maxpool", Slots::of(x.dtype, y.dtype), n, mem(x), off(x), mem(y),
+                  off(y), mem(argmax), off(argmax), u32(n), i32(g.in_h), i32(g.in_w),
                   i32(g.channels), i32(g.pool), i32(g.out_h()), i32(g.out_w()));
 }
 
@@ -133,18 +134,18 @@ void OpenClBackend::maxpool(const Pool2DGeometry& g, const Tensor& x, const Tens
 void OpenClBackend::maxpool_backward(const Pool2DGeometry& g, const Tensor& dy,
                                      const Tensor& argmax, const Tensor& dx) {
   const auto n = static_cast<cl_ulong>(g.batch * g.in_h * g.in_w * g.channels);
-  kernels_.run_1d("pool.cl", "maxpool_backward", Slots::of(dy.dtype, dx.dtype), n, mem(dy),
-                  off(dy), mem(argmax), off(argmax), mem(dx), off(dx), u32(n), i32(g.in_h),
-                  i32(g.in_w), i32(g.channels), i32(g.pool), i32(g.out_h()), i32(g.out_w()));
+  kernels_.run_1d("pool.cl", "maxpool_backward", Slots::of(dy.dtype, dx.dtype), n, mem(dy), off(dy),
+                  mem(argmax), off(argmax), mem(dx), off(dx), u32(n), i32(g.in_h), i32(g.in_w),
+                  i32(g.channels), i32(g.pool), i32(g.out_h()), i32(g.out_w()));
 }
 
 // mask [n] F32, y [n] from x [n].
 void OpenClBackend::dropout(const Tensor& x, float rate, std::uint32_t seed, const Tensor& mask,
                             const Tensor& y) {
   const float keep_scale = 1.0f / (1.0f - rate);
-  kernels_.run_1d("dropout.cl", "dropout", Slots::of(x.dtype, y.dtype), count(y), mem(x),
-                  off(x), cl_float{rate}, cl_uint{seed}, cl_float{keep_scale}, mem(mask),
-                  off(mask), mem(y), off(y), count(y));
+  kernels_.run_1d("dropout.cl", "dropout", Slots::of(x.dtype, y.dtype), count(y), mem(x), off(x),
+                  cl_float{rate}, cl_uint{seed}, cl_float{keep_scale}, mem(mask), off(mask), mem(y),
+                  off(y), count(y));
 }
 
 // dx [n] = dy [n] * mask [n].
@@ -167,8 +168,7 @@ void OpenClBackend::sum(const Tensor& x, const Tensor& out) {
   const std::size_t global = groups * group;
   kernels_.run_nd("reduce.cl", "sum_partial", slots, 1, &global, &group, mem(x), off(x),
                   cl_ulong{n}, partial, LocalMemory{group * sizeof(float)});
-  const std::size_t final_group =
-      kernels_.power_of_two_group("reduce.cl", "sum_final", slots, 256);
+  const std::size_t final_group = kernels_.power_of_two_group("reduce.cl", "sum_final", slots, 256);
   kernels_.run_nd("reduce.cl", "sum_final", slots, 1, &final_group, &final_group, partial,
                   static_cast<cl_uint>(groups), mem(out), off(out),
                   LocalMemory{final_group * sizeof(float)});
@@ -177,8 +177,8 @@ void OpenClBackend::sum(const Tensor& x, const Tensor& out) {
 // x [n] F32 *= factor; flag [>= 1] F32: flag[0] = any non-finite.
 void OpenClBackend::scale_and_check_finite(const Tensor& x, float factor, const Tensor& flag) {
   fill_bits(flag, 0, 1, 0);
-  kernels_.run_1d("reduce.cl", "scale_check_finite", Slots{}, count(x), mem(x), off(x),
-                  count(x), cl_float{factor}, mem(flag), off(flag));
+  kernels_.run_1d("reduce.cl", "scale_check_finite", Slots{}, count(x), mem(x), off(x), count(x),
+                  cl_float{factor}, mem(flag), off(flag));
 }
 
 // param, grad, velocity [n] F32.
@@ -193,9 +193,9 @@ void OpenClBackend::sgd_update(const Tensor& param, const Tensor& grad, const Te
 void OpenClBackend::adam_update(const Tensor& param, const Tensor& grad, const Tensor& m,
                                 const Tensor& v, const AdamConfig& config, std::int64_t step) {
   const double t = static_cast<double>(step);
-  const auto lr_t = static_cast<float>(config.learning_rate *
-                                       std::sqrt(1.0 - std::pow(double{config.beta2}, t)) /
-                                       (1.0 - std::pow(double{config.beta1}, t)));
+  const auto lr_t =
+      static_cast<float>(config.learning_rate * std::sqrt(1.0 - std::pow(double{config.beta2}, t)) /
+                         (1.0 - std::pow(double{config.beta1}, t)));
   kernels_.run_1d("optimizer.cl", "adam_update", Slots{}, count(param), mem(param), off(param),
                   mem(grad), off(grad), mem(m), off(m), mem(v), off(v), count(param),
                   cl_float{config.beta1}, cl_float{config.beta2}, cl_float{config.epsilon},

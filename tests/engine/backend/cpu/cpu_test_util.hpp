@@ -130,6 +130,8 @@ inline void expect_near_all(const std::vector<float>& got, const std::vector<dou
     ASSERT_NEAR(got[i], want[i], tolerance(dtype, want[i], f32_tol)) << "at element " << i;
 }
 
-inline const char* dtype_label(DType t) { return t == DType::F32 ? "F32" : "F16"; }
+inline const char* dtype_label(DType t) {
+  return t == DType::F32 ? "F32" : "F16";
+}
 
 }  // namespace ts::test

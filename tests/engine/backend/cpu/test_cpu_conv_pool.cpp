@@ -11,7 +11,9 @@ using test::cpu;
 using test::make;
 using test::read;
 
-std::int64_t input_size(const Conv2DGeometry& g) { return g.batch * g.in_h * g.in_w * g.in_c; }
+std::int64_t input_size(const Conv2DGeometry& g) {
+  return g.batch * g.in_h * g.in_w * g.in_c;
+}
 
 // Calls f(col_index, x_index or -1 for padding) for every im2col entry.
 template <class F>
@@ -35,32 +37,33 @@ void for_each_col_entry(const Conv2DGeometry& g, F f) {
 class ConvPool : public ::testing::TestWithParam<DType> {};
 
 const Conv2DGeometry kConvCases[] = {
-    {2, 7, 6, 3, 3, 3, 1, 1}, {1, 5, 5, 1, 2, 3, 2, 0}, {3, 6, 7, 5, 3, 2, 2, 2},
-    {1, 4, 4, 2, 1, 1, 1, 0}, {2, 9, 8, 300, 3, 3, 2, 1},  // channels beyond one chunk
-    {4, 28, 28, 8, 3, 3, 1, 1},                            // large enough to split over threads
+    {2, 7, 6, 3, 3, 3, 1, 1},   {1, 5, 5, 1, 2, 3, 2, 0},   {3, 6, 7, 5, 3, 2, 2, 2},
+    {1, 4, 4, 2, 1, 1, 1, 0},   {2, 9, 8, 300, 3, 3, 2, 1},  // channels beyond one chunk
+    {4, 28, 28, 8, 3, 3, 1, 1},                              // large enough to split over threads
 };
 
 TEST_P(ConvPool, Im2colCol2imMatchLoopsAndAreAdjoint) {
   const DType dt = GetParam();
   std::uint64_t seed = 30;
   for (const Conv2DGeometry& g : kConvCases) {
-    SCOPED_TRACE(::testing::Message() << "geometry " << g.batch << "x" << g.in_h << "x" << g.in_w
-                                      << "x" << g.in_c << " k" << g.kernel_h << "x" << g.kernel_w
-                                      << " s" << g.stride << " p" << g.pad);
+    SCOPED_TRACE(::testing::Message()
+                 << "geometry " << g.batch << "x" << g.in_h << "x" << g.in_w << "x" << g.in_c
+                 << " k" << g.kernel_h << "x" << g.kernel_w << " s" << g.stride << " p" << g.pad);
     const std::int64_t nx = input_size(g), ncols = g.col_rows() * g.col_cols();
-    const Tensor x = make(cpu(), Shape{g.batch, g.in_h, g.in_w, g.in_c}, dt,
-                          test::random_values(nx, seed++));
+    const Tensor x =
+        make(cpu(), Shape{g.batch, g.in_h, g.in_w, g.in_c}, dt, test::random_values(nx, seed++));
     const Tensor cols = make(cpu(), Shape{g.col_rows(), g.col_cols()}, dt,
                              std::vector<float>(ncols, 99.0f));  // must be overwritten
     cpu().im2col(g, x, cols);
     const auto x0 = read(cpu(), x), c0 = read(cpu(), cols);
     std::vector<double> want(ncols);
-    for_each_col_entry(g, [&](std::int64_t ci, std::int64_t xi) { want[ci] = xi < 0 ? 0 : x0[xi]; });
+    for_each_col_entry(g,
+                       [&](std::int64_t ci, std::int64_t xi) { want[ci] = xi < 0 ? 0 : x0[xi]; });
     test::expect_near_all(c0, want, dt, 0.0);
     EXPECT_TRUE(test::guards_intact(cpu(), cols));
 
-    const Tensor dcols = make(cpu(), Shape{g.col_rows(), g.col_cols()}, dt,
-                              test::random_values(ncols, seed++));
+    const Tensor dcols =
+        make(cpu(), Shape{g.col_rows(), g.col_cols()}, dt, test::random_values(ncols, seed++));
     const Tensor dx = make(cpu(), Shape{g.batch, g.in_h, g.in_w, g.in_c}, dt,
                            std::vector<float>(nx, 99.0f));  // must be overwritten
     cpu().col2im(g, dcols, dx);
@@ -102,17 +105,17 @@ TEST_P(ConvPool, Im2colHandCheckedPaddingAndStride2) {
 }
 
 const Pool2DGeometry kPoolCases[] = {
-    {2, 7, 6, 5, 2},     // odd height: last row belongs to no window
-    {1, 4, 4, 3, 2},   {3, 5, 7, 2, 3}, {2, 6, 6, 300, 3},  // channels beyond one chunk
-    {8, 28, 28, 16, 2},                                     // split over threads
+    {2, 7, 6, 5, 2},  // odd height: last row belongs to no window
+    {1, 4, 4, 3, 2},    {3, 5, 7, 2, 3}, {2, 6, 6, 300, 3},  // channels beyond one chunk
+    {8, 28, 28, 16, 2},                                      // split over threads
 };
 
 TEST_P(ConvPool, MaxpoolFirstMaximumWinsAndBackwardRoutes) {
   const DType dt = GetParam();
   std::uint64_t seed = 40;
   for (const Pool2DGeometry& g : kPoolCases) {
-    SCOPED_TRACE(::testing::Message() << "pool " << g.batch << "x" << g.in_h << "x" << g.in_w
-                                      << "x" << g.channels << " p" << g.pool);
+    SCOPED_TRACE(::testing::Message() << "pool " << g.batch << "x" << g.in_h << "x" << g.in_w << "x"
+                                      << g.channels << " p" << g.pool);
     const std::int64_t nx = g.batch * g.in_h * g.in_w * g.channels;
     const std::int64_t oh = g.out_h(), ow = g.out_w(), ny = g.batch * oh * ow * g.channels;
     // Values from {0, 1, 2}: windows are full of ties.
@@ -142,8 +145,8 @@ TEST_P(ConvPool, MaxpoolFirstMaximumWinsAndBackwardRoutes) {
     EXPECT_TRUE(test::guards_intact(cpu(), y));
     EXPECT_TRUE(test::guards_intact(cpu(), arg));
 
-    const Tensor dy = make(cpu(), Shape{g.batch, oh, ow, g.channels}, dt,
-                           test::random_values(ny, seed++));
+    const Tensor dy =
+        make(cpu(), Shape{g.batch, oh, ow, g.channels}, dt, test::random_values(ny, seed++));
     const Tensor dx = make(cpu(), Shape{g.batch, g.in_h, g.in_w, g.channels}, dt,
                            std::vector<float>(nx, 99.0f));  // must be overwritten everywhere
     cpu().maxpool_backward(g, dy, arg, dx);

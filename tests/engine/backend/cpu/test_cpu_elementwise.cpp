@@ -172,9 +172,9 @@ TEST(ScaleAndCheckFinite, ScalesAndFlagsInfAndNaN) {
     for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], v[i] * 0.25f);
     EXPECT_TRUE(test::guards_intact(cpu(), x));
 
-    for (float bad : {std::numeric_limits<float>::infinity(),
-                      -std::numeric_limits<float>::infinity(),
-                      std::numeric_limits<float>::quiet_NaN()}) {
+    for (float bad :
+         {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+          std::numeric_limits<float>::quiet_NaN()}) {
       for (std::int64_t at : {std::int64_t{0}, n / 2 + 1, n - 1}) {
         std::vector<float> w = v;
         w[at] = bad;

@@ -21,9 +21,8 @@ struct DtypeSet {
 
 // C[m,n] = alpha * op(A) * op(B) + beta * C0, in double, from the stored (rounded) inputs.
 std::vector<double> reference(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k,
-                              float alpha, const std::vector<float>& a,
-                              const std::vector<float>& b, float beta,
-                              const std::vector<float>& c0) {
+                              float alpha, const std::vector<float>& a, const std::vector<float>& b,
+                              float beta, const std::vector<float>& c0) {
   std::vector<double> c(static_cast<std::size_t>(m * n));
   for (std::int64_t i = 0; i < m; ++i) {
     for (std::int64_t j = 0; j < n; ++j) {
@@ -42,11 +41,10 @@ std::vector<double> reference(bool ta, bool tb, std::int64_t m, std::int64_t n, 
 
 void check_gemm(Backend& be, bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k,
                 float alpha, float beta, DtypeSet d, std::uint64_t seed) {
-  SCOPED_TRACE(::testing::Message() << (ta ? "T" : "N") << (tb ? "T" : "N") << " m=" << m
-                                    << " n=" << n << " k=" << k << " alpha=" << alpha
-                                    << " beta=" << beta << " a=" << test::dtype_label(d.a)
-                                    << " b=" << test::dtype_label(d.b)
-                                    << " c=" << test::dtype_label(d.c));
+  SCOPED_TRACE(::testing::Message()
+               << (ta ? "T" : "N") << (tb ? "T" : "N") << " m=" << m << " n=" << n << " k=" << k
+               << " alpha=" << alpha << " beta=" << beta << " a=" << test::dtype_label(d.a)
+               << " b=" << test::dtype_label(d.b) << " c=" << test::dtype_label(d.c));
   const Shape sa = ta ? Shape{k, m} : Shape{m, k};
   const Shape sb = tb ? Shape{n, k} : Shape{k, n};
   const Tensor a = make(be, sa, d.a, test::random_values(m * k, seed));
@@ -102,8 +100,8 @@ TEST(Gemm, BetaZeroIgnoresNaNInC) {
     const Tensor c = make(cpu(), Shape{m, n}, dtype,
                           std::vector<float>(m * n, std::numeric_limits<float>::quiet_NaN()));
     cpu().gemm(false, false, m, n, k, 1.0f, a, b, 0.0f, c);
-    const auto want = reference(false, false, m, n, k, 1.0f, read(cpu(), a), read(cpu(), b),
-                                0.0f, std::vector<float>(m * n, 0.0f));
+    const auto want = reference(false, false, m, n, k, 1.0f, read(cpu(), a), read(cpu(), b), 0.0f,
+                                std::vector<float>(m * n, 0.0f));
     test::expect_near_all(read(cpu(), c), want, dtype, 1e-5);
   }
 }

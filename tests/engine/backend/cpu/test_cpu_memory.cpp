@@ -109,7 +109,8 @@ TEST(CpuHalf, EveryHalfWidensExactly) {
 TEST(CpuHalf, FloatsNarrowExactly) {
   // A stride through all 2^32 bit patterns (NaN payloads, subnormals, overflow) plus ties.
   std::vector<std::uint32_t> bits;
-  for (std::uint64_t b = 0; b < (1ull << 32); b += 4093) bits.push_back(static_cast<std::uint32_t>(b));
+  for (std::uint64_t b = 0; b < (1ull << 32); b += 4093)
+    bits.push_back(static_cast<std::uint32_t>(b));
   for (std::uint32_t h = 0; h < 0x7c00; h += 7) {  // exact halfway points between halves
     const float lo = half_to_float(static_cast<std::uint16_t>(h));
     std::uint32_t lb;
@@ -151,9 +152,9 @@ TEST(CpuChecks, RejectsForeignUndefinedAndOutOfRangeTensors) {
   EXPECT_THROW(cpu().relu(good, past_end), std::invalid_argument);
   EXPECT_THROW(cpu().relu(good, cpu().alloc(Shape{4}, DType::I32)), std::invalid_argument);
   EXPECT_THROW(cpu().adam_update(good, good, good, good, {}, 0), std::invalid_argument);
-  EXPECT_THROW(cpu().gemm(false, false, 2, 2, 2, 1.0f, good, good, 0.0f,
-                          cpu().alloc(Shape{3}, DType::F32)),
-               std::invalid_argument);
+  EXPECT_THROW(
+      cpu().gemm(false, false, 2, 2, 2, 1.0f, good, good, 0.0f, cpu().alloc(Shape{3}, DType::F32)),
+      std::invalid_argument);
   // The message names the op.
   try {
     cpu().relu(good, past_end);

@@ -69,7 +69,8 @@ TEST(Adam, ThreeStepsByHand) {
 TEST(Optimizers, LargeTensorsMatchPlainLoops) {
   const std::int64_t n = 100003;  // odd, and split over threads
   const auto p0 = test::random_values(n, 50), g0 = test::random_values(n, 51);
-  const auto m0 = test::random_values(n, 52, -0.1f, 0.1f), v0 = test::random_values(n, 53, 0.0f, 0.01f);
+  const auto m0 = test::random_values(n, 52, -0.1f, 0.1f),
+             v0 = test::random_values(n, 53, 0.0f, 0.01f);
   AdamConfig cfg;
   const Tensor p = make(cpu(), Shape{n}, DType::F32, p0), g = make(cpu(), Shape{n}, DType::F32, g0);
   const Tensor m = make(cpu(), Shape{n}, DType::F32, m0), v = make(cpu(), Shape{n}, DType::F32, v0);

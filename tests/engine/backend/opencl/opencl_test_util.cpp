@@ -101,8 +101,9 @@ Mirrored mirror(const Shape& shape, DType dtype, const std::vector<float>& value
 
 Mirrored mirror_empty(const Shape& shape, DType dtype, std::size_t offset,
                       std::size_t guard_after) {
-  return mirror(shape, dtype, std::vector<float>(static_cast<std::size_t>(shape.numel()), kSentinel),
-                offset, guard_after);
+  return mirror(shape, dtype,
+                std::vector<float>(static_cast<std::size_t>(shape.numel()), kSentinel), offset,
+                guard_after);
 }
 
 std::vector<float> read(Backend& backend, const Tensor& t) {
@@ -134,9 +135,8 @@ void expect_close(const Mirrored& t, double rtol, double atol, const std::string
     if (same(expected[i], actual[i])) continue;
     const double tol = atol + rtol * std::fabs(expected[i]);
     if (!(std::fabs(double{expected[i]} - actual[i]) <= tol)) {
-      ADD_FAILURE() << what << " [" << dtype_label(t.cpu.dtype) << "] element " << i
-                    << ": cpu " << expected[i] << ", opencl " << actual[i] << " (tolerance "
-                    << tol << ")";
+      ADD_FAILURE() << what << " [" << dtype_label(t.cpu.dtype) << "] element " << i << ": cpu "
+                    << expected[i] << ", opencl " << actual[i] << " (tolerance " << tol << ")";
       ++failures;
     }
   }
@@ -150,14 +150,16 @@ void expect_equal(const Mirrored& t, const std::string& what) {
   int failures = 0;
   for (std::size_t i = 0; i < expected.size() && failures < 5; ++i) {
     if (!same(expected[i], actual[i])) {
-      ADD_FAILURE() << what << " [" << dtype_label(t.cpu.dtype) << "] element " << i
-                    << ": cpu " << expected[i] << ", opencl " << actual[i];
+      ADD_FAILURE() << what << " [" << dtype_label(t.cpu.dtype) << "] element " << i << ": cpu "
+                    << expected[i] << ", opencl " << actual[i];
       ++failures;
     }
   }
   expect_guards(t, what);
 }
 
-std::string dtype_label(DType t) { return std::string(dtype_name(t)); }
+std::string dtype_label(DType t) {
+  return std::string(dtype_name(t));
+}
 
 }  // namespace ts::test

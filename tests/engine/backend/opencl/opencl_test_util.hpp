@@ -19,9 +19,9 @@ Backend* opencl_backend();
 Backend& cpu_backend();
 
 // Skips the test when there is no OpenCL device (e.g. OCL_ICD_VENDORS=/nonexistent).
-#define TS_REQUIRE_OPENCL()                                                                 \
-  do {                                                                                      \
-    if (!::ts::test::opencl_backend())                                                      \
+#define TS_REQUIRE_OPENCL()                                                                \
+  do {                                                                                     \
+    if (!::ts::test::opencl_backend())                                                     \
       GTEST_SKIP() << "no OpenCL device: list_opencl_devices() is empty, nothing to test"; \
   } while (0)
 
@@ -53,7 +53,9 @@ void expect_close(const Mirrored& t, double rtol, double atol, const std::string
 void expect_equal(const Mirrored& t, const std::string& what);
 
 // Tolerances for a result stored as dtype and computed in f32.
-inline double storage_rtol(DType t, double f32_rtol) { return t == DType::F16 ? 2e-3 : f32_rtol; }
+inline double storage_rtol(DType t, double f32_rtol) {
+  return t == DType::F16 ? 2e-3 : f32_rtol;
+}
 
 std::string dtype_label(DType t);
 

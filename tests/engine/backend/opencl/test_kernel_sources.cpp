@@ -28,7 +28,9 @@ std::string read_file(const fs::path& path) {
 // Sets TRAINSCOPE_KERNEL_DIR for the scope of one test.
 class KernelDirOverride {
  public:
-  explicit KernelDirOverride(const std::string& dir) { setenv("TRAINSCOPE_KERNEL_DIR", dir.c_str(), 1); }
+  explicit KernelDirOverride(const std::string& dir) {
+    setenv("TRAINSCOPE_KERNEL_DIR", dir.c_str(), 1);
+  }
   ~KernelDirOverride() { unsetenv("TRAINSCOPE_KERNEL_DIR"); }
 };
 

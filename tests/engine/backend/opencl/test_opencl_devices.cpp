@@ -18,8 +18,7 @@ TEST(OpenClDevices, ListIsNumberedAndDescribed) {
     EXPECT_FALSE(d.platform.empty());
     EXPECT_FALSE(d.name.empty());
     EXPECT_EQ(d.version.rfind("OpenCL ", 0), 0u) << d.version;
-    EXPECT_TRUE(d.type == "gpu" || d.type == "cpu" || d.type == "accelerator" ||
-                d.type == "custom")
+    EXPECT_TRUE(d.type == "gpu" || d.type == "cpu" || d.type == "accelerator" || d.type == "custom")
         << d.type;
     EXPECT_GT(d.global_memory_bytes, 0u);
     EXPECT_GT(d.compute_units, 0);

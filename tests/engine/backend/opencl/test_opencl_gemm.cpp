@@ -17,8 +17,8 @@ class OpenClGemm : public ::testing::Test {
   void check(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
              float beta, DType ta_type, DType tb_type, DType tc_type, bool nan_c) {
     SCOPED_TRACE(std::string(ta ? "T" : "N") + (tb ? "T" : "N") + " m=" + std::to_string(m) +
-                 " n=" + std::to_string(n) + " k=" + std::to_string(k) + " alpha=" +
-                 std::to_string(alpha) + " beta=" + std::to_string(beta) + " A " +
+                 " n=" + std::to_string(n) + " k=" + std::to_string(k) +
+                 " alpha=" + std::to_string(alpha) + " beta=" + std::to_string(beta) + " A " +
                  dtype_label(ta_type) + " B " + dtype_label(tb_type) + " C " +
                  dtype_label(tc_type));
     const Shape a_shape = ta ? Shape{k, m} : Shape{m, k};
@@ -41,8 +41,8 @@ class OpenClGemm : public ::testing::Test {
 TEST_F(OpenClGemm, AllTransposeCombinationsWithAlphaBeta) {
   for (bool ta : {false, true})
     for (bool tb : {false, true})
-      for (auto [alpha, beta] : {std::pair{1.0f, 0.0f}, std::pair{0.5f, 1.0f},
-                                 std::pair{-1.25f, 0.75f}})
+      for (auto [alpha, beta] :
+           {std::pair{1.0f, 0.0f}, std::pair{0.5f, 1.0f}, std::pair{-1.25f, 0.75f}})
         check(ta, tb, 13, 29, 37, alpha, beta, DType::F32, DType::F32, DType::F32, false);
 }
 

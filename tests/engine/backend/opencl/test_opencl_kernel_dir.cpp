@@ -21,8 +21,8 @@ class OpenClKernelDir : public ::testing::Test {
     if (list_opencl_devices().empty())
       GTEST_SKIP() << "no OpenCL device: list_opencl_devices() is empty";
     dir_ = fs::temp_directory_path() /
-           ("ts_opencl_kernel_dir_" + std::string(
-                ::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("ts_opencl_kernel_dir_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     for (const auto& name : kernels::kernel_file_names())

@@ -1,0 +1,293 @@
+// Session control: start() creates the trace and the writer thread, stop() drains and closes.
+#include "trainscope/session.hpp"
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "profiler/capture/collector.hpp"
+#include "profiler/capture/core/clock.hpp"
+#include "profiler/capture/core/runtime.hpp"
+#include "profiler/store/writer.hpp"
+#include "trainscope/trace.hpp"
+
+namespace ts::trace {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string command_line() {
+  std::ifstream f("/proc/self/cmdline", std::ios::binary);
+  std::string raw((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  while (!raw.empty() && raw.back() == '\0') raw.pop_back();
+  for (char& c : raw)
+    if (c == '\0') c = ' ';
+  return raw;
+}
+
+ClockSource clock_from_env(ClockSource requested) {
+  if (requested != ClockSource::automatic) return requested;
+  const char* v = std::getenv("TRAINSCOPE_CLOCK");
+  if (v == nullptr) return requested;
+  const std::string s(v);
+  if (s == "monotonic") return ClockSource::monotonic;
+  if (s == "tsc") return ClockSource::tsc;
+  return requested;
+}
+
+class Session {
+ public:
+  Session(std::string path, const Meta& meta, const SessionOptions& options);
+  ~Session();
+  void launch();
+  void stop_and_join();
+  void flush();
+  const std::string& path() const { return path_; }
+  SessionStats stats() const;
+
+ private:
+  void run() noexcept;
+  bool cycle(bool commit) noexcept;
+  void finish() noexcept;
+  void fail(const char* what) noexcept;
+
+  std::string path_;
+  SessionOptions options_;
+  core::Runtime& rt_ = core::runtime();
+  core::Calibration cal_;
+  std::unique_ptr<store::Writer> writer_;
+  std::unique_ptr<capture::Collector> collector_;
+  std::thread thread_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  bool exited_ = false;
+  std::uint64_t flush_requested_ = 0;
+  std::uint64_t flush_done_ = 0;
+  SessionStats stats_;
+};
+
+Session::Session(std::string path, const Meta& meta, const SessionOptions& options)
+    : path_(std::move(path)), options_(options) {
+  if (options_.ring_events < 8 || options_.ring_events > (1u << 26))
+    throw TraceError("cannot start trace " + path_ +
+                     ": ring_events must be between 8 and 67108864");
+  try {
+    writer_ = std::make_unique<store::Writer>(path_);
+  } catch (const store::Error& e) {
+    throw TraceError(e.what());
+  }
+  cal_ = core::calibrate(clock_from_env(options_.clock));
+  core::publish_calibration(cal_);
+  rt_.ring_events.store(options_.ring_events, std::memory_order_relaxed);
+  try {
+    store::Writer& w = *writer_;
+    w.put_meta("clock.origin_ns", std::to_string(core::monotonic_now_ns()));
+    w.put_meta("clock.source", cal_.tsc ? "tsc" : "monotonic");
+    if (cal_.tsc) {
+      std::ostringstream hz;
+      hz.precision(12);
+      hz << cal_.tsc_hz;
+      w.put_meta("clock.tsc_hz", hz.str());
+    } else {
+      w.put_meta("clock.tsc_unused_because", cal_.why);
+    }
+    w.put_meta("process.pid", std::to_string(::getpid()));
+    w.put_meta("process.command_line", command_line());
+    w.put_meta("capture.ring_events", std::to_string(options_.ring_events));
+    for (const auto& [k, v] : meta) w.put_meta(k, v);
+    w.commit();
+  } catch (const store::Error& e) {
+    throw TraceError(e.what());
+  }
+  rt_.threads.begin_consuming();
+  collector_ = std::make_unique<capture::Collector>(*writer_, cal_, rt_);
+}
+
+Session::~Session() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void Session::launch() {
+  core::set_state(cal_.tsc ? detail::kTsc : detail::kMonotonic);
+  thread_ = std::thread([this] { run(); });
+}
+
+void Session::fail(const char* what) noexcept {
+  core::set_state(detail::kOff);
+  std::fprintf(stderr, "trainscope: %s; tracing stopped\n", what);
+  std::lock_guard lock(mu_);
+  stats_.write_failed = true;
+}
+
+bool Session::cycle(bool commit) noexcept {
+  static constexpr Site kSite{"trainscope: write trace", Category::other, __FILE__, __LINE__};
+  const std::uint32_t s = detail::state();
+  const std::uint64_t t0 = detail::ticks(s);
+  try {
+    const std::size_t n = collector_->drain();
+    collector_->reap();
+    collector_->sync_tables();
+    if (commit) writer_->commit();
+    {
+      std::lock_guard lock(mu_);
+      stats_.events_written = writer_->events_written();
+      stats_.events_dropped = collector_->dropped();
+    }
+    if (n > 0 && s != detail::kOff) detail::end_zone_args(&kSite, t0, {0, kNoStep, 0});
+    return true;
+  } catch (const std::exception& e) {
+    fail(e.what());
+    return false;
+  }
+}
+
+void Session::run() noexcept {
+  set_thread_name("trainscope writer");
+  auto next_commit = Clock::now() + std::chrono::milliseconds(options_.commit_interval_ms);
+  std::unique_lock lock(mu_);
+  for (;;) {
+    cv_.wait_for(lock, std::chrono::milliseconds(options_.drain_interval_ms),
+                 [&] { return stop_ || flush_requested_ > flush_done_; });
+    if (stop_) break;
+    const std::uint64_t target = flush_requested_;
+    const bool flushing = target > flush_done_;
+    lock.unlock();
+    const bool commit = flushing || Clock::now() >= next_commit;
+    const bool ok = cycle(commit);
+    if (commit) next_commit = Clock::now() + std::chrono::milliseconds(options_.commit_interval_ms);
+    lock.lock();
+    flush_done_ = std::max(flush_done_, target);
+    cv_.notify_all();
+    if (!ok) break;
+  }
+  const bool failed = stats_.write_failed;
+  lock.unlock();
+  if (failed)
+    rt_.threads.end_consuming([](const core::ThreadBuffer&, const core::Event&,
+                                 const core::ArgsRecord*) {});
+  else
+    finish();
+  lock.lock();
+  exited_ = true;
+  cv_.notify_all();
+}
+
+void Session::finish() noexcept {
+  try {
+    collector_->drain();
+    collector_->reap(/*last=*/true);
+    collector_->sync_tables();
+    store::Writer& w = *writer_;
+    const std::int64_t mono = core::monotonic_now_ns();
+    if (cal_.tsc)  // how far the TSC line drifted from CLOCK_MONOTONIC over the session
+      w.put_meta("clock.host_drift_ns", std::to_string(cal_.to_ns(detail::ticks(detail::kTsc)) - mono));
+    w.put_meta("capture.end_ns", std::to_string(mono));
+    w.put_meta("capture.events_written", std::to_string(w.events_written()));
+    w.put_meta("capture.events_moved_1ns", std::to_string(w.events_moved()));
+    w.finish();
+    std::lock_guard lock(mu_);
+    stats_.events_written = w.events_written();
+    stats_.events_dropped = collector_->dropped();
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+  if (const std::uint64_t d = collector_->dropped(); d > 0)
+    std::fprintf(stderr,
+                 "trainscope: %llu events were dropped because a thread's trace buffer was full "
+                 "(counted in %s, meta key dropped_events)\n",
+                 static_cast<unsigned long long>(d), path_.c_str());
+}
+
+void Session::stop_and_join() {
+  core::set_state(detail::kOff);
+  // A zone that saw the session active a moment ago may still be writing its event.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Session::flush() {
+  std::unique_lock lock(mu_);
+  if (exited_ || stats_.write_failed) return;
+  const std::uint64_t target = ++flush_requested_;
+  cv_.notify_all();
+  cv_.wait(lock, [&] { return flush_done_ >= target || exited_; });
+}
+
+SessionStats Session::stats() const {
+  std::lock_guard lock(mu_);
+  return stats_;
+}
+
+std::mutex g_control;  // serialises start, stop and flush
+Session* g_session = nullptr;
+SessionStats g_last_stats;
+bool g_hooks_installed = false;
+
+void stop_at_exit() { stop(); }
+
+// A forked child has no writer thread: it must not record into buffers nobody drains.
+void forget_session_in_child() {
+  core::set_state(detail::kOff);
+  g_session = nullptr;
+}
+
+}  // namespace
+
+void start(std::string_view path, const Meta& meta, const SessionOptions& options) {
+  std::lock_guard lock(g_control);
+  if (g_session != nullptr)
+    throw TraceError("cannot start trace " + std::string(path) + ": a session is already writing " +
+                     g_session->path());
+  auto s = std::make_unique<Session>(std::string(path), meta, options);
+  s->launch();
+  g_session = s.release();
+  if (!g_hooks_installed) {
+    g_hooks_installed = true;
+    std::atexit(stop_at_exit);
+    pthread_atfork(nullptr, nullptr, forget_session_in_child);
+  }
+}
+
+void stop() noexcept {
+  std::lock_guard lock(g_control);
+  Session* s = g_session;
+  if (s == nullptr) return;
+  s->stop_and_join();
+  g_last_stats = s->stats();
+  g_session = nullptr;
+  delete s;
+}
+
+void flush() noexcept {
+  std::lock_guard lock(g_control);
+  if (g_session != nullptr) g_session->flush();
+}
+
+bool session_active() noexcept {
+  std::lock_guard lock(g_control);
+  return g_session != nullptr;
+}
+
+SessionStats session_stats() noexcept {
+  std::lock_guard lock(g_control);
+  return g_session != nullptr ? g_session->stats() : g_last_stats;
+}
+
+}  // namespace ts::trace

@@ -1,0 +1,305 @@
+#include "profiler/store/reader.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+#include "profiler/store/schema.hpp"
+
+namespace ts::store {
+
+namespace {
+
+constexpr const char* kRead = "cannot read trace";
+constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+
+constexpr const char* kColumns = "SELECT start_ns, track, dur_ns, label, step, bytes FROM event ";
+
+std::int64_t sat_sub(std::int64_t a, std::int64_t b) { return a < kMin + b ? kMin : a - b; }
+
+trace::Category category_of(std::int64_t v) {
+  return v >= 0 && v < trace::kCategoryCount ? static_cast<trace::Category>(v)
+                                             : trace::Category::other;
+}
+
+trace::TrackKind track_kind_of(std::int64_t v) {
+  return v >= 0 && v < trace::kTrackKindCount ? static_cast<trace::TrackKind>(v)
+                                              : trace::TrackKind::thread;
+}
+
+bool is_id(std::int64_t v) { return v >= 0 && v <= std::numeric_limits<std::uint32_t>::max(); }
+
+// Resets a statement however the loop over its rows ends.
+struct ResetOnExit {
+  Stmt& st;
+  ~ResetOnExit() { st.reset(); }
+};
+
+}  // namespace
+
+template <class Fn>
+void Reader::each_row(Stmt& st, Fn&& fn) const {
+  ResetOnExit guard{st};
+  while (st.step()) fn();
+}
+
+Reader::Reader(const std::string& path) {
+  {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw Error("cannot open trace " + path + ": " + std::strerror(errno));
+    char magic[16] = {};
+    f.read(magic, sizeof magic);
+    // An empty main file is legal: a capture killed early has everything in its -wal file.
+    if (f.gcount() != 0 &&
+        (f.gcount() != sizeof magic || std::memcmp(magic, "SQLite format 3", 16) != 0))
+      throw Error(path + " is not a trainscope trace (not an SQLite database)");
+  }
+  db_.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
+  open_checked();
+  load_tables();
+
+  range_ = Stmt(db_, std::string(kColumns) +
+                         "WHERE start_ns >= ?1 AND start_ns < ?2 AND start_ns + dur_ns >= ?3 "
+                         "ORDER BY start_ns, track",
+                kRead);
+  range_track_ = Stmt(db_, std::string(kColumns) +
+                               "WHERE start_ns >= ?1 AND start_ns < ?2 AND start_ns + dur_ns >= ?3 "
+                               "AND track = ?4 ORDER BY start_ns, track",
+                      kRead);
+  const std::string long_sql = std::string(kColumns) +
+                               "INDEXED BY event_long WHERE dur_ns >= " +
+                               std::to_string(kLongEventNs) +
+                               " AND start_ns < ?1 AND start_ns + dur_ns >= ?2";
+  long_ = Stmt(db_, long_sql, kRead);
+  long_track_ = Stmt(db_, long_sql + " AND track = ?3", kRead);
+  arg_ = Stmt(db_, "SELECT work_size, correlation FROM event_arg WHERE start_ns = ? AND track = ?",
+              kRead);
+  steps_ = Stmt(db_, "SELECT step, start_ns, dur_ns, track FROM step_span ORDER BY start_ns", kRead);
+  step_by_number_ = Stmt(
+      db_, "SELECT start_ns, dur_ns FROM step_span WHERE step = ? ORDER BY start_ns", kRead);
+  step_after_ = Stmt(db_,
+                     "SELECT start_ns FROM step_span WHERE start_ns > ? ORDER BY start_ns "
+                     "LIMIT 1 OFFSET 1",
+                     kRead);
+  counter_ = Stmt(db_,
+                  "SELECT ts_ns, value FROM counter_sample WHERE track = ? AND ts_ns >= ? "
+                  "AND ts_ns < ? ORDER BY ts_ns",
+                  kRead);
+  meta_one_ = Stmt(db_, "SELECT value FROM meta WHERE key = ?", kRead);
+}
+
+void Reader::open_checked() {
+  sqlite3* db = db_.get();
+  // Defensive settings: the file may be hostile. The reader only touches tables.
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1 << 24);  // no giant strings or blobs
+  db_.exec("PRAGMA trusted_schema=OFF; PRAGMA query_only=ON; PRAGMA cell_size_check=ON", kRead);
+
+  if (db_.pragma_int("application_id", kRead) != kApplicationId)
+    throw Error(path() + " is not a trainscope trace");
+  const std::int64_t v = db_.pragma_int("user_version", kRead);
+  if (v > kSchemaVersion)
+    throw Error(path() + " has trace schema version " + std::to_string(v) +
+                ", newer than version " + std::to_string(kSchemaVersion) +
+                " that this trainscope reads; open it with a newer trainscope");
+  if (v < 1) throw Error(path() + " is not a trainscope trace (no schema version)");
+  version_ = static_cast<int>(v);
+}
+
+void Reader::load_tables() {
+  std::unordered_map<std::int64_t, std::string> strings;
+  {
+    Stmt st(db_, "SELECT id, text FROM string", kRead);
+    each_row(st, [&] { strings[st.col_int(0)] = st.col_text(1); });
+  }
+  const auto text = [&](std::int64_t id) -> std::string {
+    auto it = strings.find(id);
+    return it != strings.end() ? it->second : std::string("?");
+  };
+  {
+    Stmt st(db_, "SELECT id, name, category, file, line FROM label", kRead);
+    each_row(st, [&] {
+      const std::int64_t id = st.col_int(0);
+      if (!is_id(id)) return;
+      Label l;
+      l.name = text(st.col_int(1));
+      l.category = category_of(st.col_int(2));
+      if (!st.col_null(3)) l.file = text(st.col_int(3));
+      if (!st.col_null(4)) l.line = st.col_int(4);
+      labels_[static_cast<std::uint32_t>(id)] = std::move(l);
+    });
+  }
+  {
+    Stmt st(db_, "SELECT id, name, kind, os_tid FROM track ORDER BY id", kRead);
+    each_row(st, [&] {
+      const std::int64_t id = st.col_int(0);
+      if (!is_id(id)) return;
+      tracks_.push_back({static_cast<std::uint32_t>(id), st.col_text(1),
+                         track_kind_of(st.col_int(2)), st.col_null(3) ? kNull : st.col_int(3)});
+    });
+  }
+}
+
+const Track* Reader::track(std::uint32_t id) const {
+  for (const Track& t : tracks_)
+    if (t.id == id) return &t;
+  return nullptr;
+}
+
+const Label& Reader::label(std::uint32_t id) const {
+  auto it = labels_.find(id);
+  return it != labels_.end() ? it->second : unknown_label_;
+}
+
+Event Reader::read_event(const Stmt& st) const {
+  Event e;
+  e.start_ns = st.col_int(0);
+  const std::int64_t track = st.col_int(1);
+  e.track = is_id(track) ? static_cast<std::uint32_t>(track) : 0;
+  e.dur_ns = std::max<std::int64_t>(0, st.col_int(2));
+  const std::int64_t label = st.col_int(3);
+  e.label = is_id(label) ? static_cast<std::uint32_t>(label) : 0;
+  e.category = this->label(e.label).category;
+  e.step = st.col_null(4) ? kNull : st.col_int(4);
+  e.bytes = st.col_null(5) ? kNull : st.col_int(5);
+  return e;
+}
+
+void Reader::scan(std::int64_t t0, std::int64_t t1, std::uint32_t track,
+                  const std::function<void(const Event&)>& fn) const {
+  const std::int64_t from = sat_sub(t0, kLongEventNs);
+  // Long events starting before the main scan: few, via the partial index, sorted here.
+  std::vector<Event> early;
+  Stmt& l = track != 0 ? long_track_ : long_;
+  l.bind(1, std::min(from, t1));
+  l.bind(2, t0);
+  if (track != 0) l.bind(3, std::int64_t{track});
+  each_row(l, [&] { early.push_back(read_event(l)); });
+  std::sort(early.begin(), early.end(), [](const Event& a, const Event& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.track < b.track;
+  });
+  for (const Event& e : early) fn(e);
+
+  Stmt& r = track != 0 ? range_track_ : range_;
+  r.bind(1, from);
+  r.bind(2, t1);
+  r.bind(3, t0);
+  if (track != 0) r.bind(4, std::int64_t{track});
+  each_row(r, [&] { fn(read_event(r)); });
+}
+
+std::vector<Event> Reader::events(std::int64_t t0, std::int64_t t1, std::uint32_t track) const {
+  std::vector<Event> out;
+  scan(t0, t1, track, [&](const Event& e) { out.push_back(e); });
+  return out;
+}
+
+std::vector<Event> Reader::step_events(std::int64_t step) const {
+  // Events of a step lie between its start and the start of the step after next (device work
+  // launched in a step may finish after it); with no step_span row, scan everything.
+  std::int64_t t0 = kMin, t1 = kMax;
+  step_by_number_.bind(1, step);
+  bool found = false;
+  each_row(step_by_number_, [&] {
+    const std::int64_t s = step_by_number_.col_int(0);
+    const std::int64_t end = s + std::max<std::int64_t>(0, step_by_number_.col_int(1));
+    t0 = found ? std::min(t0, s) : s;
+    t1 = found ? std::max(t1, end) : end;
+    found = true;
+  });
+  if (found) {
+    step_after_.bind(1, t1);
+    std::int64_t bound = kMax;
+    each_row(step_after_, [&] { bound = step_after_.col_int(0); });
+    t1 = std::max(t1, bound);
+  }
+  std::vector<Event> out;
+  scan(t0, t1, 0, [&](const Event& e) {
+    if (e.step == step) out.push_back(e);
+  });
+  return out;
+}
+
+EventArgs Reader::args(const Event& e) const {
+  EventArgs a;
+  arg_.bind(1, e.start_ns);
+  arg_.bind(2, std::int64_t{e.track});
+  each_row(arg_, [&] {
+    a.work_size = arg_.col_null(0) ? kNull : arg_.col_int(0);
+    a.correlation = arg_.col_null(1) ? kNull : arg_.col_int(1);
+  });
+  return a;
+}
+
+std::vector<Step> Reader::steps() const {
+  std::vector<Step> out;
+  each_row(steps_, [&] {
+    const std::int64_t track = steps_.col_int(3);
+    out.push_back({steps_.col_int(0), steps_.col_int(1), std::max<std::int64_t>(0, steps_.col_int(2)),
+                   is_id(track) ? static_cast<std::uint32_t>(track) : 0});
+  });
+  return out;
+}
+
+std::vector<CounterSample> Reader::counter(std::uint32_t track, std::int64_t t0,
+                                           std::int64_t t1) const {
+  std::vector<CounterSample> out;
+  counter_.bind(1, std::int64_t{track});
+  counter_.bind(2, t0);
+  counter_.bind(3, t1);
+  each_row(counter_, [&] { out.push_back({counter_.col_int(0), counter_.col_double(1)}); });
+  return out;
+}
+
+std::optional<std::string> Reader::meta(std::string_view key) const {
+  std::optional<std::string> out;
+  meta_one_.bind(1, key);
+  each_row(meta_one_, [&] { out = meta_one_.col_text(0); });
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> Reader::meta() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  Stmt st(db_, "SELECT key, value FROM meta ORDER BY key", kRead);
+  each_row(st, [&] { out.emplace_back(st.col_text(0), st.col_text(1)); });
+  return out;
+}
+
+std::int64_t Reader::event_count() const {
+  Stmt st(db_, "SELECT count(*) FROM event", kRead);
+  std::int64_t n = 0;
+  each_row(st, [&] { n = st.col_int(0); });
+  return n;
+}
+
+TimeRange Reader::time_range() const {
+  TimeRange r;
+  Stmt first(db_, "SELECT min(start_ns), max(start_ns) FROM event", kRead);
+  bool any = false;
+  each_row(first, [&] {
+    if (first.col_null(0)) return;
+    any = true;
+    r.start_ns = first.col_int(0);
+    r.end_ns = first.col_int(1);
+  });
+  if (!any) return r;
+  Stmt tail(db_,
+            "SELECT max(start_ns + dur_ns) FROM event WHERE start_ns >= ?1 "
+            "UNION ALL SELECT max(start_ns + dur_ns) FROM event INDEXED BY event_long "
+            "WHERE dur_ns >= " + std::to_string(kLongEventNs),
+            kRead);
+  tail.bind(1, sat_sub(r.end_ns, kLongEventNs));
+  each_row(tail, [&] {
+    if (!tail.col_null(0)) r.end_ns = std::max(r.end_ns, tail.col_int(0));
+  });
+  return r;
+}
+
+}  // namespace ts::store

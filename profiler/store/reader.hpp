@@ -1,0 +1,119 @@
+// Reads a trace file. Opens it read-only and defensively (SQLITE_DBCONFIG_DEFENSIVE,
+// trusted_schema=OFF, no views or triggers, query_only), checks it is a trainscope trace of a
+// schema version this build understands, and answers range queries from the tables (never the
+// views, which a hostile file could redefine). Every failure — missing, foreign, newer,
+// truncated or corrupt file — is an Error with one sentence naming the file.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "profiler/store/rows.hpp"
+#include "profiler/store/sqlite.hpp"
+#include "trainscope/taxonomy.hpp"
+
+namespace ts::store {
+
+struct Track {
+  std::uint32_t id = 0;
+  std::string name;
+  trace::TrackKind kind = trace::TrackKind::thread;
+  std::int64_t os_tid = kNull;
+};
+
+struct Label {
+  std::string name;
+  trace::Category category = trace::Category::other;
+  std::string file;
+  std::int64_t line = kNull;
+};
+
+struct Event {
+  std::int64_t start_ns = 0;
+  std::int64_t dur_ns = 0;
+  std::uint32_t track = 0;
+  std::uint32_t label = 0;
+  trace::Category category = trace::Category::other;
+  std::int64_t step = kNull;
+  std::int64_t bytes = kNull;
+  std::int64_t end_ns() const { return start_ns + dur_ns; }
+};
+
+struct EventArgs {
+  std::int64_t work_size = kNull;
+  std::int64_t correlation = kNull;
+};
+
+struct Step {
+  std::int64_t step = 0;
+  std::int64_t start_ns = 0;
+  std::int64_t dur_ns = 0;
+  std::uint32_t track = 0;
+};
+
+struct CounterSample {
+  std::int64_t ts_ns = 0;
+  double value = 0;
+};
+
+struct TimeRange {
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;  // the latest event end; start == end for an empty trace
+};
+
+class Reader {
+ public:
+  // Throws Error when the file is missing, not a trainscope trace, of a newer schema or damaged.
+  explicit Reader(const std::string& path);
+
+  const std::string& path() const { return db_.path(); }
+  int schema_version() const { return version_; }
+
+  const std::vector<Track>& tracks() const { return tracks_; }
+  const Track* track(std::uint32_t id) const;
+  // The label of an event; a placeholder ("?", other) for ids the file does not define.
+  const Label& label(std::uint32_t id) const;
+  std::string_view name(const Event& e) const { return label(e.label).name; }
+
+  // Events overlapping [t0, t1) (an event ending exactly at t0 counts), ordered by start.
+  // track == 0 means every track.
+  std::vector<Event> events(std::int64_t t0, std::int64_t t1, std::uint32_t track = 0) const;
+  void scan(std::int64_t t0, std::int64_t t1, std::uint32_t track,
+            const std::function<void(const Event&)>& fn) const;
+  // Events carrying step number `step`, on any track, ordered by start.
+  std::vector<Event> step_events(std::int64_t step) const;
+  EventArgs args(const Event& e) const;
+
+  std::vector<Step> steps() const;
+  std::vector<CounterSample> counter(std::uint32_t track, std::int64_t t0, std::int64_t t1) const;
+
+  std::optional<std::string> meta(std::string_view key) const;
+  std::vector<std::pair<std::string, std::string>> meta() const;
+
+  std::int64_t event_count() const;
+  TimeRange time_range() const;
+
+ private:
+  void open_checked();
+  void load_tables();
+  Event read_event(const Stmt& st) const;
+  template <class Fn>
+  void each_row(Stmt& st, Fn&& fn) const;
+
+  Db db_;
+  int version_ = 0;
+  std::vector<Track> tracks_;
+  std::unordered_map<std::uint32_t, Label> labels_;
+  Label unknown_label_{"?", trace::Category::other, {}, kNull};
+  // Prepared once; mutable because stepping a statement is not a logical change.
+  mutable Stmt range_, range_track_, long_, long_track_, arg_, steps_, step_by_number_,
+      step_after_, counter_, meta_one_;
+};
+
+}  // namespace ts::store

@@ -1,0 +1,126 @@
+-- trainscope trace schema, version 1 (PRAGMA user_version), application_id 0x54534350 ('TSCP').
+-- Embedded into the writer at build time; documented for users in traces/README.md.
+--
+-- Every timestamp is nanoseconds on the host's monotonic clock of the capturing process.
+-- Tables are compact and integer-keyed; the views at the end are the stable public interface.
+-- Readers never rely on the views (a hostile file may redefine them) but on the tables.
+
+PRAGMA application_id = 1414742864;
+PRAGMA user_version = 1;
+
+-- Key/value facts about the run: command line, engine configuration, device names, clock
+-- calibration, data-loss counters, schema and trainscope versions. Values are text.
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY NOT NULL,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- Interned strings (zone names, kernel names, source files).
+CREATE TABLE string (
+  id   INTEGER PRIMARY KEY,
+  text TEXT NOT NULL
+);
+
+-- The event taxonomy (DESIGN §3). Ids are stable: new categories are appended.
+CREATE TABLE category (
+  id   INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE
+);
+INSERT INTO category (id, name) VALUES
+  (0, 'step'), (1, 'input_wait'), (2, 'input_read'), (3, 'input_decode'), (4, 'input_map'),
+  (5, 'input_batch'), (6, 'h2d'), (7, 'd2h'), (8, 'kernel'), (9, 'launch'), (10, 'sync'),
+  (11, 'host_compute'), (12, 'optimizer'), (13, 'other');
+
+CREATE TABLE track_kind (
+  id   INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE
+);
+INSERT INTO track_kind (id, name) VALUES (0, 'thread'), (1, 'device_queue'), (2, 'counter');
+
+-- One lane of the timeline: a host thread, a device queue or a counter.
+CREATE TABLE track (
+  id     INTEGER PRIMARY KEY,
+  name   TEXT NOT NULL,
+  kind   INTEGER NOT NULL REFERENCES track_kind (id),
+  os_tid INTEGER                                   -- thread tracks: the OS thread id
+);
+
+-- What an event is: a name and a category, plus the source location of a host zone.
+CREATE TABLE label (
+  id       INTEGER PRIMARY KEY,
+  name     INTEGER NOT NULL REFERENCES string (id),
+  category INTEGER NOT NULL REFERENCES category (id),
+  file     INTEGER REFERENCES string (id),
+  line     INTEGER
+);
+
+-- Intervals. Keyed by time, so a time window (of all tracks, or of one) is a range scan, and
+-- capture appends near the end of the tree. About 27 bytes per event on disk. A (start, track)
+-- pair is unique: the rare event that would collide is moved 1 ns later.
+CREATE TABLE event (
+  start_ns INTEGER NOT NULL,
+  track    INTEGER NOT NULL REFERENCES track (id),
+  dur_ns   INTEGER NOT NULL,
+  label    INTEGER NOT NULL REFERENCES label (id),
+  step     INTEGER,            -- the training step, NULL outside steps
+  bytes    INTEGER,            -- copies and reads: bytes moved, else NULL
+  PRIMARY KEY (start_ns, track)
+) WITHOUT ROWID;
+
+-- Events of 2^27 ns (134 ms) or longer. Overlap queries scan the primary key from
+-- t0 - 2^27 ns and add these, so long zones (epochs) never force a scan from time zero.
+CREATE INDEX event_long ON event (track, start_ns) WHERE dur_ns >= 134217728;
+
+-- Rarer event arguments: kernel work sizes and correlation ids (a launch zone and the device
+-- events it caused share one).
+CREATE TABLE event_arg (
+  start_ns    INTEGER NOT NULL,
+  track       INTEGER NOT NULL,
+  work_size   INTEGER,
+  correlation INTEGER,
+  PRIMARY KEY (start_ns, track)
+) WITHOUT ROWID;
+
+-- One row per recorded step (also present in event, category 'step').
+CREATE TABLE step_span (
+  start_ns INTEGER NOT NULL,
+  track    INTEGER NOT NULL,
+  step     INTEGER NOT NULL,
+  dur_ns   INTEGER NOT NULL,
+  PRIMARY KEY (start_ns, track)
+) WITHOUT ROWID;
+CREATE INDEX step_span_step ON step_span (step);
+
+-- Counter samples: the value from ts_ns on, until the next sample of the same track.
+CREATE TABLE counter_sample (
+  track INTEGER NOT NULL REFERENCES track (id),
+  ts_ns INTEGER NOT NULL,
+  value REAL NOT NULL,
+  PRIMARY KEY (track, ts_ns)
+) WITHOUT ROWID;
+
+-- Stable public views (DESIGN §5). events.id is unique in a trace: it encodes (start, track)
+-- as ((start_ns - clock.origin_ns) << 16) | track.
+CREATE VIEW events (id, track, category, name, start_ns, dur_ns, step, bytes) AS
+  SELECT ((e.start_ns - (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'clock.origin_ns'))
+          << 16) | e.track,
+         e.track, c.name, s.text, e.start_ns, e.dur_ns, e.step, e.bytes
+  FROM event AS e
+  JOIN label AS l ON l.id = e.label
+  JOIN category AS c ON c.id = l.category
+  JOIN string AS s ON s.id = l.name;
+
+CREATE VIEW tracks (id, name, kind) AS
+  SELECT t.id, t.name, k.name FROM track AS t JOIN track_kind AS k ON k.id = t.kind;
+
+CREATE VIEW steps (step, start_ns, dur_ns) AS
+  SELECT step, start_ns, dur_ns FROM step_span;
+
+CREATE VIEW counters (track, name, ts_ns, value) AS
+  SELECT c.track, t.name, c.ts_ns, c.value FROM counter_sample AS c JOIN track AS t ON t.id = c.track;
+
+CREATE VIEW event_args (id, work_size, correlation) AS
+  SELECT ((a.start_ns - (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'clock.origin_ns'))
+          << 16) | a.track,
+         a.work_size, a.correlation
+  FROM event_arg AS a;

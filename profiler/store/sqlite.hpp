@@ -1,0 +1,83 @@
+// Thin RAII wrappers over the SQLite C API, used by the writer and the reader. Every failure
+// becomes a store::Error whose message names the trace file.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "profiler/store/error.hpp"
+
+namespace ts::store {
+
+class Db {
+ public:
+  Db() = default;
+  ~Db();
+  Db(const Db&) = delete;
+  Db& operator=(const Db&) = delete;
+
+  // Opens `path` with sqlite3_open_v2 flags; on failure throws Error("<what> <path>: <why>").
+  void open(const std::string& path, int flags, std::string_view what);
+  void close() noexcept;
+  sqlite3* get() const { return db_; }
+  const std::string& path() const { return path_; }
+
+  void exec(const char* sql, std::string_view what) const;
+  // Throws Error("<what> <path>: <sqlite message>") unless rc is OK, ROW or DONE.
+  void check(int rc, std::string_view what) const;
+  [[noreturn]] void fail(int rc, std::string_view what) const;
+  std::int64_t pragma_int(const char* pragma, std::string_view what) const;
+
+ private:
+  sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+class Stmt {
+ public:
+  Stmt() = default;
+  Stmt(const Db& db, std::string_view sql, std::string_view what);
+  ~Stmt();
+  Stmt(Stmt&& o) noexcept;
+  Stmt& operator=(Stmt&& o) noexcept;
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  sqlite3_stmt* get() const { return st_; }
+  explicit operator bool() const { return st_ != nullptr; }
+
+  void bind(int i, std::int64_t v) { sqlite3_bind_int64(st_, i, v); }
+  void bind(int i, double v) { sqlite3_bind_double(st_, i, v); }
+  void bind(int i, std::string_view v) {
+    sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  }
+  void bind_null(int i) { sqlite3_bind_null(st_, i); }
+  // Binds v, or NULL when v is the null sentinel.
+  void bind_opt(int i, std::int64_t v, std::int64_t null_value) {
+    if (v == null_value)
+      sqlite3_bind_null(st_, i);
+    else
+      sqlite3_bind_int64(st_, i, v);
+  }
+
+  // Steps once: true with a row, false when done; throws on error.
+  bool step();
+  void reset() { sqlite3_reset(st_); }  // errors were reported by step()
+  // Executes a statement that returns no rows, then resets it.
+  void run();
+
+  std::int64_t col_int(int i) const { return sqlite3_column_int64(st_, i); }
+  double col_double(int i) const { return sqlite3_column_double(st_, i); }
+  bool col_null(int i) const { return sqlite3_column_type(st_, i) == SQLITE_NULL; }
+  std::string col_text(int i) const;
+
+ private:
+  const Db* db_ = nullptr;
+  sqlite3_stmt* st_ = nullptr;
+  std::string what_;
+};
+
+}  // namespace ts::store

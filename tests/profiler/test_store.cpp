@@ -1,0 +1,255 @@
+// The SQLite store: writer -> file -> reader and the public views.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <set>
+
+#include "profiler/store/reader.hpp"
+#include "profiler/store/schema.hpp"
+#include "profiler/store/writer.hpp"
+#include "tests/profiler/store_fixture.hpp"
+#include "tests/profiler/test_util.hpp"
+
+namespace {
+
+using ts::store::EventRow;
+using ts::store::kNull;
+using ts::store::Reader;
+using ts::store::Writer;
+using ts::test::sql;
+using ts::test::TempDir;
+namespace tt = ts::trace;
+
+std::string make_trace(const TempDir& dir, int steps) {
+  const std::string path = dir.file("t.db");
+  Writer w(path);
+  ts::test::write_dictionary(w);
+  auto rows = ts::test::step_rows(steps);
+  w.append(std::span<EventRow>(rows));
+  std::vector<ts::store::CounterRow> counters;
+  for (int i = 0; i < 10; ++i) counters.push_back({3, 1'000'000'000 + i * 100'000, i * 0.5});
+  w.append(std::span<const ts::store::CounterRow>(counters));
+  w.put_meta("engine.model", "mlp");
+  w.finish();
+  return path;
+}
+
+TEST(Store, SchemaIsEmbeddedAndVersioned) {
+  const auto sql_text = ts::store::schema_sql();
+  EXPECT_NE(sql_text.find("CREATE TABLE event"), std::string_view::npos);
+  EXPECT_NE(sql_text.find("PRAGMA user_version = 1;"), std::string_view::npos);
+  EXPECT_EQ(ts::store::kSchemaVersion, 1);
+}
+
+TEST(Store, CategoryTableMatchesTheTaxonomy) {
+  TempDir dir;
+  const auto path = make_trace(dir, 1);
+  const auto r = sql(path, "SELECT id, name FROM category ORDER BY id");
+  ASSERT_EQ(r.rows.size(), static_cast<std::size_t>(tt::kCategoryCount));
+  for (int i = 0; i < tt::kCategoryCount; ++i) {
+    EXPECT_EQ(r.rows[i][0], std::to_string(i));
+    EXPECT_EQ(r.rows[i][1], tt::category_name(static_cast<tt::Category>(i)));
+  }
+  const auto k = sql(path, "SELECT name FROM track_kind ORDER BY id");
+  ASSERT_EQ(k.rows.size(), static_cast<std::size_t>(tt::kTrackKindCount));
+  for (int i = 0; i < tt::kTrackKindCount; ++i)
+    EXPECT_EQ(k.rows[i][0], tt::track_kind_name(static_cast<tt::TrackKind>(i)));
+}
+
+TEST(Store, FinishedTraceIsOneSelfContainedFile) {
+  TempDir dir;
+  const auto path = make_trace(dir, 3);
+  EXPECT_TRUE(std::filesystem::exists(path));
+  EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
+  EXPECT_EQ(sql(path, "PRAGMA journal_mode").rows.at(0).at(0), "delete");
+  EXPECT_EQ(sql(path, "PRAGMA application_id").rows.at(0).at(0),
+            std::to_string(ts::store::kApplicationId));
+}
+
+TEST(Store, ViewsHaveExactlyThePublicColumns) {
+  TempDir dir;
+  const auto path = make_trace(dir, 2);
+  using V = std::vector<std::string>;
+  EXPECT_EQ(sql(path, "SELECT * FROM events LIMIT 0").columns,
+            (V{"id", "track", "category", "name", "start_ns", "dur_ns", "step", "bytes"}));
+  EXPECT_EQ(sql(path, "SELECT * FROM tracks LIMIT 0").columns, (V{"id", "name", "kind"}));
+  EXPECT_EQ(sql(path, "SELECT * FROM steps LIMIT 0").columns, (V{"step", "start_ns", "dur_ns"}));
+}
+
+TEST(Store, ViewsReturnWhatWasWritten) {
+  TempDir dir;
+  const auto path = make_trace(dir, 4);
+  EXPECT_EQ(sql(path, "SELECT count(*), count(DISTINCT id) FROM events").rows.at(0),
+            (std::vector<std::string>{"44", "44"}));
+  const auto k = sql(path,
+                     "SELECT category, name, count(*), sum(bytes) FROM events "
+                     "GROUP BY category, name ORDER BY category");
+  ASSERT_EQ(k.rows.size(), 3u);
+  EXPECT_EQ(k.rows[0], (std::vector<std::string>{"host_compute", "fwd", "20", "20480"}));
+  EXPECT_EQ(k.rows[1], (std::vector<std::string>{"kernel", "gemm", "20", "NULL"}));
+  EXPECT_EQ(k.rows[2], (std::vector<std::string>{"step", "step", "4", "NULL"}));
+  const auto s = sql(path, "SELECT step, start_ns, dur_ns FROM steps ORDER BY step");
+  ASSERT_EQ(s.rows.size(), 4u);
+  EXPECT_EQ(s.rows[2], (std::vector<std::string>{"2", "1002000000", "1000000"}));
+  const auto t = sql(path, "SELECT id, name, kind FROM tracks ORDER BY id");
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[1], (std::vector<std::string>{"2", "gpu0", "device_queue"}));
+  // id encodes (start, track): ((start_ns - origin) << 16) | track.
+  EXPECT_EQ(sql(path, "SELECT id FROM events WHERE start_ns = 1000000000").rows.at(0).at(0),
+            std::to_string(1));
+  EXPECT_EQ(sql(path, "SELECT work_size, correlation FROM event_args ORDER BY id LIMIT 1").rows.at(0),
+            (std::vector<std::string>{"64", "0"}));
+}
+
+TEST(Store, ReaderRangeQueriesByTrackAndTime) {
+  TempDir dir;
+  const auto path = make_trace(dir, 10);
+  Reader r(path);
+  EXPECT_EQ(r.schema_version(), 1);
+  EXPECT_EQ(r.event_count(), 110);
+  const auto range = r.time_range();
+  EXPECT_EQ(range.start_ns, 1'000'000'000);
+  EXPECT_EQ(range.end_ns, 1'010'000'000);
+
+  // Step 3 spans [1.003 s, 1.004 s): its own step event, 5 zones and 5 kernels.
+  const std::int64_t s3 = 1'003'000'000;
+  auto all = r.events(s3, s3 + 1'000'000);
+  EXPECT_EQ(all.size(), 11u + 1u);  // plus step 2's event, which ends exactly at s3
+  for (std::size_t i = 1; i < all.size(); ++i) EXPECT_LE(all[i - 1].start_ns, all[i].start_ns);
+  auto gpu = r.events(s3, s3 + 1'000'000, 2);
+  ASSERT_EQ(gpu.size(), 5u);
+  for (const auto& e : gpu) {
+    EXPECT_EQ(e.track, 2u);
+    EXPECT_EQ(e.category, tt::Category::kernel);
+    EXPECT_EQ(r.name(e), "gemm");
+    EXPECT_EQ(e.step, 3);
+    EXPECT_EQ(r.args(e).work_size, 64);
+    EXPECT_EQ(r.args(e).correlation, 3);
+  }
+  // A window inside one zone finds the zone that overlaps it.
+  auto inside = r.events(s3 + 50'000, s3 + 60'000, 1);
+  ASSERT_EQ(inside.size(), 2u);  // the step and the first fwd zone
+  EXPECT_EQ(inside[1].start_ns, s3 + 10'000);
+  EXPECT_EQ(inside[1].bytes, 1024);
+  EXPECT_EQ(r.label(inside[1].label).file, "model.cpp");
+  EXPECT_EQ(r.label(inside[1].label).line, 12);
+}
+
+TEST(Store, ReaderByStepTracksCountersAndMeta) {
+  TempDir dir;
+  const auto path = make_trace(dir, 10);
+  Reader r(path);
+  const auto steps = r.steps();
+  ASSERT_EQ(steps.size(), 10u);
+  EXPECT_EQ(steps[4].step, 4);
+  EXPECT_EQ(steps[4].start_ns, 1'004'000'000);
+  EXPECT_EQ(steps[4].dur_ns, 1'000'000);
+  const auto in_step = r.step_events(7);
+  EXPECT_EQ(in_step.size(), 11u);
+  for (const auto& e : in_step) EXPECT_EQ(e.step, 7);
+
+  ASSERT_EQ(r.tracks().size(), 3u);
+  EXPECT_EQ(r.tracks()[0].name, "main");
+  EXPECT_EQ(r.tracks()[0].os_tid, 4242);
+  EXPECT_EQ(r.tracks()[2].kind, tt::TrackKind::counter);
+
+  const auto c = r.counter(3, 1'000'200'000, 1'000'500'000);
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_DOUBLE_EQ(c[1].value, 1.5);
+  EXPECT_EQ(r.meta("engine.model"), "mlp");
+  EXPECT_EQ(r.meta("schema_version"), "1");
+  EXPECT_FALSE(r.meta("no such key").has_value());
+  EXPECT_GE(r.meta().size(), 3u);
+}
+
+TEST(Store, LongEventsAreFoundFromAnyWindowInsideThem) {
+  TempDir dir;
+  const std::string path = dir.file("long.db");
+  {
+    Writer w(path);
+    ts::test::write_dictionary(w);
+    std::vector<EventRow> rows;
+    rows.push_back({1'000'000'000, 600'000'000'000, 1, 1});  // a 10-minute zone
+    for (int i = 0; i < 1000; ++i) rows.push_back({2'000'000'000 + i * 1'000'000, 10'000, 1, 1});
+    w.append(std::span<EventRow>(rows));
+    w.finish();
+  }
+  Reader r(path);
+  const auto e = r.events(300'000'000'000, 300'000'001'000, 1);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].dur_ns, 600'000'000'000);
+  EXPECT_EQ(r.time_range().end_ns, 601'000'000'000);
+  EXPECT_EQ(r.events(2'000'000'000, 2'000'500'000).size(), 2u);
+}
+
+TEST(Store, CollidingStartsMoveOneNanosecondAndLoseNothing) {
+  TempDir dir;
+  const std::string path = dir.file("c.db");
+  Writer w(path);
+  ts::test::write_dictionary(w);
+  std::vector<EventRow> rows(70, EventRow{5'000, 10, 1, 1});  // 70 identical events
+  rows.push_back({5'000, 10, 2, 2});                          // other track: no collision
+  w.append(std::span<EventRow>(rows));
+  std::vector<EventRow> more{{5'010, 3, 1, 2}};  // collides with a moved one
+  w.append(std::span<EventRow>(more));
+  EXPECT_EQ(w.events_written(), 72u);
+  EXPECT_EQ(w.events_moved(), 70u);
+  w.finish();
+  Reader r(path);
+  EXPECT_EQ(r.event_count(), 72);
+  std::set<std::int64_t> starts;
+  for (const auto& e : r.events(0, 10'000, 1)) starts.insert(e.start_ns);
+  EXPECT_EQ(starts.size(), 71u);
+  EXPECT_EQ(*starts.begin(), 5'000);
+}
+
+TEST(Store, ReplacesAnOldTraceButNeverAnotherFile) {
+  TempDir dir;
+  const auto path = make_trace(dir, 2);
+  EXPECT_NO_THROW(make_trace(dir, 1));
+  EXPECT_EQ(Reader(path).event_count(), 11);
+
+  const std::string notes = dir.file("notes.txt");
+  ts::test::write_file(notes, "precious");
+  try {
+    Writer w(notes);
+    FAIL() << "replaced a file that is not a trace";
+  } catch (const ts::store::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(notes), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not a trainscope trace"), std::string::npos);
+  }
+  EXPECT_EQ(ts::test::read_file(notes), "precious");
+}
+
+// Size on disk per event, indexes included, for a capture-like mix (not a timing assertion).
+TEST(Store, StoredSizeIsAtMost32BytesPerEvent) {
+  TempDir dir;
+  const std::string path = dir.file("size.db");
+  constexpr int kEvents = 300000;
+  {
+    Writer w(path);
+    ts::test::write_dictionary(w);
+    std::mt19937 rng(3);
+    std::vector<EventRow> rows;
+    std::int64_t t[4] = {};
+    for (auto& x : t) x = 250'000'000'000'000;  // ~3 days of uptime: 8-byte timestamps
+    for (int i = 0; i < kEvents; ++i) {
+      const auto tr = static_cast<std::uint32_t>(i % 4);
+      const std::int64_t dur = 200 + rng() % 50'000;
+      rows.push_back({t[tr], dur, tr + 1, 1 + rng() % 3, i / 1000});
+      t[tr] += dur + rng() % 2000;
+      if (rows.size() == 10000) {
+        w.append(std::span<EventRow>(rows));
+        w.commit();
+        rows.clear();
+      }
+    }
+    w.finish();
+  }
+  const double per_event = static_cast<double>(std::filesystem::file_size(path)) / kEvents;
+  EXPECT_LE(per_event, 32.0);
+  RecordProperty("bytes_per_event", std::to_string(per_event));
+}
+
+}  // namespace
