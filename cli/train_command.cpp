@@ -79,6 +79,12 @@ int run_train(Args& args) {
   const TrainOptions o = parse(args);
   std::ostream& log = std::cout;
 
+  // The data and the model are checked before any device is set up.
+  const Dataset data = load_dataset(o.dataset, static_cast<std::uint64_t>(o.seed));
+  auto model = make_model(o.model, Shape{data.height, data.width, data.channels},
+                          std::max(10, data.classes));
+  model->check_dataset(data);
+
   BackendRequest request;
   request.kind = o.backend;
   request.device = static_cast<int>(o.device);
@@ -86,11 +92,6 @@ int run_train(Args& args) {
   BackendChoice choice = make_backend(request);
   if (!choice.notice.empty()) std::cerr << "trainscope: " << choice.notice << "\n";
   Backend& backend = *choice.backend;
-
-  const Dataset data = load_dataset(o.dataset, static_cast<std::uint64_t>(o.seed));
-  auto model = make_model(o.model, Shape{data.height, data.width, data.channels},
-                          std::max(10, data.classes));
-  model->check_dataset(data);
   CompileOptions compile;
   compile.precision = o.precision == "mixed" ? Precision::Mixed : Precision::FP32;
   compile.seed = static_cast<std::uint64_t>(o.seed);

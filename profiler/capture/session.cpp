@@ -132,11 +132,8 @@ void Session::fail(const char* what) noexcept {
 }
 
 bool Session::cycle(bool commit) noexcept {
-  static constexpr Site kSite{"trainscope: write trace", Category::other, __FILE__, __LINE__};
-  const std::uint32_t s = detail::state();
-  const std::uint64_t t0 = detail::ticks(s);
   try {
-    const std::size_t n = collector_->drain();
+    collector_->drain();
     collector_->reap();
     collector_->sync_tables();
     if (commit) writer_->commit();
@@ -145,7 +142,6 @@ bool Session::cycle(bool commit) noexcept {
       stats_.events_written = writer_->events_written();
       stats_.events_dropped = collector_->dropped();
     }
-    if (n > 0 && s != detail::kOff) detail::end_zone_args(&kSite, t0, {0, kNoStep, 0});
     return true;
   } catch (const std::exception& e) {
     fail(e.what());
