@@ -9,10 +9,13 @@
 //   X_T               the pointer's element type (float, half or int)
 //   LOAD_X(p, i)      p[i] as a float
 //   STORE_X(p, i, v)  p[i] = v: f16 rounds to nearest even; i32 truncates, saturates, NaN -> 0
-// Offsets and sizes are passed in elements as ulong; kernels add the offset to the index (no
-// pointer arithmetic on half pointers, no sub-buffers).
+// Offsets are passed in elements as ulong and added to the index (no pointer arithmetic on half
+// pointers, no sub-buffers). Element counts are ulong, or uint in kernels that divide indices
+// (the host checks the limit): 64-bit division is slow on CPUs and emulated on GPUs.
 
-// Results must match the CPU backend operation for operation: no fused multiply-add contraction.
+// Results should match the CPU backend operation for operation, so the compiler may not fuse
+// a*b+c on its own; where the CPU backend's loops are fused, kernels call fma() explicitly
+// (optimizer.cl).
 #pragma OPENCL FP_CONTRACT OFF
 
 #define TS_F32 0

@@ -68,7 +68,9 @@ class Backend {
   // ---- linear algebra --------------------------------------------------------------------
   // C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C[m,n], row-major.
   // op(A) = A ([m,k]) or A^T (A stored [k,m]) when trans_a; likewise B ([k,n] or [n,k]).
-  // A, B, C may each be F32 or F16 storage; accumulation is f32. beta == 0 ignores C's contents.
+  // A, B, C may each be F32 or F16 storage; accumulation is f32, except that a backend whose
+  // device has f16 arithmetic (native_fp16()) may run an all-F16 GEMM in f16 (CLBlast's HGEMM):
+  // that is what "f16 arithmetic" means under mixed precision. beta == 0 ignores C's contents.
   virtual void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
                     float alpha, const Tensor& a, const Tensor& b, float beta,
                     const Tensor& c) = 0;
@@ -121,7 +123,7 @@ class Backend {
   virtual void dropout_backward(const Tensor& dy, const Tensor& mask, const Tensor& dx) = 0;
 
   // ---- reductions and scaling ------------------------------------------------------------
-  // out[0] = sum of x (F32). out: F32 tensor with at least one element.
+  // out[0] = sum of x (x: F32/F16 storage). out: F32 tensor with at least one element.
   virtual void sum(const Tensor& x, const Tensor& out) = 0;
   // x *= factor (F32); flag[0] (F32) = 1 if any element of x is inf/NaN after scaling, else 0.
   // Used for loss-scale unscaling of the gradient buffer under mixed precision.

@@ -47,8 +47,8 @@ std::uint32_t Collector::name_label(std::uint32_t name_id, std::uint8_t category
 }
 
 std::uint32_t Collector::step_label() {
-  if (step_label_ == 0) step_label_ = name_label(rt_.strings.intern("step"),
-                                                 static_cast<std::uint8_t>(Category::step));
+  if (step_label_ == 0)
+    step_label_ = name_label(rt_.strings.intern("step"), static_cast<std::uint8_t>(Category::step));
   return step_label_;
 }
 
@@ -136,9 +136,12 @@ void Collector::reap(bool last) {
 
 void Collector::write_rows() {
   if (!rows_.empty()) {
-    // Time order keeps the inserts near the end of the (start_ns, track) tree.
+    // Time order keeps the inserts near the end of the (start_ns, track) tree; among equal
+    // starts the longer event (the enclosing zone) goes first.
     std::sort(rows_.begin(), rows_.end(), [](const store::EventRow& x, const store::EventRow& y) {
-      return x.start_ns != y.start_ns ? x.start_ns < y.start_ns : x.track < y.track;
+      if (x.start_ns != y.start_ns) return x.start_ns < y.start_ns;
+      if (x.track != y.track) return x.track < y.track;
+      return x.dur_ns > y.dur_ns;
     });
     writer_.append(std::span<store::EventRow>(rows_));
     rows_.clear();

@@ -54,8 +54,8 @@ class Collector {
   std::unordered_map<const CounterSite*, std::uint32_t> counter_tracks_;
   std::uint32_t next_label_ = 1;
   std::uint32_t step_label_ = 0;
-  std::uint32_t next_string_ = 1;      // first string id not yet in the trace
-  std::vector<bool> track_used_;       // thread tracks appear once they have events
+  std::uint32_t next_string_ = 1;  // first string id not yet in the trace
+  std::vector<bool> track_used_;   // thread tracks appear once they have events
   bool tracks_dirty_ = true;
   std::uint64_t tracks_version_ = ~0ull;
   std::map<std::uint32_t, std::string> tracks_written_;  // id -> name as written

@@ -20,8 +20,7 @@ struct EnvAutostart {
       ts::trace::start(path, {{"capture.activation", "TRAINSCOPE_TRACE"}});
     } catch (const std::exception& e) {
       // Never take the traced program down: say why, run untraced.
-      std::fprintf(stderr, "trainscope: TRAINSCOPE_TRACE: %s; running without tracing\n",
-                   e.what());
+      std::fprintf(stderr, "trainscope: TRAINSCOPE_TRACE: %s; running without tracing\n", e.what());
     }
   }
 };

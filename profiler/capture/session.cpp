@@ -171,8 +171,8 @@ void Session::run() noexcept {
   const bool failed = stats_.write_failed;
   lock.unlock();
   if (failed)
-    rt_.threads.end_consuming([](const core::ThreadBuffer&, const core::Event&,
-                                 const core::ArgsRecord*) {});
+    rt_.threads.end_consuming(
+        [](const core::ThreadBuffer&, const core::Event&, const core::ArgsRecord*) {});
   else
     finish();
   lock.lock();
@@ -188,7 +188,8 @@ void Session::finish() noexcept {
     store::Writer& w = *writer_;
     const std::int64_t mono = core::monotonic_now_ns();
     if (cal_.tsc)  // how far the TSC line drifted from CLOCK_MONOTONIC over the session
-      w.put_meta("clock.host_drift_ns", std::to_string(cal_.to_ns(detail::ticks(detail::kTsc)) - mono));
+      w.put_meta("clock.host_drift_ns",
+                 std::to_string(cal_.to_ns(detail::ticks(detail::kTsc)) - mono));
     w.put_meta("capture.end_ns", std::to_string(mono));
     w.put_meta("capture.events_written", std::to_string(w.events_written()));
     w.put_meta("capture.events_moved_1ns", std::to_string(w.events_moved()));
@@ -236,7 +237,9 @@ Session* g_session = nullptr;
 SessionStats g_last_stats;
 bool g_hooks_installed = false;
 
-void stop_at_exit() { stop(); }
+void stop_at_exit() {
+  stop();
+}
 
 // A forked child has no writer thread: it must not record into buffers nobody drains.
 void forget_session_in_child() {

@@ -18,7 +18,9 @@ constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 
 constexpr const char* kColumns = "SELECT start_ns, track, dur_ns, label, step, bytes FROM event ";
 
-std::int64_t sat_sub(std::int64_t a, std::int64_t b) { return a < kMin + b ? kMin : a - b; }
+std::int64_t sat_sub(std::int64_t a, std::int64_t b) {
+  return a < kMin + b ? kMin : a - b;
+}
 
 trace::Category category_of(std::int64_t v) {
   return v >= 0 && v < trace::kCategoryCount ? static_cast<trace::Category>(v)
@@ -30,7 +32,9 @@ trace::TrackKind track_kind_of(std::int64_t v) {
                                               : trace::TrackKind::thread;
 }
 
-bool is_id(std::int64_t v) { return v >= 0 && v <= std::numeric_limits<std::uint32_t>::max(); }
+bool is_id(std::int64_t v) {
+  return v >= 0 && v <= std::numeric_limits<std::uint32_t>::max();
+}
 
 // Resets a statement however the loop over its rows ends.
 struct ResetOnExit {
@@ -61,25 +65,27 @@ Reader::Reader(const std::string& path) {
   open_checked();
   load_tables();
 
-  range_ = Stmt(db_, std::string(kColumns) +
-                         "WHERE start_ns >= ?1 AND start_ns < ?2 AND start_ns + dur_ns >= ?3 "
-                         "ORDER BY start_ns, track",
+  range_ = Stmt(db_,
+                std::string(kColumns) +
+                    "WHERE start_ns >= ?1 AND start_ns < ?2 AND start_ns + dur_ns >= ?3 "
+                    "ORDER BY start_ns, track",
                 kRead);
-  range_track_ = Stmt(db_, std::string(kColumns) +
-                               "WHERE start_ns >= ?1 AND start_ns < ?2 AND start_ns + dur_ns >= ?3 "
-                               "AND track = ?4 ORDER BY start_ns, track",
+  range_track_ = Stmt(db_,
+                      std::string(kColumns) +
+                          "WHERE start_ns >= ?1 AND start_ns < ?2 AND start_ns + dur_ns >= ?3 "
+                          "AND track = ?4 ORDER BY start_ns, track",
                       kRead);
-  const std::string long_sql = std::string(kColumns) +
-                               "INDEXED BY event_long WHERE dur_ns >= " +
+  const std::string long_sql = std::string(kColumns) + "INDEXED BY event_long WHERE dur_ns >= " +
                                std::to_string(kLongEventNs) +
                                " AND start_ns < ?1 AND start_ns + dur_ns >= ?2";
   long_ = Stmt(db_, long_sql, kRead);
   long_track_ = Stmt(db_, long_sql + " AND track = ?3", kRead);
   arg_ = Stmt(db_, "SELECT work_size, correlation FROM event_arg WHERE start_ns = ? AND track = ?",
               kRead);
-  steps_ = Stmt(db_, "SELECT step, start_ns, dur_ns, track FROM step_span ORDER BY start_ns", kRead);
-  step_by_number_ = Stmt(
-      db_, "SELECT start_ns, dur_ns FROM step_span WHERE step = ? ORDER BY start_ns", kRead);
+  steps_ =
+      Stmt(db_, "SELECT step, start_ns, dur_ns, track FROM step_span ORDER BY start_ns", kRead);
+  step_by_number_ =
+      Stmt(db_, "SELECT start_ns, dur_ns FROM step_span WHERE step = ? ORDER BY start_ns", kRead);
   step_after_ = Stmt(db_,
                      "SELECT start_ns FROM step_span WHERE start_ns > ? ORDER BY start_ns "
                      "LIMIT 1 OFFSET 1",
@@ -242,7 +248,8 @@ std::vector<Step> Reader::steps() const {
   std::vector<Step> out;
   each_row(steps_, [&] {
     const std::int64_t track = steps_.col_int(3);
-    out.push_back({steps_.col_int(0), steps_.col_int(1), std::max<std::int64_t>(0, steps_.col_int(2)),
+    out.push_back({steps_.col_int(0), steps_.col_int(1),
+                   std::max<std::int64_t>(0, steps_.col_int(2)),
                    is_id(track) ? static_cast<std::uint32_t>(track) : 0});
   });
   return out;
@@ -293,7 +300,8 @@ TimeRange Reader::time_range() const {
   Stmt tail(db_,
             "SELECT max(start_ns + dur_ns) FROM event WHERE start_ns >= ?1 "
             "UNION ALL SELECT max(start_ns + dur_ns) FROM event INDEXED BY event_long "
-            "WHERE dur_ns >= " + std::to_string(kLongEventNs),
+            "WHERE dur_ns >= " +
+                std::to_string(kLongEventNs),
             kRead);
   tail.bind(1, sat_sub(r.end_ns, kLongEventNs));
   each_row(tail, [&] {

@@ -112,8 +112,8 @@ class Reader {
   std::unordered_map<std::uint32_t, Label> labels_;
   Label unknown_label_{"?", trace::Category::other, {}, kNull};
   // Prepared once; mutable because stepping a statement is not a logical change.
-  mutable Stmt range_, range_track_, long_, long_track_, arg_, steps_, step_by_number_,
-      step_after_, counter_, meta_one_;
+  mutable Stmt range_, range_track_, long_, long_track_, arg_, steps_, step_by_number_, step_after_,
+      counter_, meta_one_;
 };
 
 }  // namespace ts::store

@@ -23,7 +23,9 @@ std::string why(sqlite3* db, int rc) {
 
 }  // namespace
 
-Db::~Db() { close(); }
+Db::~Db() {
+  close();
+}
 
 void Db::open(const std::string& path, int flags, std::string_view what) {
   close();
@@ -65,7 +67,9 @@ Stmt::Stmt(const Db& db, std::string_view sql, std::string_view what) : db_(&db)
   }
 }
 
-Stmt::~Stmt() { sqlite3_finalize(st_); }
+Stmt::~Stmt() {
+  sqlite3_finalize(st_);
+}
 
 Stmt::Stmt(Stmt&& o) noexcept
     : db_(o.db_), st_(std::exchange(o.st_, nullptr)), what_(std::move(o.what_)) {}

@@ -92,12 +92,11 @@ Writer::Writer(const std::string& path, const WriterOptions& options) {
   begin_ = Stmt(db_, "BEGIN", kWrite);
   commit_ = Stmt(db_, "COMMIT", kWrite);
   for (int i = 0; i < 3; ++i)
-    ins_event_[i] = Stmt(db_, "INSERT OR IGNORE INTO event VALUES " + values_list(6, kChunkRows[i]),
-                         kWrite);
+    ins_event_[i] =
+        Stmt(db_, "INSERT OR IGNORE INTO event VALUES " + values_list(6, kChunkRows[i]), kWrite);
   ins_event_ignore1_ = Stmt(db_, "INSERT OR IGNORE INTO event VALUES (?,?,?,?,?,?)", kWrite);
-  find_event_ = Stmt(db_,
-                     "SELECT dur_ns, label, step, bytes FROM event WHERE start_ns = ? AND track = ?",
-                     kWrite);
+  find_event_ = Stmt(
+      db_, "SELECT dur_ns, label, step, bytes FROM event WHERE start_ns = ? AND track = ?", kWrite);
   ins_arg_ = Stmt(db_, "INSERT OR REPLACE INTO event_arg VALUES (?,?,?,?)", kWrite);
   ins_step_ = Stmt(db_, "INSERT OR REPLACE INTO step_span VALUES (?,?,?,?)", kWrite);
   ins_counter_ = Stmt(db_, "INSERT OR IGNORE INTO counter_sample VALUES (?,?,?)", kWrite);
@@ -188,8 +187,8 @@ bool Writer::is_step_label(std::uint32_t label) const {
 }
 
 // Rows starting after everything already written on their track cannot collide: they go in
-// multi-row INSERTs. The others (an outer zone ending after its children were written, a
-// duplicate) are rare: inserted one at a time, moving 1 ns until their key is free.
+// multi-row INSERTs. The others (an outer zone ending after its children were written, two
+// zones starting on the same clock tick) are inserted one at a time by insert_one.
 void Writer::append(std::span<const EventRow> rows) {
   begin();
   for (const EventRow& row : rows) {
@@ -203,7 +202,7 @@ void Writer::append(std::span<const EventRow> rows) {
     }
     flush_batch();
     EventRow r = row;
-    insert_one(r, /*move_first=*/false);
+    insert_one(r);
     latest = std::max(latest, r.start_ns);
   }
   flush_batch();
@@ -230,8 +229,7 @@ void Writer::insert_chunk(Stmt& st, std::span<EventRow> rows) {
     st.bind_opt(p++, r.bytes, kNull);
   }
   st.run();
-  if (static_cast<std::size_t>(sqlite3_changes(db_.get())) != rows.size())
-    resolve_collisions(rows);
+  if (static_cast<std::size_t>(sqlite3_changes(db_.get())) != rows.size()) resolve_collisions(rows);
   events_written_ += rows.size();
   insert_extras(rows);
 }
@@ -245,7 +243,9 @@ void Writer::resolve_collisions(std::span<EventRow> rows) {
     find_event_.bind(2, std::int64_t{r.track});
     bool present = false;
     if (find_event_.step()) {
-      const auto opt = [&](int c) { return find_event_.col_null(c) ? kNull : find_event_.col_int(c); };
+      const auto opt = [&](int c) {
+        return find_event_.col_null(c) ? kNull : find_event_.col_int(c);
+      };
       present = find_event_.col_int(0) == r.dur_ns &&
                 find_event_.col_int(1) == std::int64_t{r.label} && opt(2) == r.step &&
                 opt(3) == r.bytes;
@@ -256,15 +256,19 @@ void Writer::resolve_collisions(std::span<EventRow> rows) {
       claimed.push_back(key);
       continue;
     }
-    insert_one(r, /*move_first=*/true);
+    insert_one(r);
     --events_written_;  // insert_one counted it; insert_chunk counts the whole chunk
     claimed.emplace_back(r.start_ns, r.track);
   }
 }
 
-void Writer::insert_one(EventRow& r, bool move_first) {
-  if (move_first) ++r.start_ns;
-  for (bool moved = move_first;; moved = true, ++r.start_ns) {
+// Inserts one row, moving it off a (start_ns, track) already taken. Clocks tick coarsely (10 ns
+// on some CPUs), so a zone and the first zone nested in it can start on the same tick: the
+// longer of the two moves earlier, the shorter later, so nesting survives whichever arrives
+// first. The end of the moved event is kept.
+void Writer::insert_one(EventRow& r) {
+  int direction = 0;
+  for (;;) {
     ins_event_ignore1_.bind(1, r.start_ns);
     ins_event_ignore1_.bind(2, std::int64_t{r.track});
     ins_event_ignore1_.bind(3, r.dur_ns);
@@ -272,10 +276,18 @@ void Writer::insert_one(EventRow& r, bool move_first) {
     ins_event_ignore1_.bind_opt(5, r.step, kNull);
     ins_event_ignore1_.bind_opt(6, r.bytes, kNull);
     ins_event_ignore1_.run();
-    if (sqlite3_changes(db_.get()) == 1) {
-      if (moved) ++events_moved_;
-      break;
+    if (sqlite3_changes(db_.get()) == 1) break;
+    if (direction == 0) {
+      std::int64_t taken_dur = 0;
+      find_event_.bind(1, r.start_ns);
+      find_event_.bind(2, std::int64_t{r.track});
+      if (find_event_.step()) taken_dur = find_event_.col_int(0);
+      find_event_.reset();
+      direction = r.dur_ns > taken_dur ? -1 : 1;
+      ++events_moved_;
     }
+    r.start_ns += direction;
+    r.dur_ns = std::max<std::int64_t>(0, r.dur_ns - direction);
   }
   ++events_written_;
   insert_extras(std::span<const EventRow>(&r, 1));

@@ -39,8 +39,9 @@ class Writer {
                  std::int64_t os_tid = kNull);
   void put_meta(std::string_view key, std::string_view value);
 
-  // Appends events. An event whose (start_ns, track) is already taken is moved 1 ns later.
-  // Events whose label is a `step` label also go to step_span. Fastest in start order.
+  // Appends events. An event whose (start_ns, track) is already taken moves by a nanosecond
+  // or a few, keeping its end (see insert_one). Events whose label is a `step` label also go to
+  // step_span. Fastest in start order, longer events first among equal starts.
   void append(std::span<const EventRow> rows);
   void append(std::span<const CounterRow> rows);
 
@@ -57,7 +58,7 @@ class Writer {
   void flush_batch();
   void insert_chunk(Stmt& st, std::span<EventRow> rows);
   void resolve_collisions(std::span<EventRow> rows);
-  void insert_one(EventRow& row, bool move_first);
+  void insert_one(EventRow& row);
   void insert_extras(std::span<const EventRow> rows);
   bool is_step_label(std::uint32_t label) const;
 

@@ -38,9 +38,7 @@ void worker(int id, std::uint32_t gpu_track, std::uint32_t kernel_name) {
   TS_THREAD_NAME(("input worker " + std::to_string(id)).c_str());
   for (int i = 0; i < kZonesPerThread; ++i) {
     TS_ZONE("load sample", input_read);
-    {
-      TS_ZONE_ARGS("decode sample", input_decode, 784, tt::kCurrentStep);
-    }
+    { TS_ZONE_ARGS("decode sample", input_decode, 784, tt::kCurrentStep); }
     if (i % 100 == 0) {
       TS_COUNTER("queue depth", i / 100);
       const std::int64_t t = tt::now_ns();
@@ -203,9 +201,7 @@ TEST(Capture, DisabledTranslationUnitRecordsNothing) {
   const auto path = dir.file("disabled.db");
   tt::start(path);
   EXPECT_EQ(ts::test::run_disabled_instrumentation(100), 0);
-  {
-    TS_ZONE("enabled zone", other);
-  }
+  { TS_ZONE("enabled zone", other); }
   tt::stop();
   Reader r(path);
   const auto all = r.events(INT64_MIN, INT64_MAX);
@@ -256,9 +252,7 @@ TEST(Capture, FlushMakesEventsVisibleWhileRecording) {
   TempDir dir;
   const auto path = dir.file("live.db");
   tt::start(path);
-  {
-    TS_ZONE("before flush", other);
-  }
+  { TS_ZONE("before flush", other); }
   tt::flush();
   {
     Reader live(path);
@@ -285,7 +279,7 @@ TEST(Capture, ThreadsThatExitDuringTheSessionKeepTheirEvents) {
 TEST(Capture, RestartedSessionHoldsOnlyItsOwnEvents) {
   TempDir dir;
   for (int s = 0; s < 3; ++s) {
-    const auto path = dir.file("s" + std::to_string(s) + ".db");
+    const auto path = dir.file(std::to_string(s) + ".db");
     tt::start(path);
     for (int i = 0; i <= s; ++i) {
       TS_ZONE("per session", other);
@@ -305,9 +299,7 @@ TEST(Capture, MonotonicClockSessionsUseClockGettime) {
   opts.clock = tt::ClockSource::monotonic;
   tt::start(path, {}, opts);
   const std::int64_t before = ts::test::monotonic_ns_for_test();
-  {
-    TS_ZONE("mono", other);
-  }
+  { TS_ZONE("mono", other); }
   const std::int64_t after = ts::test::monotonic_ns_for_test();
   tt::stop();
   Reader r(path);
@@ -337,11 +329,12 @@ TEST(Capture, ClockAlignmentLandsInMeta) {
 TEST(CaptureChild, SigkillLeavesATraceHoldingTheLastSecond) {
   TempDir dir;
   const auto path = dir.file("killed.db");
-  const pid_t pid = ts::test::spawn({TS_TRACE_CHILD, "until-killed", path}, {},
-                                    dir.file("out"), dir.file("err"));
+  const pid_t pid =
+      ts::test::spawn({TS_TRACE_CHILD, "until-killed", path}, {}, dir.file("out"), dir.file("err"));
   for (int i = 0; i < 500 && ts::test::read_file(dir.file("out")).empty(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  ASSERT_EQ(ts::test::read_file(dir.file("out")), "ready\n") << ts::test::read_file(dir.file("err"));
+  ASSERT_EQ(ts::test::read_file(dir.file("out")), "ready\n")
+      << ts::test::read_file(dir.file("err"));
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   const std::int64_t kill_ns = ts::test::monotonic_ns_for_test();
   ::kill(pid, SIGKILL);
@@ -353,9 +346,8 @@ TEST(CaptureChild, SigkillLeavesATraceHoldingTheLastSecond) {
   const auto range = r.time_range();
   // Everything up to the last commit (every 100 ms) is there: the trace reaches within about
   // a second of the kill.
-  EXPECT_GT(range.end_ns, kill_ns - 1'000'000'000) << "trace ends "
-                                                   << (kill_ns - range.end_ns) / 1e6
-                                                   << " ms before the kill";
+  EXPECT_GT(range.end_ns, kill_ns - 1'000'000'000)
+      << "trace ends " << (kill_ns - range.end_ns) / 1e6 << " ms before the kill";
   EXPECT_LE(range.end_ns, kill_ns);
   int workers = 0;
   for (const auto& t : r.tracks()) workers += contains(t.name, "worker") ? 1 : 0;
@@ -390,8 +382,8 @@ TEST(CaptureChild, EnvironmentVariableWithABadPathWarnsAndRunsUntraced) {
 TEST(CaptureChild, WriteErrorStopsTracingWithOneWarning) {
   TempDir dir;
   const auto path = dir.file("full.db");
-  const pid_t pid = ts::test::spawn({TS_TRACE_CHILD, "fsize", path, "4000000"}, {},
-                                    dir.file("out"), dir.file("err"));
+  const pid_t pid = ts::test::spawn({TS_TRACE_CHILD, "fsize", path, "4000000"}, {}, dir.file("out"),
+                                    dir.file("err"));
   EXPECT_EQ(ts::test::wait_exit_code(pid), 0) << ts::test::read_file(dir.file("err"));
   EXPECT_EQ(ts::test::read_file(dir.file("out")), "recording stopped\n");
   const auto err = ts::test::read_file(dir.file("err"));

@@ -6,15 +6,15 @@
 #include <random>
 
 #include "profiler/capture/core/clock.hpp"
-#include "trainscope/trace.hpp"
 #include "trainscope/clock_align.hpp"
+#include "trainscope/trace.hpp"
 
 namespace {
 
 using ts::trace::ClockAligner;
 using ts::trace::ClockSource;
-using ts::trace::core::Calibration;
 using ts::trace::core::calibrate;
+using ts::trace::core::Calibration;
 using ts::trace::core::monotonic_now_ns;
 
 TEST(HostClock, TscTicksConvertCloseToClockGettime) {
@@ -36,7 +36,9 @@ TEST(HostClock, TscTicksConvertCloseToClockGettime) {
     }
     EXPECT_LT(best_err, 20000) << "converted TSC is " << best_err << " ns off CLOCK_MONOTONIC";
     ++checked;
-    struct timespec ts {0, 5000000};
+    struct timespec ts {
+      0, 5000000
+    };
     nanosleep(&ts, nullptr);
   }
   EXPECT_EQ(checked, 40);
@@ -55,7 +57,8 @@ TEST(HostClock, FixedPointConversionMatchesTheRate) {
   c.tsc0 = 1'000'000'000'000ull;
   c.ns0 = 5'000'000'000;
   c.tsc_hz = 2.5e9;
-  c.mult = static_cast<std::uint64_t>(std::llround(1e9 / c.tsc_hz * 4294967296.0));
+  c.mult =
+      static_cast<std::uint64_t>(std::llround(std::ldexp(1e9 / c.tsc_hz, Calibration::kFracBits)));
   // One hour of ticks later, and a bit before the anchor.
   EXPECT_NEAR(static_cast<double>(c.to_ns(c.tsc0 + 9'000'000'000'000ull)), 5e9 + 3600e9, 2.0);
   EXPECT_EQ(c.to_ns(c.tsc0 - 2500), c.ns0 - 1000);

@@ -157,7 +157,8 @@ TEST(ReaderErrors, CorruptedBytesNeverCrash) {
     const int flips = 1 + round % 20;
     for (int i = 0; i < flips; ++i) {
       // Aim half the damage at the first pages, where the schema and the tree roots live.
-      const std::size_t span = round % 2 == 0 ? std::min<std::size_t>(bad.size(), 200000) : bad.size();
+      const std::size_t span =
+          round % 2 == 0 ? std::min<std::size_t>(bad.size(), 200000) : bad.size();
       bad[rng() % span] = static_cast<char>(rng());
     }
     const auto t = dir.file("bad.db");

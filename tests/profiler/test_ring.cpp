@@ -15,7 +15,9 @@ using ts::trace::core::EventKind;
 using ts::trace::core::kHasArgs;
 using ts::trace::core::SpscRing;
 
-Event ev(std::uint64_t seq) { return Event{seq, seq + 1, 0, 0, 0, EventKind::zone, 0}; }
+Event ev(std::uint64_t seq) {
+  return Event{seq, seq + 1, 0, 0, 0, EventKind::zone, 0};
+}
 
 std::vector<std::uint64_t> drain_seqs(SpscRing& r) {
   std::vector<std::uint64_t> out;
@@ -69,7 +71,7 @@ TEST(Ring, EventsWithArgumentsTakeTwoSlotsAndAreNeverSplit) {
 }
 
 TEST(Ring, WrapsAroundManyTimes) {
-  SpscRing r(16);
+  SpscRing r(32);  // a round pushes at most 13 events in 18 slots
   std::uint64_t next = 0, expect = 0;
   for (int round = 0; round < 1000; ++round) {
     for (int i = 0; i < 1 + round % 13; ++i) {

@@ -1,6 +1,7 @@
 // The SQLite store: writer -> file -> reader and the public views.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
 #include <set>
@@ -98,8 +99,9 @@ TEST(Store, ViewsReturnWhatWasWritten) {
   // id encodes (start, track): ((start_ns - origin) << 16) | track.
   EXPECT_EQ(sql(path, "SELECT id FROM events WHERE start_ns = 1000000000").rows.at(0).at(0),
             std::to_string(1));
-  EXPECT_EQ(sql(path, "SELECT work_size, correlation FROM event_args ORDER BY id LIMIT 1").rows.at(0),
-            (std::vector<std::string>{"64", "0"}));
+  EXPECT_EQ(
+      sql(path, "SELECT work_size, correlation FROM event_args ORDER BY id LIMIT 1").rows.at(0),
+      (std::vector<std::string>{"64", "0"}));
 }
 
 TEST(Store, ReaderRangeQueriesByTrackAndTime) {
@@ -171,7 +173,8 @@ TEST(Store, LongEventsAreFoundFromAnyWindowInsideThem) {
     ts::test::write_dictionary(w);
     std::vector<EventRow> rows;
     rows.push_back({1'000'000'000, 600'000'000'000, 1, 1});  // a 10-minute zone
-    for (int i = 0; i < 1000; ++i) rows.push_back({2'000'000'000 + i * 1'000'000, 10'000, 1, 1});
+    for (std::int64_t i = 0; i < 1000; ++i)
+      rows.push_back({2'000'000'000 + i * 1'000'000, 10'000, 1, 1});
     w.append(std::span<EventRow>(rows));
     w.finish();
   }
@@ -183,25 +186,49 @@ TEST(Store, LongEventsAreFoundFromAnyWindowInsideThem) {
   EXPECT_EQ(r.events(2'000'000'000, 2'000'500'000).size(), 2u);
 }
 
-TEST(Store, CollidingStartsMoveOneNanosecondAndLoseNothing) {
+TEST(Store, CollidingStartsMoveAndLoseNothing) {
   TempDir dir;
   const std::string path = dir.file("c.db");
   Writer w(path);
   ts::test::write_dictionary(w);
-  std::vector<EventRow> rows(70, EventRow{5'000, 10, 1, 1});  // 70 identical events
-  rows.push_back({5'000, 10, 2, 2});                          // other track: no collision
-  w.append(std::span<EventRow>(rows));
-  std::vector<EventRow> more{{5'010, 3, 1, 2}};  // collides with a moved one
-  w.append(std::span<EventRow>(more));
-  EXPECT_EQ(w.events_written(), 72u);
-  EXPECT_EQ(w.events_moved(), 70u);
+  std::vector<EventRow> rows(70, EventRow{5'000, 100, 1, 1});  // 70 identical events
+  rows.push_back({5'000, 10, 2, 2});                           // other track: no collision
+  w.append(std::span<const EventRow>(rows));
+  EXPECT_EQ(w.events_moved(), 69u);
   w.finish();
   Reader r(path);
-  EXPECT_EQ(r.event_count(), 72);
+  EXPECT_EQ(r.event_count(), 71);
   std::set<std::int64_t> starts;
-  for (const auto& e : r.events(0, 10'000, 1)) starts.insert(e.start_ns);
-  EXPECT_EQ(starts.size(), 71u);
+  for (const auto& e : r.events(0, 10'000, 1)) {
+    starts.insert(e.start_ns);
+    EXPECT_EQ(e.end_ns(), 5'100);  // moved later, end kept
+  }
+  EXPECT_EQ(starts.size(), 70u);
   EXPECT_EQ(*starts.begin(), 5'000);
+}
+
+// A zone and its first child start on the same clock tick: whichever is written first, the
+// enclosing zone ends up starting first and the child stays inside it.
+TEST(Store, SameTickNestingSurvivesEitherArrivalOrder) {
+  TempDir dir;
+  for (bool child_first : {true, false}) {
+    const std::string path = dir.file(child_first ? "a.db" : "b.db");
+    Writer w(path);
+    ts::test::write_dictionary(w);
+    const EventRow parent{7'000, 500, 1, 1}, child{7'000, 20, 1, 2};
+    std::vector<EventRow> first{child_first ? child : parent}, second{child_first ? parent : child};
+    w.append(std::span<const EventRow>(first));
+    w.append(std::span<const EventRow>(second));
+    w.finish();
+    Reader r(path);
+    const auto e = r.events(0, 10'000, 1);
+    ASSERT_EQ(e.size(), 2u);
+    EXPECT_EQ(r.name(e[0]), "fwd") << child_first;
+    EXPECT_LT(e[0].start_ns, e[1].start_ns);
+    EXPECT_LE(e[1].end_ns(), e[0].end_ns());
+    EXPECT_EQ(e[0].end_ns(), 7'500);
+    EXPECT_EQ(e[1].end_ns(), 7'020);
+  }
 }
 
 TEST(Store, ReplacesAnOldTraceButNeverAnotherFile) {
@@ -222,7 +249,8 @@ TEST(Store, ReplacesAnOldTraceButNeverAnotherFile) {
   EXPECT_EQ(ts::test::read_file(notes), "precious");
 }
 
-// Size on disk per event, indexes included, for a capture-like mix (not a timing assertion).
+// Size on disk per event, indexes included, for a capture-like stream (not a timing assertion):
+// four threads on one clock, rows sorted by start in each 10 ms batch as the collector does.
 TEST(Store, StoredSizeIsAtMost32BytesPerEvent) {
   TempDir dir;
   const std::string path = dir.file("size.db");
@@ -232,19 +260,27 @@ TEST(Store, StoredSizeIsAtMost32BytesPerEvent) {
     ts::test::write_dictionary(w);
     std::mt19937 rng(3);
     std::vector<EventRow> rows;
-    std::int64_t t[4] = {};
-    for (auto& x : t) x = 250'000'000'000'000;  // ~3 days of uptime: 8-byte timestamps
+    std::int64_t now = 250'000'000'000'000;  // ~3 days of uptime: 8-byte timestamps
+    std::int64_t free_at[4] = {now, now, now, now};
+    std::int64_t batch_end = now + 10'000'000;
     for (int i = 0; i < kEvents; ++i) {
       const auto tr = static_cast<std::uint32_t>(i % 4);
-      const std::int64_t dur = 200 + rng() % 50'000;
-      rows.push_back({t[tr], dur, tr + 1, 1 + rng() % 3, i / 1000});
-      t[tr] += dur + rng() % 2000;
-      if (rows.size() == 10000) {
-        w.append(std::span<EventRow>(rows));
-        w.commit();
+      const std::int64_t dur = 200 + rng() % 20'000;
+      const std::int64_t start = std::max(now, free_at[tr]);
+      free_at[tr] = start + dur + 100;
+      now += 3000;
+      rows.push_back({start, dur, tr + 1, static_cast<std::uint32_t>(1 + rng() % 2), i / 1000});
+      if (now >= batch_end) {
+        std::sort(rows.begin(), rows.end(), [](const EventRow& a, const EventRow& b) {
+          return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.track < b.track;
+        });
+        w.append(std::span<const EventRow>(rows));
+        if ((batch_end / 10'000'000) % 10 == 0) w.commit();
         rows.clear();
+        batch_end += 10'000'000;
       }
     }
+    w.append(std::span<const EventRow>(rows));
     w.finish();
   }
   const double per_event = static_cast<double>(std::filesystem::file_size(path)) / kEvents;

@@ -93,7 +93,8 @@ inline SqlResult sql(const std::string& db_path, const std::string& query) {
   }
   sqlite3_stmt* st = nullptr;
   if (sqlite3_prepare_v2(db, query.c_str(), -1, &st, nullptr) == SQLITE_OK) {
-    for (int i = 0; i < sqlite3_column_count(st); ++i) r.columns.push_back(sqlite3_column_name(st, i));
+    for (int i = 0; i < sqlite3_column_count(st); ++i)
+      r.columns.push_back(sqlite3_column_name(st, i));
     while (sqlite3_step(st) == SQLITE_ROW) {
       std::vector<std::string> row;
       for (int i = 0; i < sqlite3_column_count(st); ++i) {

@@ -27,6 +27,19 @@ cl_uint u32(std::uint64_t v) {
                        " elements is too large for the OpenCL kernels (limit 2^32 - 1)");
   return static_cast<cl_uint>(v);
 }
+// Arguments backend.hpp declares F32 (parameters, gradients, losses, optimizer state): a kernel
+// would read other storage as garbage, so refuse it as the CPU backend does.
+void expect_f32(const char* op, const char* arg, const Tensor& t) {
+  if (t.dtype != DType::F32)
+    throw BackendError(std::string("opencl backend: ") + op + ": " + arg + " must be f32, not " +
+                       std::string(dtype_name(t.dtype)));
+}
+void expect_i32(const char* op, const char* arg, const Tensor& t) {
+  if (t.dtype != DType::I32)
+    throw BackendError(std::string("opencl backend: ") + op + ": " + arg + " must be i32, not " +
+                       std::string(dtype_name(t.dtype)));
+}
+
 // Last dimension of a [rows, classes] tensor.
 std::int64_t last_dim(const Tensor& t) {
   return t.shape.rank() ? t.shape[t.shape.rank() - 1] : 1;
@@ -43,12 +56,14 @@ void OpenClBackend::gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_
 
 // y [rows, cols] += bias [cols].
 void OpenClBackend::bias_add(const Tensor& y, const Tensor& bias) {
+  expect_f32("bias_add", "bias", bias);
   kernels_.run_1d("elementwise.cl", "bias_add", Slots::of(DType::F32, y.dtype), count(y), mem(y),
                   off(y), mem(bias), off(bias), u32(count(y)), u32(count(bias)));
 }
 
 // grad_bias [cols] (+)= column sums of dy [rows, cols].
 void OpenClBackend::bias_grad(const Tensor& dy, const Tensor& grad_bias, bool accumulate) {
+  expect_f32("bias_grad", "grad_bias", grad_bias);
   const std::uint64_t cols = count(grad_bias);
   if (cols == 0) return;
   const std::uint64_t rows = count(dy) / cols;
@@ -79,6 +94,10 @@ void OpenClBackend::relu_backward(const Tensor& y, const Tensor& dy, const Tenso
 // logits [n, classes], labels [n] -> probs [n, classes], loss [n], correct [n].
 void OpenClBackend::softmax_xent(const Tensor& logits, const Tensor& labels, const Tensor& probs,
                                  const Tensor& loss, const Tensor& correct) {
+  expect_i32("softmax_xent", "labels", labels);
+  expect_f32("softmax_xent", "probs", probs);
+  expect_f32("softmax_xent", "loss", loss);
+  expect_f32("softmax_xent", "correct", correct);
   const cl_ulong rows = count(labels);
   kernels_.run_1d("softmax_xent.cl", "softmax_xent", Slots::of(logits.dtype), rows, mem(logits),
                   off(logits), mem(labels), off(labels), mem(probs), off(probs), mem(loss),
@@ -88,6 +107,8 @@ void OpenClBackend::softmax_xent(const Tensor& logits, const Tensor& labels, con
 // dlogits [n, classes] = scale * (probs [n, classes] - onehot(labels [n])).
 void OpenClBackend::softmax_xent_backward(const Tensor& probs, const Tensor& labels, float scale,
                                           const Tensor& dlogits) {
+  expect_f32("softmax_xent_backward", "probs", probs);
+  expect_i32("softmax_xent_backward", "labels", labels);
   kernels_.run_1d("softmax_xent.cl", "softmax_xent_backward", Slots::of(DType::F32, dlogits.dtype),
                   count(dlogits), mem(probs), off(probs), mem(labels), off(labels), cl_float{scale},
                   mem(dlogits), off(dlogits), u32(count(dlogits)),
@@ -156,6 +177,7 @@ void OpenClBackend::dropout_backward(const Tensor& dy, const Tensor& mask, const
 
 // out [>= 1] F32: out[0] = sum of x [n]. Two passes: per-group partial sums, then one group.
 void OpenClBackend::sum(const Tensor& x, const Tensor& out) {
+  expect_f32("sum", "out", out);
   const std::uint64_t n = count(x);
   if (n == 0) {
     fill_bits(out, 0, 1, 0);
@@ -176,6 +198,8 @@ void OpenClBackend::sum(const Tensor& x, const Tensor& out) {
 
 // x [n] F32 *= factor; flag [>= 1] F32: flag[0] = any non-finite.
 void OpenClBackend::scale_and_check_finite(const Tensor& x, float factor, const Tensor& flag) {
+  expect_f32("scale_and_check_finite", "x", x);
+  expect_f32("scale_and_check_finite", "flag", flag);
   fill_bits(flag, 0, 1, 0);
   kernels_.run_1d("reduce.cl", "scale_check_finite", Slots{}, count(x), mem(x), off(x), count(x),
                   cl_float{factor}, mem(flag), off(flag));
@@ -184,6 +208,7 @@ void OpenClBackend::scale_and_check_finite(const Tensor& x, float factor, const 
 // param, grad, velocity [n] F32.
 void OpenClBackend::sgd_update(const Tensor& param, const Tensor& grad, const Tensor& velocity,
                                float learning_rate, float momentum) {
+  for (const Tensor* t : {&param, &grad, &velocity}) expect_f32("sgd_update", "every tensor", *t);
   kernels_.run_1d("optimizer.cl", "sgd_update", Slots{}, count(param), mem(param), off(param),
                   mem(grad), off(grad), mem(velocity), off(velocity), count(param),
                   cl_float{learning_rate}, cl_float{momentum});
@@ -192,6 +217,7 @@ void OpenClBackend::sgd_update(const Tensor& param, const Tensor& grad, const Te
 // param, grad, m, v [n] F32; step >= 1.
 void OpenClBackend::adam_update(const Tensor& param, const Tensor& grad, const Tensor& m,
                                 const Tensor& v, const AdamConfig& config, std::int64_t step) {
+  for (const Tensor* t : {&param, &grad, &m, &v}) expect_f32("adam_update", "every tensor", *t);
   const double t = static_cast<double>(step);
   const auto lr_t =
       static_cast<float>(config.learning_rate * std::sqrt(1.0 - std::pow(double{config.beta2}, t)) /

@@ -53,7 +53,9 @@ std::atomic<std::uint64_t> g_pub_mult{0};
 
 }  // namespace
 
-std::int64_t monotonic_now_ns() { return static_cast<std::int64_t>(detail::monotonic_ns()); }
+std::int64_t monotonic_now_ns() {
+  return static_cast<std::int64_t>(detail::monotonic_ns());
+}
 
 bool tsc_is_invariant() {
 #ifdef TS_HAVE_RDTSC
@@ -95,7 +97,7 @@ Calibration calibrate(ClockSource source, int window_ms) {
   c.tsc0 = p2.tsc;
   c.ns0 = p2.ns;
   c.tsc_hz = hz;
-  c.mult = static_cast<std::uint64_t>(std::llround(1e9 / hz * 4294967296.0));
+  c.mult = static_cast<std::uint64_t>(std::llround(std::ldexp(1e9 / hz, Calibration::kFracBits)));
   return c;
 #endif
 }

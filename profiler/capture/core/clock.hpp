@@ -11,17 +11,18 @@
 namespace ts::trace::core {
 
 struct Calibration {
-  bool tsc = false;          // false: "ticks" are already CLOCK_MONOTONIC nanoseconds
-  std::uint64_t tsc0 = 0;    // a TSC reading ...
-  std::int64_t ns0 = 0;      // ... and the CLOCK_MONOTONIC time it was taken at
-  std::uint64_t mult = 0;    // nanoseconds per tick, 32.32 fixed point
-  double tsc_hz = 0;         // ticks per second (for meta)
-  const char* why = "";      // why the TSC is not used, when it is not
+  static constexpr int kFracBits = 48;  // 0.02 ns of error per hour of ticks
+  bool tsc = false;                     // false: "ticks" are already CLOCK_MONOTONIC nanoseconds
+  std::uint64_t tsc0 = 0;               // a TSC reading ...
+  std::int64_t ns0 = 0;                 // ... and the CLOCK_MONOTONIC time it was taken at
+  std::uint64_t mult = 0;  // nanoseconds per tick, fixed point with kFracBits fraction bits
+  double tsc_hz = 0;       // ticks per second (for meta)
+  const char* why = "";    // why the TSC is not used, when it is not
 
   std::int64_t to_ns(std::uint64_t ticks) const {
     if (!tsc) return static_cast<std::int64_t>(ticks);
     const auto d = static_cast<__int128>(static_cast<std::int64_t>(ticks - tsc0));
-    return ns0 + static_cast<std::int64_t>((d * static_cast<__int128>(mult)) >> 32);
+    return ns0 + static_cast<std::int64_t>((d * static_cast<__int128>(mult)) >> kFracBits);
   }
 };
 

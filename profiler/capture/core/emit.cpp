@@ -50,7 +50,9 @@ inline std::uint32_t step_arg(std::int64_t step) noexcept {
   return static_cast<std::uint32_t>(step);
 }
 
-inline std::uint64_t ref_of(const void* p) noexcept { return reinterpret_cast<std::uintptr_t>(p); }
+inline std::uint64_t ref_of(const void* p) noexcept {
+  return reinterpret_cast<std::uintptr_t>(p);
+}
 
 void push(Event e, const EventArgs& args, std::uint64_t work_size) noexcept {
   SpscRing* r = ring();
@@ -84,8 +86,9 @@ void end_zone_args(const Site* site, std::uint64_t start, const EventArgs& args)
   const std::uint32_t s = state();
   if (s == kOff) return;
   const std::uint64_t end = ticks(s);
-  core::push(Event{start, end, core::ref_of(site), core::step_arg(args.step), 0, EventKind::zone, 0},
-             args, 0);
+  core::push(
+      Event{start, end, core::ref_of(site), core::step_arg(args.step), 0, EventKind::zone, 0}, args,
+      0);
 }
 
 void end_zone_dynamic(std::uint32_t name_id, Category category, std::uint64_t start,
@@ -129,7 +132,9 @@ void emit_device(std::uint32_t track, Category category, std::uint32_t name_id,
 
 namespace ts::trace {
 
-std::uint32_t intern(std::string_view text) { return core::runtime().strings.intern(text); }
+std::uint32_t intern(std::string_view text) {
+  return core::runtime().strings.intern(text);
+}
 
 std::uint32_t register_track(std::string_view name, TrackKind kind) {
   return core::runtime().tracks.find_or_add(name, kind);

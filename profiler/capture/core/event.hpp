@@ -42,13 +42,21 @@ struct ArgsRecord {
 };
 static_assert(sizeof(ArgsRecord) == sizeof(Event));
 
-inline Event as_slot(const ArgsRecord& a) { return std::bit_cast<Event>(a); }
-inline ArgsRecord as_args(const Event& e) { return std::bit_cast<ArgsRecord>(e); }
+inline Event as_slot(const ArgsRecord& a) {
+  return std::bit_cast<Event>(a);
+}
+inline ArgsRecord as_args(const Event& e) {
+  return std::bit_cast<ArgsRecord>(e);
+}
 
 inline std::uint64_t pack_name(std::uint32_t name_id, std::uint8_t category) {
   return static_cast<std::uint64_t>(name_id) | static_cast<std::uint64_t>(category) << 32;
 }
-inline std::uint32_t name_of(std::uint64_t ref) { return static_cast<std::uint32_t>(ref); }
-inline std::uint8_t category_of(std::uint64_t ref) { return static_cast<std::uint8_t>(ref >> 32); }
+inline std::uint32_t name_of(std::uint64_t ref) {
+  return static_cast<std::uint32_t>(ref);
+}
+inline std::uint8_t category_of(std::uint64_t ref) {
+  return static_cast<std::uint8_t>(ref >> 32);
+}
 
 }  // namespace ts::trace::core

@@ -19,8 +19,7 @@ std::size_t StringTable::size() const {
 
 std::uint32_t StringTable::copy_since(std::uint32_t first, std::vector<std::string>& out) const {
   std::lock_guard lock(mu_);
-  for (std::size_t i = first == 0 ? 0 : first - 1; i < texts_.size(); ++i)
-    out.push_back(texts_[i]);
+  for (std::size_t i = first == 0 ? 0 : first - 1; i < texts_.size(); ++i) out.push_back(texts_[i]);
   return static_cast<std::uint32_t>(texts_.size() + 1);
 }
 

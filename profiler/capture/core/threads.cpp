@@ -29,7 +29,9 @@ ExitGuard::~ExitGuard() {
   if (buffer != nullptr) runtime().threads.retire(buffer);
 }
 
-std::int64_t os_thread_id() { return static_cast<std::int64_t>(::syscall(SYS_gettid)); }
+std::int64_t os_thread_id() {
+  return static_cast<std::int64_t>(::syscall(SYS_gettid));
+}
 
 void drop_count(const ThreadBuffer& b, std::map<std::uint32_t, std::uint64_t>& out) {
   if (const SpscRing* r = b.ring.load(std::memory_order_acquire)) out[b.track] += r->dropped();
@@ -43,8 +45,8 @@ ThreadBuffer* ThreadRegistry::current() {
   auto* b = new ThreadBuffer;
   b->os_tid = os_thread_id();
   const bool main_thread = b->os_tid == static_cast<std::int64_t>(::getpid());
-  b->track = tracks_.add_thread(main_thread ? "main" : "thread " + std::to_string(b->os_tid),
-                                b->os_tid);
+  b->track =
+      tracks_.add_thread(main_thread ? "main" : "thread " + std::to_string(b->os_tid), b->os_tid);
   {
     std::lock_guard lock(mu_);
     buffers_.push_back(b);

@@ -26,8 +26,8 @@ enum class ClockSource : std::uint8_t {
 };
 
 struct SessionOptions {
-  std::uint32_t ring_events = 1u << 16;  // per-thread buffer, in 32-byte events (power of two)
-  std::uint32_t drain_interval_ms = 10;  // how often the writer empties the buffers
+  std::uint32_t ring_events = 1u << 16;    // per-thread buffer, in 32-byte events (power of two)
+  std::uint32_t drain_interval_ms = 10;    // how often the writer empties the buffers
   std::uint32_t commit_interval_ms = 100;  // how much a SIGKILL may lose, at most (plus rings)
   ClockSource clock = ClockSource::automatic;
 };

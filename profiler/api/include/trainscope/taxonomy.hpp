@@ -35,9 +35,8 @@ inline constexpr int kTrackKindCount = 3;
 
 constexpr std::string_view category_name(Category c) {
   constexpr std::string_view names[kCategoryCount] = {
-      "step",   "input_wait", "input_read", "input_decode", "input_map",
-      "input_batch", "h2d",   "d2h",        "kernel",       "launch",
-      "sync",   "host_compute", "optimizer", "other"};
+      "step", "input_wait", "input_read", "input_decode", "input_map",    "input_batch", "h2d",
+      "d2h",  "kernel",     "launch",     "sync",         "host_compute", "optimizer",   "other"};
   const auto i = static_cast<int>(c);
   return i < kCategoryCount ? names[i] : std::string_view("other");
 }

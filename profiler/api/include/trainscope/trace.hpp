@@ -62,12 +62,20 @@ inline constexpr std::uint32_t kTsc = 1;        // raw rdtsc ticks, converted by
 inline constexpr std::uint32_t kMonotonic = 2;  // CLOCK_MONOTONIC nanoseconds
 extern std::atomic<std::uint32_t> g_state;
 
-inline std::uint32_t state() noexcept { return g_state.load(std::memory_order_relaxed); }
+// Lets TS_ macros take a category bare (`kernel`) or qualified, and nothing else.
+constexpr Category category_arg(Category c) noexcept {
+  return c;
+}
+
+inline std::uint32_t state() noexcept {
+  return g_state.load(std::memory_order_relaxed);
+}
 
 inline std::uint64_t monotonic_ns() noexcept {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u +
+         static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
 inline std::uint64_t ticks(std::uint32_t state) noexcept {
@@ -92,7 +100,9 @@ void emit_device(std::uint32_t track, Category category, std::uint32_t name_id,
 }  // namespace detail
 
 // True while a session records.
-inline bool recording() noexcept { return detail::state() != detail::kOff; }
+inline bool recording() noexcept {
+  return detail::state() != detail::kOff;
+}
 
 // Nanoseconds on the clock every stored timestamp uses (the host's monotonic clock). Backends
 // measure device clock offsets against this (see trainscope/clock_align.hpp).
@@ -238,13 +248,13 @@ class StepScope {
 #define TS_CONCAT_(a, b) TS_CONCAT_INNER_(a, b)
 #define TS_UNIQUE_(prefix) TS_CONCAT_(prefix, __LINE__)
 // Accepts `kernel` as well as `ts::trace::Category::kernel`.
-#define TS_CATEGORY_(cat)                            \
-  ([]() constexpr -> ::ts::trace::Category {         \
-    using enum ::ts::trace::Category;                \
-    return cat;                                      \
+#define TS_CATEGORY_(cat)                          \
+  ([]() constexpr {                                \
+    using enum ::ts::trace::Category;              \
+    return ::ts::trace::detail::category_arg(cat); \
   }())
 #define TS_SITE_(var, name, cat) \
-  static constexpr ::ts::trace::Site var { name, TS_CATEGORY_(cat), __FILE__, __LINE__ }
+  static constexpr ::ts::trace::Site var = {name, TS_CATEGORY_(cat), __FILE__, __LINE__}
 
 #if defined(TRAINSCOPE_TRACE_DISABLED)
 
@@ -264,25 +274,25 @@ class StepScope {
 
 #define TS_ZONE(name, cat)                   \
   TS_SITE_(TS_UNIQUE_(ts_site_), name, cat); \
-  ::ts::trace::Zone TS_UNIQUE_(ts_zone_) { &TS_UNIQUE_(ts_site_) }
+  ::ts::trace::Zone TS_UNIQUE_(ts_zone_)(&TS_UNIQUE_(ts_site_))
 #define TS_ZONE_ARGS(name, cat, bytes, step) \
   TS_SITE_(TS_UNIQUE_(ts_site_), name, cat); \
-  ::ts::trace::ZoneArgs TS_UNIQUE_(ts_zone_) { &TS_UNIQUE_(ts_site_), (bytes), (step) }
+  ::ts::trace::ZoneArgs TS_UNIQUE_(ts_zone_)(&TS_UNIQUE_(ts_site_), (bytes), (step))
 #define TS_ZONE_VAR(var, name, cat)          \
   TS_SITE_(TS_UNIQUE_(ts_site_), name, cat); \
-  ::ts::trace::ZoneArgs var { &TS_UNIQUE_(ts_site_) }
-#define TS_ZONE_DYNAMIC(name_id, cat)                                                    \
-  ::ts::trace::DynamicZone TS_UNIQUE_(ts_zone_)((name_id), [&]() -> ::ts::trace::Category { \
-    using enum ::ts::trace::Category;                                                    \
-    return cat;                                                                          \
+  ::ts::trace::ZoneArgs var(&TS_UNIQUE_(ts_site_))
+#define TS_ZONE_DYNAMIC(name_id, cat)                            \
+  ::ts::trace::DynamicZone TS_UNIQUE_(ts_zone_)((name_id), [&] { \
+    using enum ::ts::trace::Category;                            \
+    return ::ts::trace::detail::category_arg(cat);               \
   }())
 #define TS_STEP(n) ::ts::trace::StepScope TS_UNIQUE_(ts_step_)(n)
 #define TS_STEP_BEGIN(n) ::ts::trace::step_begin(n)
 #define TS_STEP_END(n) ::ts::trace::step_end(n)
-#define TS_COUNTER(name, value)                                               \
-  do {                                                                        \
-    static constexpr ::ts::trace::CounterSite ts_counter_site_{name};         \
-    ::ts::trace::counter(&ts_counter_site_, static_cast<double>(value));     \
+#define TS_COUNTER(name, value)                                          \
+  do {                                                                   \
+    static constexpr ::ts::trace::CounterSite ts_counter_site_{name};    \
+    ::ts::trace::counter(&ts_counter_site_, static_cast<double>(value)); \
   } while (0)
 #define TS_THREAD_NAME(name) ::ts::trace::set_thread_name(name)
 #define TS_DEVICE_EVENT(...) ::ts::trace::device_event(__VA_ARGS__)

@@ -55,12 +55,19 @@ TEST_F(OpenClGemm, BetaZeroIgnoresNanInC) {
 }
 
 TEST_F(OpenClGemm, EngineShapes) {
-  // Dense forward (NT with weights [out, in]?) and backward shapes of the mlp on MNIST,
-  // including sizes large enough for CLBlast's indirect kernels.
+  // The mlp's dense layers on MNIST (forward NN, weight gradient TN, input gradient NT) and an
+  // odd-sized one.
   check(false, false, 32, 128, 784, 1.0f, 0.0f, DType::F32, DType::F32, DType::F32, false);
   check(true, false, 784, 128, 32, 1.0f, 1.0f, DType::F32, DType::F32, DType::F32, false);
   check(false, true, 32, 784, 128, 1.0f, 0.0f, DType::F32, DType::F32, DType::F32, false);
   check(false, false, 257, 263, 129, 1.0f, 0.0f, DType::F32, DType::F32, DType::F32, false);
+}
+
+TEST_F(OpenClGemm, LargeOddSizesUseCLBlastsIndirectPath) {
+  // m*n*k above CLBlast's XGEMM_MIN_INDIRECT_SIZE^3 on PoCL (896^3): the padded, temporary-
+  // buffer path with offsets. Sizes not multiples of the tile sizes force padding.
+  check(false, false, 961, 903, 900, 1.0f, 0.5f, DType::F32, DType::F32, DType::F32, false);
+  check(true, true, 961, 903, 900, -0.5f, 0.0f, DType::F32, DType::F32, DType::F32, true);
 }
 
 TEST_F(OpenClGemm, HalfStorageOperands) {
