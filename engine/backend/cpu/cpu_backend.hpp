@@ -7,7 +7,9 @@
 
 namespace ts {
 
-// threads: worker threads for large GEMMs (0: all cores).
+// threads: how many threads large ops (GEMMs, big element-wise loops, optimizer updates, im2col)
+// may use, the calling thread included; 0 means every core this process may run on, and larger
+// requests are capped at that. Helper threads are started here, not per call.
 std::unique_ptr<Backend> make_cpu_backend(int threads = 0);
 
 }  // namespace ts

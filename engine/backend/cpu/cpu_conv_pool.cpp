@@ -40,6 +40,29 @@ void zero_elems(const View& dst, std::int64_t d, std::int64_t len) {
   std::memset(dst.data + d * size, 0, static_cast<std::size_t>(len) * size);
 }
 
+// (image, row, column) of a flat index over [batch, h, w], stepped without divisions.
+struct PixelIndex {
+  std::int64_t h, w, b, y, x;
+  PixelIndex(std::int64_t flat, std::int64_t height, std::int64_t width)
+      : h(height), w(width), b(flat / (h * w)), y(flat / w % h), x(flat % w) {}
+  void next() {
+    if (++x < w) return;
+    x = 0;
+    if (++y < h) return;
+    y = 0;
+    ++b;
+  }
+};
+
+// The output positions o in [0, out) whose window covers input position i, i.e. those with
+// o*s - pad + k == i for some kernel offset k in [0, kernel): [*lo, *hi], empty when lo > hi.
+void outputs_using(std::int64_t i, std::int64_t pad, std::int64_t kernel, std::int64_t s,
+                   std::int64_t out, std::int64_t* lo, std::int64_t* hi) {
+  const std::int64_t first = i + pad - kernel + 1, last = i + pad;  // o*s ranges over these
+  *lo = first <= 0 ? 0 : (first + s - 1) / s;
+  *hi = last < 0 ? -1 : std::min(out - 1, last / s);
+}
+
 }  // namespace
 
 // cols [batch*out_h*out_w, kernel_h*kernel_w*in_c] from x [batch, in_h, in_w, in_c].
@@ -47,8 +70,9 @@ void im2col(const Conv2DGeometry& g, const View& x, const View& cols, ThreadPool
   const std::int64_t oh = g.out_h(), ow = g.out_w(), c = g.in_c, kw = g.kernel_w;
   const std::int64_t ncols = g.col_cols();
   parallel_for(pool, g.col_rows(), min_items(ncols), [&](std::int64_t r0, std::int64_t r1) {
-    for (std::int64_t r = r0; r < r1; ++r) {
-      const std::int64_t b = r / (oh * ow), oy = r / ow % oh, ox = r % ow;
+    PixelIndex at(r0, oh, ow);
+    for (std::int64_t r = r0; r < r1; ++r, at.next()) {
+      const std::int64_t b = at.b, oy = at.y, ox = at.x;
       const std::int64_t x0 = ox * g.stride - g.pad;  // input column under kernel column 0
       // Kernel columns [lo, hi) fall inside the image; their pixels are contiguous in x.
       const std::int64_t lo = std::clamp<std::int64_t>(-x0, 0, kw);
@@ -76,22 +100,21 @@ void col2im(const Conv2DGeometry& g, const View& dcols, const View& dx, ThreadPo
   parallel_for(pool, pixels, min_items(c * g.kernel_h * kw), [&](std::int64_t p0, std::int64_t p1) {
     alignas(64) float acc_tmp[kChunk];
     alignas(64) float seg_tmp[kChunk];
-    for (std::int64_t p = p0; p < p1; ++p) {
-      const std::int64_t b = p / (g.in_h * g.in_w), iy = p / g.in_w % g.in_h, ix = p % g.in_w;
+    PixelIndex at(p0, g.in_h, g.in_w);
+    for (std::int64_t p = p0; p < p1; ++p, at.next()) {
+      // Outputs (oy, ox) whose window covered this pixel, through kernel (kh, kw).
+      std::int64_t oy_lo, oy_hi, ox_lo, ox_hi;
+      outputs_using(at.y, g.pad, g.kernel_h, s, oh, &oy_lo, &oy_hi);
+      outputs_using(at.x, g.pad, kw, s, ow, &ox_lo, &ox_hi);
       for (std::int64_t c0 = 0; c0 < c; c0 += kChunk) {
         const std::int64_t len = std::min(kChunk, c - c0);
         float* __restrict acc = out_f32(dx, p * c + c0, acc_tmp);
         std::fill_n(acc, len, 0.0f);
-        // Output row oy used this pixel through kernel row kh when oy*s - pad + kh == iy.
-        for (std::int64_t kh = 0; kh < g.kernel_h; ++kh) {
-          const std::int64_t ty = iy + g.pad - kh;
-          if (ty < 0) break;
-          if (ty % s != 0 || ty / s >= oh) continue;
-          for (std::int64_t k = 0; k < kw; ++k) {
-            const std::int64_t tx = ix + g.pad - k;
-            if (tx < 0) break;
-            if (tx % s != 0 || tx / s >= ow) continue;
-            const std::int64_t src = ((b * oh + ty / s) * ow + tx / s) * ncols + (kh * kw + k) * c;
+        for (std::int64_t oy = oy_hi; oy >= oy_lo; --oy) {  // kernel rows in ascending order
+          const std::int64_t kh = at.y + g.pad - oy * s;
+          for (std::int64_t ox = ox_hi; ox >= ox_lo; --ox) {
+            const std::int64_t k = at.x + g.pad - ox * s;
+            const std::int64_t src = ((at.b * oh + oy) * ow + ox) * ncols + (kh * kw + k) * c;
             const float* __restrict seg = load_f32(dcols, src + c0, len, seg_tmp);
             for (std::int64_t i = 0; i < len; ++i) acc[i] += seg[i];
           }
@@ -111,8 +134,9 @@ void maxpool(const Pool2DGeometry& g, const View& x, const View& y, std::int32_t
         alignas(64) float best_tmp[kChunk];
         alignas(64) float seg_tmp[kChunk];
         alignas(64) std::int32_t arg[kChunk];
-        for (std::int64_t q = q0; q < q1; ++q) {
-          const std::int64_t b = q / (oh * ow), oy = q / ow % oh, ox = q % ow;
+        PixelIndex at(q0, oh, ow);
+        for (std::int64_t q = q0; q < q1; ++q, at.next()) {
+          const std::int64_t b = at.b, oy = at.y, ox = at.x;
           for (std::int64_t c0 = 0; c0 < c; c0 += kChunk) {
             const std::int64_t len = std::min(kChunk, c - c0);
             float* __restrict best = out_f32(y, q * c + c0, best_tmp);
@@ -152,8 +176,9 @@ void maxpool_backward(const Pool2DGeometry& g, const View& dy, const std::int32_
       pool, g.batch * oh * ow, min_items(c * k * k), [&](std::int64_t q0, std::int64_t q1) {
         alignas(64) float grad_tmp[kChunk];
         alignas(64) float out_tmp[kChunk];
-        for (std::int64_t q = q0; q < q1; ++q) {
-          const std::int64_t b = q / (oh * ow), oy = q / ow % oh, ox = q % ow;
+        PixelIndex at(q0, oh, ow);
+        for (std::int64_t q = q0; q < q1; ++q, at.next()) {
+          const std::int64_t b = at.b, oy = at.y, ox = at.x;
           for (std::int64_t c0 = 0; c0 < c; c0 += kChunk) {
             const std::int64_t len = std::min(kChunk, c - c0);
             const float* __restrict grad = load_f32(dy, q * c + c0, len, grad_tmp);

@@ -36,11 +36,18 @@ void for_each_col_entry(const Conv2DGeometry& g, F f) {
 
 class ConvPool : public ::testing::TestWithParam<DType> {};
 
+// clang-format off
 const Conv2DGeometry kConvCases[] = {
-    {2, 7, 6, 3, 3, 3, 1, 1},   {1, 5, 5, 1, 2, 3, 2, 0},   {3, 6, 7, 5, 3, 2, 2, 2},
-    {1, 4, 4, 2, 1, 1, 1, 0},   {2, 9, 8, 300, 3, 3, 2, 1},  // channels beyond one chunk
-    {4, 28, 28, 8, 3, 3, 1, 1},                              // large enough to split over threads
+    // batch, in_h, in_w, in_c, kernel_h, kernel_w, stride, pad
+    {2, 7, 6, 3, 3, 3, 1, 1},
+    {1, 5, 5, 1, 2, 3, 2, 0},
+    {3, 6, 7, 5, 3, 2, 2, 2},
+    {1, 4, 4, 2, 1, 1, 1, 0},
+    {2, 7, 7, 3, 1, 2, 3, 1},    // stride > kernel: some pixels are in no window
+    {2, 9, 8, 300, 3, 3, 2, 1},  // channels beyond one chunk
+    {4, 28, 28, 8, 3, 3, 1, 1},  // large enough to split over threads
 };
+// clang-format on
 
 TEST_P(ConvPool, Im2colCol2imMatchLoopsAndAreAdjoint) {
   const DType dt = GetParam();
@@ -104,11 +111,16 @@ TEST_P(ConvPool, Im2colHandCheckedPaddingAndStride2) {
   EXPECT_EQ(read(cpu(), dx), (std::vector<float>{1, 2, 1, 2, 4, 2, 1, 2, 1}));
 }
 
+// clang-format off
 const Pool2DGeometry kPoolCases[] = {
-    {2, 7, 6, 5, 2},  // odd height: last row belongs to no window
-    {1, 4, 4, 3, 2},    {3, 5, 7, 2, 3}, {2, 6, 6, 300, 3},  // channels beyond one chunk
-    {8, 28, 28, 16, 2},                                      // split over threads
+    // batch, in_h, in_w, channels, pool
+    {2, 7, 6, 5, 2},       // odd height: the last row belongs to no window
+    {1, 4, 4, 3, 2},
+    {3, 5, 7, 2, 3},
+    {2, 6, 6, 300, 3},     // channels beyond one chunk
+    {8, 28, 28, 16, 2},    // large enough to split over threads
 };
+// clang-format on
 
 TEST_P(ConvPool, MaxpoolFirstMaximumWinsAndBackwardRoutes) {
   const DType dt = GetParam();
