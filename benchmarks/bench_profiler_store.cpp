@@ -58,10 +58,13 @@ void write_dictionary(ts::store::Writer& w) {
     w.put_string(i, "zone " + std::to_string(i));
     w.put_label(i, i, static_cast<tt::Category>(i % tt::kCategoryCount));
   }
-  for (std::uint32_t t = 1; t <= 8; ++t) w.put_track(t, "thread " + std::to_string(t), tt::TrackKind::thread);
+  for (std::uint32_t t = 1; t <= 8; ++t)
+    w.put_track(t, "thread " + std::to_string(t), tt::TrackKind::thread);
 }
 
-std::string bench_path() { return "/tmp/bench_profiler_store_" + std::to_string(::getpid()) + ".db"; }
+std::string bench_path() {
+  return "/tmp/bench_profiler_store_" + std::to_string(::getpid()) + ".db";
+}
 
 // Arg: the page size. Each iteration writes a fresh 2 M-event trace.
 void BM_StoreIngest(benchmark::State& state) {
@@ -92,7 +95,12 @@ void BM_StoreIngest(benchmark::State& state) {
       bytes_per_event - schema_bytes / static_cast<double>(kEvents);
   std::filesystem::remove(path);
 }
-BENCHMARK(BM_StoreIngest)->Arg(4096)->Arg(16384)->Arg(65536)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StoreIngest)
+    ->Arg(4096)
+    ->Arg(16384)
+    ->Arg(65536)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include "profiler/capture/collector.hpp"
@@ -120,8 +121,14 @@ Session::~Session() {
 }
 
 void Session::launch() {
+  try {
+    thread_ = std::thread([this] { run(); });
+  } catch (const std::system_error& e) {
+    rt_.threads.end_consuming(
+        [](const core::ThreadBuffer&, const core::Event&, const core::ArgsRecord*) {});
+    throw TraceError("cannot start trace " + path_ + ": no writer thread (" + e.what() + ")");
+  }
   core::set_state(cal_.tsc ? detail::kTsc : detail::kMonotonic);
-  thread_ = std::thread([this] { run(); });
 }
 
 void Session::fail(const char* what) noexcept {
@@ -192,7 +199,7 @@ void Session::finish() noexcept {
                  std::to_string(cal_.to_ns(detail::ticks(detail::kTsc)) - mono));
     w.put_meta("capture.end_ns", std::to_string(mono));
     w.put_meta("capture.events_written", std::to_string(w.events_written()));
-    w.put_meta("capture.events_moved_1ns", std::to_string(w.events_moved()));
+    w.put_meta("capture.events_moved", std::to_string(w.events_moved()));
     w.finish();
     std::lock_guard lock(mu_);
     stats_.events_written = w.events_written();

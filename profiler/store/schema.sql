@@ -55,8 +55,9 @@ CREATE TABLE label (
 );
 
 -- Intervals. Keyed by time, so a time window (of all tracks, or of one) is a range scan, and
--- capture appends near the end of the tree. About 27 bytes per event on disk. A (start, track)
--- pair is unique: the rare event that would collide is moved 1 ns later.
+-- capture appends near the end of the tree: 27-29 bytes per event on disk, with no separate
+-- index. A (start, track) pair is unique: of two events starting on the same clock tick, the
+-- writer moves one by a nanosecond or a few (the longer earlier, the shorter later, ends kept).
 CREATE TABLE event (
   start_ns INTEGER NOT NULL,
   track    INTEGER NOT NULL REFERENCES track (id),

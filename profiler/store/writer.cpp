@@ -113,8 +113,8 @@ Writer::Writer(const std::string& path, const WriterOptions& options) {
 Writer::~Writer() {
   try {
     finish();
-  } catch (const Error&) {
-    // Destructors do not throw; finish() already failed once for the caller to see.
+  } catch (...) {
+    // Destructors do not throw; an explicit finish() reports the error.
   }
 }
 
