@@ -5,7 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build}"
-python3 -c 'import torch' 2>/dev/null || {
+# Debian's python3-torch lives in the system interpreter, which a pyenv/venv python3 may shadow.
+py=""
+for candidate in python3 /usr/bin/python3; do
+  if "$candidate" -c 'import torch' 2>/dev/null; then py="$candidate"; break; fi
+done
+[ -n "$py" ] || {
   echo "compare_pytorch: PyTorch is missing; install it with: apt-get install python3-torch" >&2
   exit 2
 }
@@ -14,7 +19,7 @@ ours=$("$build/benchmarks/bench_train" --benchmark_filter='train_step/cpu_mlp/32
 import json, sys
 runs = [b for b in json.load(sys.stdin)["benchmarks"] if b["name"].startswith("train_step/cpu_mlp/")]
 print(round(runs[0]["samples_per_s"]))')
-theirs_line=$(python3 benchmarks/pytorch_mlp.py --batch 32 --steps 3000)
+theirs_line=$("$py" benchmarks/pytorch_mlp.py --batch 32 --steps 3000)
 theirs=$(echo "$theirs_line" | sed -E 's/.*: ([0-9]+) samples\/s/\1/')
 echo "trainscope cpu backend, mlp batch 32: $ours samples/s"
 echo "$theirs_line"
