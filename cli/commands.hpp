@@ -8,5 +8,6 @@ namespace ts::cli {
 
 int run_train(Args& args);
 int run_devices(Args& args);
+int run_make_dataset(Args& args);
 
 }  // namespace ts::cli

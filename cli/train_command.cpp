@@ -1,13 +1,20 @@
 // trainscope train: build a model, load a dataset, fit it on the chosen backend.
 #include <unistd.h>
 
+#include <atomic>
+#include <csignal>
 #include <fstream>
 #include <iostream>
+#include <sstream>
+#include <trainscope/session.hpp>
+#include <trainscope/trace.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/json_writer.hpp"
+#include "cli/pipeline_flags.hpp"
 #include "engine/backend/factory.hpp"
-#include "engine/data/load.hpp"
+#include "engine/data/pipeline/augment_map.hpp"
+#include "engine/data/pipeline/make_source.hpp"
 #include "engine/nn/models.hpp"
 
 namespace ts::cli {
@@ -15,11 +22,19 @@ namespace ts::cli {
 namespace {
 
 struct TrainOptions {
-  std::string model, dataset, optimizer, backend, precision, summary_json;
+  std::string model, dataset, optimizer, backend, precision, summary_json, trace;
   std::int64_t epochs, batch, seed, device, threads;
   double lr;
   bool quiet;
+  PipelineFlags pipeline;
 };
+
+// Ctrl-C asks the fit loop to stop after the current step; a second Ctrl-C kills as usual.
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_interrupt(int) {
+  g_interrupted.store(true);
+  std::signal(SIGINT, SIG_DFL);
+}
 
 TrainOptions parse(Args& args) {
   TrainOptions o;
@@ -35,35 +50,60 @@ TrainOptions parse(Args& args) {
   o.threads = args.integer("threads", 0, 0, 1024);
   o.precision = args.choice("precision", "fp32", {"fp32", "mixed"});
   o.summary_json = args.text("summary-json", "");
+  o.trace = args.text("trace", "");
   o.quiet = args.flag("quiet");
+  o.pipeline = parse_pipeline_flags(args, o.batch, static_cast<std::uint64_t>(o.seed));
   args.finish();
+  if (!o.trace.empty() && ts::trace::session_active())
+    throw UsageError("--trace " + o.trace +
+                     " conflicts with the TRAINSCOPE_TRACE session already recording");
   return o;
 }
 
-void write_summary(const std::string& path, const TrainOptions& o, const Dataset& data,
-                   const Backend& backend, const Sequential& model, const FitResult& fit) {
+void write_summary(const std::string& path, const TrainOptions& o, const SampleSource& data,
+                   const Backend& backend, const Sequential& model, const FitResult& fit,
+                   const PipelineStats& input) {
   JsonWriter j;
   j.begin_object();
   j.key("epochs").begin_array();
   for (const auto& e : fit.epochs)
     j.begin_object()
-        .key("loss").value(e.loss)
-        .key("accuracy").value(e.accuracy)
-        .key("seconds").value(e.seconds)
+        .key("loss")
+        .value(e.loss)
+        .key("accuracy")
+        .value(e.accuracy)
+        .key("seconds")
+        .value(e.seconds)
         .end_object();
   j.end_array();
   j.key("samples_per_s").value(fit.samples_per_s);
   j.key("backend").value(backend.kind());
   j.key("device").value(backend.device_name());
   j.key("model").value(o.model);
-  j.key("dataset").value(data.source);
-  j.key("samples").value(static_cast<long long>(data.count));
+  j.key("dataset").value(data.description());
+  j.key("samples").value(static_cast<long long>(data.count()));
+  j.key("steps").value(static_cast<long long>(fit.steps));
+  j.key("stopped_early").value(fit.stopped_early);
+  j.key("pipeline").begin_object();
+  j.key("preset").value(o.pipeline.preset);
+  j.key("options").value(describe(o.pipeline.options));
+  j.key("parallel").value(static_cast<long long>(input.parallel));
+  j.key("prefetch").value(static_cast<long long>(input.prefetch));
+  j.key("cache").value(input.cache);
+  j.key("prefetch_to_device").value(o.pipeline.options.prefetch_to_device);
+  j.key("input_wait_s").value(input.wait_seconds);
+  j.key("samples_loaded").value(static_cast<long long>(input.samples_loaded));
+  j.key("cache_hits").value(static_cast<long long>(input.cache_hits));
+  j.key("skipped_bad").value(static_cast<long long>(input.skipped_bad));
+  j.key("autotune").begin_array();
+  for (const auto& line : input.autotune_log) j.value(line);
+  j.end_array();
+  j.end_object();
   j.key("batch").value(static_cast<long long>(o.batch));
   j.key("optimizer").value(o.optimizer);
   j.key("precision").value(o.precision);
   if (model.precision() == Precision::Mixed) {
-    j.key("mixed_precision_arithmetic")
-        .value(backend.native_fp16() ? "f16" : "f32 on f16 storage");
+    j.key("mixed_precision_arithmetic").value(backend.native_fp16() ? "f16" : "f32 on f16 storage");
     j.key("skipped_steps").value(static_cast<long long>(fit.skipped_steps));
     j.key("final_loss_scale").value(static_cast<double>(fit.final_loss_scale));
   }
@@ -73,17 +113,69 @@ void write_summary(const std::string& path, const TrainOptions& o, const Dataset
   if (!out) throw std::runtime_error("cannot write the summary to '" + path + "'");
 }
 
+std::string command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (char& c : raw)
+    if (c == '\0') c = ' ';
+  while (!raw.empty() && raw.back() == ' ') raw.pop_back();
+  return raw;
+}
+
+// Starts the --trace session before anything else runs, so an unwritable path fails at once.
+void start_trace(const TrainOptions& o) {
+  if (o.trace.empty()) return;
+  // 256 Ki events (8 MB) per thread: the trainer of a fast CPU-backend run records ~300 k
+  // events/s, so this rides out a writer stalled for most of a second without dropping any.
+  ts::trace::SessionOptions options;
+  options.ring_events = 1u << 18;
+  try {
+    ts::trace::start(o.trace,
+                     {{"command_line", command_line()},
+                      {"engine.model", o.model},
+                      {"engine.dataset", o.dataset},
+                      {"engine.batch", std::to_string(o.batch)},
+                      {"engine.optimizer", o.optimizer},
+                      {"engine.precision", o.precision},
+                      {"engine.epochs", std::to_string(o.epochs)},
+                      {"pipeline.preset", o.pipeline.preset},
+                      {"pipeline.options", describe(o.pipeline.options)}},
+                     options);
+  } catch (const ts::trace::TraceError& e) {
+    throw UsageError(std::string("--trace: ") + e.what());
+  }
+}
+
+void report_trace(const TrainOptions& o, std::ostream& log) {
+  if (o.trace.empty()) return;
+  ts::trace::stop();
+  const ts::trace::SessionStats s = ts::trace::session_stats();
+  if (o.quiet) return;
+  log << "Trace: " << o.trace << " (" << s.events_written << " events";
+  if (s.events_dropped) log << ", " << s.events_dropped << " dropped";
+  if (s.write_failed) log << ", writing stopped early after an error";
+  log << ")\n";
+}
+
 }  // namespace
 
 int run_train(Args& args) {
   const TrainOptions o = parse(args);
   std::ostream& log = std::cout;
+  start_trace(o);
 
   // The data and the model are checked before any device is set up.
-  const Dataset data = load_dataset(o.dataset, static_cast<std::uint64_t>(o.seed));
-  auto model = make_model(o.model, Shape{data.height, data.width, data.channels},
-                          std::max(10, data.classes));
-  model->check_dataset(data);
+  const std::shared_ptr<const SampleSource> source =
+      make_sample_source(o.dataset, static_cast<std::uint64_t>(o.seed));
+  const SampleShape shape = source->shape();
+  auto model = make_model(o.model, Shape{shape.height, shape.width, shape.channels},
+                          std::max(10, shape.classes));
+  SampleMap augment;
+  try {
+    augment = make_augment_map(o.pipeline.augment, shape, static_cast<std::uint64_t>(o.seed));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--augment: ") + e.what());
+  }
 
   BackendRequest request;
   request.kind = o.backend;
@@ -92,37 +184,68 @@ int run_train(Args& args) {
   BackendChoice choice = make_backend(request);
   if (!choice.notice.empty()) std::cerr << "trainscope: " << choice.notice << "\n";
   Backend& backend = *choice.backend;
+  TS_META("engine.backend", backend.kind());
+  TS_META("engine.device", backend.device_name());
   CompileOptions compile;
   compile.precision = o.precision == "mixed" ? Precision::Mixed : Precision::FP32;
   compile.seed = static_cast<std::uint64_t>(o.seed);
   model->compile(backend, make_optimizer(o.optimizer, static_cast<float>(o.lr)), compile);
 
+  Pipeline input(source, o.pipeline.options, augment);
   if (!o.quiet) {
     log << "Backend: " << backend.kind() << " (" << backend.device_name() << ")";
     if (compile.precision == Precision::Mixed)
       log << ", mixed precision: "
           << (backend.native_fp16() ? "f16 arithmetic" : "f32 arithmetic on f16 storage");
-    log << "\nDataset: " << data.source << "\nModel: " << o.model << ", " << o.optimizer
-        << ", batch " << o.batch << "\n"
+    log << "\nDataset: " << source->description() << "\nPipeline: " << o.pipeline.preset << " ("
+        << describe(o.pipeline.options) << ")"
+        << (o.pipeline.augment.empty() ? "" : ", augment " + o.pipeline.augment)
+        << "\nModel: " << o.model << ", " << o.optimizer << ", batch " << o.batch << "\n"
         << model->summary();
   }
   FitOptions fit;
   fit.epochs = static_cast<int>(o.epochs);
-  fit.batch_size = o.batch;
-  fit.seed = static_cast<std::uint64_t>(o.seed);
   fit.progress = o.quiet ? nullptr : &log;
   fit.progress_is_terminal = isatty(STDOUT_FILENO) != 0;
-  const FitResult result = model->fit(data, fit);
+  fit.stop = &g_interrupted;
+  const auto previous = std::signal(SIGINT, on_interrupt);
+  FitResult result;
+  try {
+    result = model->fit(input, fit);
+  } catch (...) {
+    std::signal(SIGINT, previous);
+    input.stop();
+    throw;
+  }
+  std::signal(SIGINT, previous);
+  input.stop();
+  const PipelineStats stats = input.stats();
+  TS_META("pipeline.parallel", std::to_string(stats.parallel));
+  TS_META("pipeline.prefetch", std::to_string(stats.prefetch));
+  TS_META("pipeline.cache", stats.cache);
+  TS_META("fit.samples_per_s", std::to_string(result.samples_per_s));
+  TS_META("fit.steps", std::to_string(result.steps));
   if (!o.quiet) {
-    const auto& last = result.epochs.back();
-    log << "Trained " << o.epochs << " epoch(s): " << static_cast<long long>(result.samples_per_s)
-        << " samples/s, final loss " << last.loss << ", accuracy " << last.accuracy << "\n";
+    if (result.stopped_early) log << "Interrupted after " << result.steps << " step(s)\n";
+    if (!result.epochs.empty()) {
+      const auto& last = result.epochs.back();
+      log << "Trained " << result.epochs.size()
+          << " epoch(s): " << static_cast<long long>(result.samples_per_s)
+          << " samples/s, final loss " << last.loss << ", accuracy " << last.accuracy << "\n";
+    }
+    log << "Input: waited " << stats.wait_seconds << " s for batches; parallel " << stats.parallel
+        << ", prefetch " << stats.prefetch << ", cache " << stats.cache;
+    if (stats.skipped_bad) log << ", " << stats.skipped_bad << " bad sample(s) skipped";
+    log << "\n";
+    for (const auto& line : stats.autotune_log) log << "  autotune: " << line << "\n";
     if (compile.precision == Precision::Mixed)
       log << "Loss scale " << result.final_loss_scale << ", " << result.skipped_steps
           << " step(s) skipped for inf/NaN gradients\n";
   }
-  if (!o.summary_json.empty()) write_summary(o.summary_json, o, data, backend, *model, result);
-  return 0;
+  if (!o.summary_json.empty())
+    write_summary(o.summary_json, o, *source, backend, *model, result, stats);
+  report_trace(o, log);
+  return result.stopped_early ? 130 : 0;
 }
 
 }  // namespace ts::cli

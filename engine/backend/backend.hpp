@@ -38,6 +38,11 @@ struct Pool2DGeometry {
   std::int64_t out_w() const { return in_w / pool; }
 };
 
+// Identifies one upload_async copy; 0 means "already complete".
+struct UploadTicket {
+  std::uint64_t id = 0;
+};
+
 struct AdamConfig {
   float learning_rate = 1e-3f, beta1 = 0.9f, beta2 = 0.999f, epsilon = 1e-7f;
 };
@@ -64,6 +69,19 @@ class Backend {
   virtual void fill(const Tensor& t, float value) = 0;
   // Waits until all queued work is done.
   virtual void finish() = 0;
+
+  // ---- copy queue (prefetch to device) ---------------------------------------------------
+  // Host -> device on a copy queue that runs alongside compute, returning at once: the host
+  // bytes are staged, so `host` may be reused immediately. The caller guarantees that no queued
+  // compute work still reads or writes dst (e.g. it has since waited with download/finish).
+  // The default is a plain upload() and a completed ticket (backends without a copy queue).
+  virtual UploadTicket upload_async(const Tensor& dst, const void* host) {
+    upload(dst, host);
+    return {};
+  }
+  // Makes compute work enqueued after this call wait for the ticket's copy; the host does not
+  // block. A completed ticket (id 0) is a no-op.
+  virtual void wait_upload(UploadTicket ticket) { (void)ticket; }
 
   // ---- linear algebra --------------------------------------------------------------------
   // C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C[m,n], row-major.

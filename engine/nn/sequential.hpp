@@ -2,6 +2,7 @@
 // then train_step / fit / evaluate on in-memory datasets.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -10,6 +11,7 @@
 
 #include "engine/data/batcher.hpp"
 #include "engine/data/dataset.hpp"
+#include "engine/data/pipeline/pipeline.hpp"
 #include "engine/nn/layer.hpp"
 #include "engine/nn/loss.hpp"
 #include "engine/nn/loss_scale.hpp"
@@ -26,10 +28,10 @@ struct CompileOptions {
 };
 
 struct StepResult {
-  double loss_sum = 0;     // summed over the batch's samples
-  double correct = 0;      // samples whose argmax matched the label
+  double loss_sum = 0;  // summed over the batch's samples
+  double correct = 0;   // samples whose argmax matched the label
   std::int64_t samples = 0;
-  bool applied = true;     // false when mixed precision skipped the update (inf/NaN gradients)
+  bool applied = true;  // false when mixed precision skipped the update (inf/NaN gradients)
 };
 
 struct EpochStats {
@@ -41,9 +43,12 @@ struct FitOptions {
   int epochs = 1;
   std::int64_t batch_size = 32;
   bool shuffle = true;
-  std::uint64_t seed = 1;                  // shuffling
-  std::ostream* progress = nullptr;        // Keras-style progress output; null = silent
-  bool progress_is_terminal = false;       // update one line in place instead of one per epoch
+  std::uint64_t seed = 1;             // shuffling
+  std::ostream* progress = nullptr;   // Keras-style progress output; null = silent
+  bool progress_is_terminal = false;  // update one line in place instead of one per epoch
+  // Checked before every step: when it becomes true, fit() returns after the current step
+  // (Ctrl-C, early stopping). The pipeline's threads are stopped by its owner.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct FitResult {
@@ -51,6 +56,8 @@ struct FitResult {
   double samples_per_s = 0;  // over the whole fit
   std::int64_t skipped_steps = 0;
   float final_loss_scale = 1.0f;
+  std::int64_t steps = 0;      // training steps run (over all epochs)
+  bool stopped_early = false;  // FitOptions::stop ended the run
 };
 
 struct EvalResult {
@@ -78,7 +85,14 @@ class Sequential {
   // Forward + loss without updating: the same sums as train_step.
   StepResult test_step(const HostBatch& batch);
 
+  // Trains on an in-memory dataset (batches gathered on this thread, shuffled per epoch with
+  // options.seed): the in-memory upper bound of the input pipeline.
   FitResult fit(const Dataset& data, const FitOptions& options);
+  // Trains on batches from an input pipeline (its batch size and shuffling apply; options'
+  // batch_size, shuffle and seed are ignored). With input.options().prefetch_to_device, the
+  // next batch is copied to the device on the backend's copy queue while the current step
+  // computes (two input buffers, used in turn).
+  FitResult fit(Pipeline& input, const FitOptions& options);
   EvalResult evaluate(const Dataset& data, std::int64_t batch_size = 256);
 
   // Throws std::invalid_argument when the dataset's sample shape or classes don't fit.
@@ -96,8 +110,31 @@ class Sequential {
 
  private:
   void ensure_capacity(std::int64_t batch);
-  // Uploads a host batch; returns the input view [size, input...].
-  Tensor upload_batch(const HostBatch& batch);
+  // Checks a host batch against the model (sizes, label range).
+  void check_batch(const HostBatch& batch) const;
+  // Copies a host batch into input buffer `slot` (0 or 1): images [size, input...] (converted to
+  // f16 under mixed precision) and labels [size]. With async, on the backend's copy queue; the
+  // returned tickets must be waited for (wait_staged) before compute reads the slot.
+  struct Staged {
+    std::int64_t size = 0;
+    UploadTicket images, labels;
+  };
+  Staged stage_batch(const HostBatch& batch, int slot, bool async);
+  void wait_staged(const Staged& staged);
+  // Enqueues forward, backward and (fp32) the optimizer for the batch staged in `slot`.
+  void enqueue_train(int slot, std::int64_t size);
+  // Waits for the step's totals and, under mixed precision, applies the update if finite.
+  StepResult finish_train(std::int64_t size);
+  Tensor input_view(int slot, std::int64_t size) const;
+  // What the fit loop needs from a batch producer (a Batcher or a Pipeline).
+  struct BatchFeed {
+    std::int64_t batches_per_epoch = 0;
+    std::function<void(int epoch)> start_epoch;
+    std::function<bool(HostBatch&)> next;
+    bool prefetch_to_device = false;
+  };
+  FitResult fit_loop(const BatchFeed& feed, const FitOptions& options);
+  Tensor labels_view(int slot, std::int64_t size) const;
   // Runs the layers before the final Softmax: x -> logits.
   Tensor forward_logits(const Tensor& x, bool training);
   StepResult read_totals(std::int64_t samples, bool check_finite);
@@ -114,7 +151,8 @@ class Sequential {
   CategoricalCrossentropy loss_;
   DynamicLossScale loss_scale_;
   std::int64_t capacity_ = 0;
-  Tensor input_buf_, labels_buf_, totals_;  // totals_ [4] F32: loss sum, correct, non-finite flag
+  Tensor input_buf_[2], labels_buf_[2];  // two slots: the step's batch and the next one's
+  Tensor totals_;                        // [4] F32: loss sum, correct, non-finite flag
   std::vector<std::uint16_t> half_staging_;
 };
 

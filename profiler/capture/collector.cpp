@@ -137,12 +137,16 @@ void Collector::reap(bool last) {
 void Collector::write_rows() {
   if (!rows_.empty()) {
     // Time order keeps the inserts near the end of the (start_ns, track) tree; among equal
-    // starts the longer event (the enclosing zone) goes first.
-    std::sort(rows_.begin(), rows_.end(), [](const store::EventRow& x, const store::EventRow& y) {
-      if (x.start_ns != y.start_ns) return x.start_ns < y.start_ns;
-      if (x.track != y.track) return x.track < y.track;
-      return x.dur_ns > y.dur_ns;
-    });
+    // starts the longer event (the enclosing zone) goes first. A zone and the zone nested in it
+    // can start and end on the same clock tick: the sort is stable so that such ties stay in
+    // the order recorded (the nested zone first, as it ended first), which the writer relies on
+    // to tell which of the two encloses the other.
+    std::stable_sort(rows_.begin(), rows_.end(),
+                     [](const store::EventRow& x, const store::EventRow& y) {
+                       if (x.start_ns != y.start_ns) return x.start_ns < y.start_ns;
+                       if (x.track != y.track) return x.track < y.track;
+                       return x.dur_ns > y.dur_ns;
+                     });
     writer_.append(std::span<store::EventRow>(rows_));
     rows_.clear();
   }
@@ -167,13 +171,40 @@ void Collector::sync_tracks() {
   }
 }
 
-void Collector::sync_drops() {
-  std::uint64_t total = 0;
+std::map<std::uint32_t, std::uint64_t> Collector::drops_by_track() {
+  std::map<std::uint32_t, std::uint64_t> out;
   for (const auto& [track, count] : rt_.threads.dropped_by_track()) {
     auto base = drop_baseline_.find(track);
     const std::uint64_t n = count - (base != drop_baseline_.end() ? base->second : 0);
+    if (n != 0) out[track] = n;
+  }
+  return out;
+}
+
+std::uint64_t Collector::count_dropped() {
+  std::uint64_t total = 0;
+  for (const auto& [track, n] : drops_by_track()) total += n;
+  return total;
+}
+
+std::uint64_t Collector::discard() {
+  std::uint64_t n = rows_.size();
+  rows_.clear();
+  counters_.clear();
+  const auto count = [&](const core::ThreadBuffer&, const core::Event& e, const core::ArgsRecord*) {
+    n += e.kind != EventKind::counter_site && e.kind != EventKind::counter_track ? 1 : 0;
+  };
+  for (core::ThreadBuffer* b : rt_.threads.buffers())
+    if (core::SpscRing* ring = b->ring.load(std::memory_order_acquire))
+      ring->drain([&](const core::Event& e, const core::ArgsRecord* a) { count(*b, e, a); });
+  rt_.threads.end_consuming(count);
+  return n;
+}
+
+void Collector::sync_drops() {
+  std::uint64_t total = 0;
+  for (const auto& [track, n] : drops_by_track()) {
     total += n;
-    if (n == 0) continue;
     auto& written = drops_written_[track];
     if (written != n) {
       writer_.put_meta("dropped_events.track." + std::to_string(track), std::to_string(n));

@@ -29,8 +29,14 @@ class Collector {
   void reap(bool last = false);
   // Copies strings, tracks, meta and drop counters into the trace.
   void sync_tables();
+  // After a write error: empties every ring without writing and releases the buffers to the
+  // registry (the session ends). Returns the number of events (counter samples aside) thrown
+  // away, with those of rows not yet written.
+  std::uint64_t discard();
 
+  // Events lost to full rings during the session: as last written, or counted afresh.
   std::uint64_t dropped() const { return dropped_; }
+  std::uint64_t count_dropped();
 
  private:
   void on_event(const core::ThreadBuffer& thread, const core::Event& e,
@@ -43,6 +49,7 @@ class Collector {
   void use_track(std::uint32_t track);
   void sync_tracks();
   void sync_drops();
+  std::map<std::uint32_t, std::uint64_t> drops_by_track();  // this session's, nonzero only
 
   store::Writer& writer_;
   core::Calibration cal_;

@@ -2,12 +2,15 @@
 #include "trainscope/session.hpp"
 
 #include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -36,6 +39,14 @@ std::string command_line() {
   return raw;
 }
 
+// CPU time of the calling thread (the writer's cost, for SessionStats).
+std::uint64_t thread_cpu_ns() {
+  timespec ts{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u +
+         static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
 ClockSource clock_from_env(ClockSource requested) {
   if (requested != ClockSource::automatic) return requested;
   const char* v = std::getenv("TRAINSCOPE_CLOCK");
@@ -59,8 +70,9 @@ class Session {
  private:
   void run() noexcept;
   bool cycle(bool commit) noexcept;
-  void finish() noexcept;
+  bool finish() noexcept;
   void fail(const char* what) noexcept;
+  void salvage() noexcept;
 
   std::string path_;
   SessionOptions options_;
@@ -77,6 +89,7 @@ class Session {
   std::uint64_t flush_requested_ = 0;
   std::uint64_t flush_done_ = 0;
   SessionStats stats_;
+  std::string error_;  // the write error that stopped the session (writer thread only)
 };
 
 Session::Session(std::string path, const Meta& meta, const SessionOptions& options)
@@ -84,6 +97,8 @@ Session::Session(std::string path, const Meta& meta, const SessionOptions& optio
   if (options_.ring_events < 8 || options_.ring_events > (1u << 26))
     throw TraceError("cannot start trace " + path_ +
                      ": ring_events must be between 8 and 67108864");
+  options_.drain_interval_ms = std::max<std::uint32_t>(1, options_.drain_interval_ms);
+  options_.commit_interval_ms = std::max<std::uint32_t>(1, options_.commit_interval_ms);
   try {
     writer_ = std::make_unique<store::Writer>(path_);
   } catch (const store::Error& e) {
@@ -131,9 +146,15 @@ void Session::launch() {
   core::set_state(cal_.tsc ? detail::kTsc : detail::kMonotonic);
 }
 
+// Prints the one warning a failed session gives; the traced program runs on untraced.
 void Session::fail(const char* what) noexcept {
   core::set_state(detail::kOff);
-  std::fprintf(stderr, "trainscope: %s; tracing stopped\n", what);
+  std::fprintf(stderr, "trainscope: %s; tracing stopped (the trace keeps what it held before)\n",
+               what);
+  try {
+    error_ = what;
+  } catch (...) {
+  }
   std::lock_guard lock(mu_);
   stats_.write_failed = true;
 }
@@ -148,6 +169,7 @@ bool Session::cycle(bool commit) noexcept {
       std::lock_guard lock(mu_);
       stats_.events_written = writer_->events_written();
       stats_.events_dropped = collector_->dropped();
+      stats_.writer_cpu_ns = thread_cpu_ns();
     }
     return true;
   } catch (const std::exception& e) {
@@ -158,36 +180,45 @@ bool Session::cycle(bool commit) noexcept {
 
 void Session::run() noexcept {
   set_thread_name("trainscope writer");
-  auto next_commit = Clock::now() + std::chrono::milliseconds(options_.commit_interval_ms);
+  pthread_setname_np(pthread_self(), "ts-trace-writer");  // as top and perf show it
+  // A file size limit (RLIMIT_FSIZE) reached by the trace must fail the write with EFBIG, not
+  // end the traced program: SIGXFSZ is sent to the writing thread, which keeps it blocked.
+  sigset_t xfsz;
+  sigemptyset(&xfsz);
+  sigaddset(&xfsz, SIGXFSZ);
+  pthread_sigmask(SIG_BLOCK, &xfsz, nullptr);
+
+  const auto drain_every = std::chrono::milliseconds(options_.drain_interval_ms);
+  const auto commit_every = std::chrono::milliseconds(options_.commit_interval_ms);
+  auto next_commit = Clock::now() + commit_every;
   std::unique_lock lock(mu_);
   for (;;) {
-    cv_.wait_for(lock, std::chrono::milliseconds(options_.drain_interval_ms),
-                 [&] { return stop_ || flush_requested_ > flush_done_; });
+    // Wake to drain, and to commit on time even when no event or flush comes.
+    cv_.wait_until(lock, std::min(Clock::now() + drain_every, next_commit),
+                   [&] { return stop_ || flush_requested_ > flush_done_; });
     if (stop_) break;
     const std::uint64_t target = flush_requested_;
     const bool flushing = target > flush_done_;
     lock.unlock();
     const bool commit = flushing || Clock::now() >= next_commit;
     const bool ok = cycle(commit);
-    if (commit) next_commit = Clock::now() + std::chrono::milliseconds(options_.commit_interval_ms);
+    if (commit) next_commit = Clock::now() + commit_every;
     lock.lock();
     flush_done_ = std::max(flush_done_, target);
     cv_.notify_all();
     if (!ok) break;
   }
-  const bool failed = stats_.write_failed;
+  bool failed = stats_.write_failed;
   lock.unlock();
-  if (failed)
-    rt_.threads.end_consuming(
-        [](const core::ThreadBuffer&, const core::Event&, const core::ArgsRecord*) {});
-  else
-    finish();
+  if (!failed) failed = !finish();
+  if (failed) salvage();
   lock.lock();
+  stats_.writer_cpu_ns = thread_cpu_ns();
   exited_ = true;
   cv_.notify_all();
 }
 
-void Session::finish() noexcept {
+bool Session::finish() noexcept {
   try {
     collector_->drain();
     collector_->reap(/*last=*/true);
@@ -206,12 +237,40 @@ void Session::finish() noexcept {
     stats_.events_dropped = collector_->dropped();
   } catch (const std::exception& e) {
     fail(e.what());
+    return false;
   }
   if (const std::uint64_t d = collector_->dropped(); d > 0)
     std::fprintf(stderr,
                  "trainscope: %llu events were dropped because a thread's trace buffer was full "
                  "(counted in %s, meta key dropped_events)\n",
                  static_cast<unsigned long long>(d), path_.c_str());
+  return true;
+}
+
+// After a write error: what the failed transaction and the buffers held is lost; the trace
+// keeps its earlier commits and, when the file still takes a few pages, says what was lost.
+void Session::salvage() noexcept {
+  std::uint64_t lost = 0, dropped = 0, written = 0;
+  try {
+    store::Writer& w = *writer_;
+    lost = (w.events_written() - w.events_committed()) + collector_->discard();
+    dropped = collector_->count_dropped();
+    written = w.events_committed();
+    const std::pair<std::string, std::string> meta[] = {
+        {"capture.write_error", error_},
+        {"capture.events_written", std::to_string(written)},
+        {"capture.events_lost", std::to_string(lost)},
+        {"capture.end_ns", std::to_string(core::monotonic_now_ns())},
+        {"dropped_events", std::to_string(dropped)},
+    };
+    w.salvage(meta);
+  } catch (...) {
+    writer_->salvage({});
+  }
+  std::lock_guard lock(mu_);
+  stats_.events_written = written;
+  stats_.events_dropped = dropped;
+  stats_.events_lost = lost;
 }
 
 void Session::stop_and_join() {

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <limits>
 
+#include "profiler/store/file_header.hpp"
 #include "profiler/store/schema.hpp"
 
 namespace ts::store {
@@ -42,6 +42,21 @@ struct ResetOnExit {
   ~ResetOnExit() { st.reset(); }
 };
 
+// Names the commonest damage before SQLite sees the file: not an SQLite file at all, or one cut
+// short (a partial copy or download). An empty file is left to SQLite: a capture killed early
+// may have everything in its -wal file.
+void check_file(const std::string& path) {
+  const auto h = read_file_header(path);
+  if (!h) throw Error("cannot open trace " + path + ": " + std::strerror(errno));
+  if (h->header_bytes == 0) return;
+  if (!h->sqlite) throw Error(path + " is not a trainscope trace (not an SQLite database)");
+  const std::string truncated = path + " is truncated: it holds " + std::to_string(h->file_size);
+  if (h->header_bytes < 100) throw Error(truncated + " bytes, not even a whole SQLite header");
+  const std::uint64_t expected = std::uint64_t{h->page_count} * h->page_size;
+  if (h->file_size < expected && !has_write_ahead_log(path))
+    throw Error(truncated + " of its " + std::to_string(expected) + " bytes");
+}
+
 }  // namespace
 
 template <class Fn>
@@ -51,16 +66,7 @@ void Reader::each_row(Stmt& st, Fn&& fn) const {
 }
 
 Reader::Reader(const std::string& path) {
-  {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw Error("cannot open trace " + path + ": " + std::strerror(errno));
-    char magic[16] = {};
-    f.read(magic, sizeof magic);
-    // An empty main file is legal: a capture killed early has everything in its -wal file.
-    if (f.gcount() != 0 &&
-        (f.gcount() != sizeof magic || std::memcmp(magic, "SQLite format 3", 16) != 0))
-      throw Error(path + " is not a trainscope trace (not an SQLite database)");
-  }
+  check_file(path);
   db_.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
   open_checked();
   load_tables();

@@ -56,8 +56,9 @@ CREATE TABLE label (
 
 -- Intervals. Keyed by time, so a time window (of all tracks, or of one) is a range scan, and
 -- capture appends near the end of the tree: 27-29 bytes per event on disk, with no separate
--- index. A (start, track) pair is unique: of two events starting on the same clock tick, the
--- writer moves one by a nanosecond or a few (the longer earlier, the shorter later, ends kept).
+-- index. A (start, track) pair is unique: of nested events starting on the same clock tick, the
+-- writer moves one by a nanosecond or a few (the enclosing one earlier or the nested one later,
+-- ends kept), so that on a track ORDER BY start_ns lists parents before their children.
 CREATE TABLE event (
   start_ns INTEGER NOT NULL,
   track    INTEGER NOT NULL REFERENCES track (id),

@@ -9,14 +9,18 @@ namespace ts::store {
 namespace {
 
 // The most useful explanation of rc: the OS error for I/O and open failures, else SQLite's.
-std::string why(sqlite3* db, int rc) {
+// SQLite records the OS error of a failed statement, not of a failed commit: then os_errno, the
+// errno the failed call left behind, names it (e.g. EFBIG for a file size limit).
+std::string why(sqlite3* db, int rc, int os_errno) {
   const int primary = rc & 0xFF;
   if (db != nullptr && (primary == SQLITE_CANTOPEN || primary == SQLITE_IOERR ||
                         primary == SQLITE_FULL || primary == SQLITE_READONLY)) {
-    const int e = sqlite3_system_errno(db);
+    int e = sqlite3_system_errno(db);
+    if (e == 0 && (primary == SQLITE_IOERR || primary == SQLITE_FULL)) e = os_errno;
     if (e != 0) return std::strerror(e);
   }
-  if (primary == SQLITE_FULL) return "the disk is full";
+  if (primary == SQLITE_FULL) return "the disk is full, or the file reached a size limit";
+  if (primary == SQLITE_CORRUPT) return "the file is corrupt (database disk image is malformed)";
   if (db != nullptr && sqlite3_errcode(db) != SQLITE_OK) return sqlite3_errmsg(db);
   return sqlite3_errstr(rc);
 }
@@ -40,8 +44,8 @@ void Db::close() noexcept {
   db_ = nullptr;
 }
 
-void Db::fail(int rc, std::string_view what) const {
-  throw Error(std::string(what) + " " + path_ + ": " + why(db_, rc));
+void Db::fail(int rc, std::string_view what, int os_errno) const {
+  throw Error(std::string(what) + " " + path_ + ": " + why(db_, rc, os_errno));
 }
 
 void Db::check(int rc, std::string_view what) const {
@@ -49,7 +53,9 @@ void Db::check(int rc, std::string_view what) const {
 }
 
 void Db::exec(const char* sql, std::string_view what) const {
-  check(sqlite3_exec(db_, sql, nullptr, nullptr, nullptr), what);
+  errno = 0;
+  const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) fail(rc, what, errno);
 }
 
 std::int64_t Db::pragma_int(const char* pragma, std::string_view what) const {
@@ -85,11 +91,13 @@ Stmt& Stmt::operator=(Stmt&& o) noexcept {
 }
 
 bool Stmt::step() {
+  errno = 0;
   const int rc = sqlite3_step(st_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
+  const int os_errno = errno;
   sqlite3_reset(st_);
-  db_->fail(rc, what_);
+  db_->fail(rc, what_, os_errno);
 }
 
 void Stmt::run() {

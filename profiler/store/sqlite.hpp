@@ -28,7 +28,8 @@ class Db {
   void exec(const char* sql, std::string_view what) const;
   // Throws Error("<what> <path>: <sqlite message>") unless rc is OK, ROW or DONE.
   void check(int rc, std::string_view what) const;
-  [[noreturn]] void fail(int rc, std::string_view what) const;
+  // os_errno: errno as the failed call left it, the explanation of last resort.
+  [[noreturn]] void fail(int rc, std::string_view what, int os_errno = 0) const;
   std::int64_t pragma_int(const char* pragma, std::string_view what) const;
 
  private:

@@ -4,13 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <utility>
 
+#include "profiler/store/file_header.hpp"
 #include "profiler/store/schema.hpp"
 
 #ifndef TRAINSCOPE_VERSION
@@ -21,28 +20,20 @@ namespace ts::store {
 
 namespace {
 
-constexpr int kChunkRows[3] = {64, 8, 1};
 constexpr const char* kCreate = "cannot create trace";
 constexpr const char* kWrite = "cannot write trace";
 
-std::string values_list(int columns, int rows) {
-  std::string row = "(?";
-  for (int c = 1; c < columns; ++c) row += ",?";
-  row += ")";
-  std::string out;
-  for (int r = 0; r < rows; ++r) out += (r == 0 ? "" : ",") + row;
-  return out;
+// The order append() takes rows in: by start, then track, the longer first.
+bool key_less(const EventRow& a, const EventRow& b) {
+  if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+  if (a.track != b.track) return a.track < b.track;
+  return a.dur_ns > b.dur_ns;
 }
 
 // True when the file starts with an SQLite header carrying our application_id.
 bool is_trace_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::array<unsigned char, 72> h{};
-  if (!f.read(reinterpret_cast<char*>(h.data()), h.size())) return false;
-  if (std::memcmp(h.data(), "SQLite format 3", 16) != 0) return false;
-  const std::uint32_t app = (std::uint32_t{h[68]} << 24) | (std::uint32_t{h[69]} << 16) |
-                            (std::uint32_t{h[70]} << 8) | std::uint32_t{h[71]};
-  return app == static_cast<std::uint32_t>(kApplicationId);
+  const auto h = read_file_header(path);
+  return h && h->sqlite && h->header_bytes == 100 && h->application_id == kApplicationId;
 }
 
 void remove_if_present(const std::string& path) {
@@ -58,6 +49,7 @@ void clear_path(const std::string& path) {
     if (errno == ENOENT) return;
     throw Error(std::string(kCreate) + " " + path + ": " + std::strerror(errno));
   }
+  if (S_ISDIR(st.st_mode)) throw Error(std::string(kCreate) + " " + path + ": it is a directory");
   if (!S_ISREG(st.st_mode))
     throw Error(std::string(kCreate) + " " + path + ": it exists and is not a regular file");
   if (st.st_size != 0 && !is_trace_file(path))
@@ -91,14 +83,12 @@ Writer::Writer(const std::string& path, const WriterOptions& options) {
 
   begin_ = Stmt(db_, "BEGIN", kWrite);
   commit_ = Stmt(db_, "COMMIT", kWrite);
-  for (int i = 0; i < 3; ++i)
-    ins_event_[i] =
-        Stmt(db_, "INSERT OR IGNORE INTO event VALUES " + values_list(6, kChunkRows[i]), kWrite);
+  ins_event_ = MultiRowInsert(db_, "INSERT OR IGNORE INTO event VALUES ", 6, kWrite);
   ins_event_ignore1_ = Stmt(db_, "INSERT OR IGNORE INTO event VALUES (?,?,?,?,?,?)", kWrite);
   find_event_ = Stmt(
       db_, "SELECT dur_ns, label, step, bytes FROM event WHERE start_ns = ? AND track = ?", kWrite);
-  ins_arg_ = Stmt(db_, "INSERT OR REPLACE INTO event_arg VALUES (?,?,?,?)", kWrite);
-  ins_step_ = Stmt(db_, "INSERT OR REPLACE INTO step_span VALUES (?,?,?,?)", kWrite);
+  ins_arg_ = MultiRowInsert(db_, "INSERT OR IGNORE INTO event_arg VALUES ", 4, kWrite);
+  ins_step_ = MultiRowInsert(db_, "INSERT OR IGNORE INTO step_span VALUES ", 4, kWrite);
   ins_counter_ = Stmt(db_, "INSERT OR IGNORE INTO counter_sample VALUES (?,?,?)", kWrite);
   put_string_ = Stmt(db_, "INSERT OR REPLACE INTO string VALUES (?,?)", kWrite);
   put_label_ = Stmt(db_, "INSERT OR REPLACE INTO label VALUES (?,?,?,?,?)", kWrite);
@@ -115,6 +105,7 @@ Writer::~Writer() {
     finish();
   } catch (...) {
     // Destructors do not throw; an explicit finish() reports the error.
+    salvage({});
   }
 }
 
@@ -128,19 +119,52 @@ void Writer::commit() {
   if (!in_txn_) return;
   commit_.run();
   in_txn_ = false;
+  events_committed_ = events_written_;
 }
 
 void Writer::finish() {
   if (finished_) return;
+  commit();  // on failure finished_ stays false: salvage() can still close the file
   finished_ = true;
-  commit();
-  // Leave a single self-contained file. Both steps may fail harmlessly while a reader has the
-  // file open; the trace is complete either way.
+  close_file();
+}
+
+bool Writer::salvage(std::span<const std::pair<std::string, std::string>> meta) noexcept {
+  if (finished_) return false;
+  finished_ = true;
+  sqlite3* db = db_.get();
+  const auto rollback = [&] {
+    if (sqlite3_get_autocommit(db) == 0) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    in_txn_ = false;
+    events_written_ = events_committed_;
+    batch_.clear();
+    args_.clear();
+    steps_.clear();
+  };
+  rollback();
+  // Copying the log into the file lets the log start over from its beginning: the few pages
+  // below then need no room the file system refused a moment ago.
+  sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+  bool stored = false;
+  try {
+    for (const auto& [key, value] : meta) put_meta(key, value);
+    commit();
+    stored = true;
+  } catch (...) {
+    rollback();
+  }
+  close_file();
+  return stored;
+}
+
+// Leaves a single self-contained file. Both steps may fail harmlessly (a reader has the file
+// open, the disk is full): the trace opens either way, with its -wal file next to it.
+void Writer::close_file() noexcept {
   sqlite3_exec(db_.get(), "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
-  for (Stmt* s : {&begin_, &commit_, &ins_event_[0], &ins_event_[1], &ins_event_[2],
-                  &ins_event_ignore1_, &find_event_, &ins_arg_, &ins_step_, &ins_counter_,
-                  &put_string_, &put_label_, &put_track_, &put_meta_})
+  for (Stmt* s : {&begin_, &commit_, &ins_event_ignore1_, &find_event_, &ins_counter_, &put_string_,
+                  &put_label_, &put_track_, &put_meta_})
     *s = Stmt();
+  for (MultiRowInsert* m : {&ins_event_, &ins_arg_, &ins_step_}) m->clear();
   sqlite3_exec(db_.get(), "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
   db_.close();
 }
@@ -186,56 +210,66 @@ bool Writer::is_step_label(std::uint32_t label) const {
   return label < step_labels_.size() && step_labels_[label];
 }
 
-// Rows starting after everything already written on their track cannot collide: they go in
-// multi-row INSERTs. The others (an outer zone ending after its children were written, two
-// zones starting on the same clock tick) are inserted one at a time by insert_one.
+std::int64_t& Writer::latest_start(std::uint32_t track) {
+  if (track_max_start_.size() <= track)
+    track_max_start_.resize(track + 1, std::numeric_limits<std::int64_t>::min());
+  return track_max_start_[track];
+}
+
+// Rows are taken in key order: by start, then track, longer first; rows with equal keys keep
+// the order they were given in (the order they were recorded). A row starting after everything
+// already written on its track, alone on its (start_ns, track), cannot collide: it goes in a
+// multi-row INSERT. The others (an outer zone ending after its children were written, zones
+// starting on the same clock tick) are placed one at a time by place_same_start.
 void Writer::append(std::span<const EventRow> rows) {
   begin();
-  for (const EventRow& row : rows) {
-    if (track_max_start_.size() <= row.track)
-      track_max_start_.resize(row.track + 1, std::numeric_limits<std::int64_t>::min());
-    std::int64_t& latest = track_max_start_[row.track];
-    if (row.start_ns > latest) {
+  if (!std::is_sorted(rows.begin(), rows.end(), key_less)) {
+    sorted_.assign(rows.begin(), rows.end());
+    std::stable_sort(sorted_.begin(), sorted_.end(), key_less);
+    rows = sorted_;
+  }
+  for (std::size_t i = 0; i < rows.size();) {
+    const EventRow& row = rows[i];
+    std::size_t j = i + 1;
+    while (j < rows.size() && rows[j].start_ns == row.start_ns && rows[j].track == row.track) ++j;
+    std::int64_t& latest = latest_start(row.track);
+    if (j == i + 1 && row.start_ns > latest) {
       latest = row.start_ns;
       batch_.push_back(row);
-      continue;
+    } else {
+      flush_batch();
+      place_same_start(rows.subspan(i, j - i));
     }
-    flush_batch();
-    EventRow r = row;
-    insert_one(r);
-    latest = std::max(latest, r.start_ns);
+    i = j;
   }
   flush_batch();
+  flush_extras();
 }
 
 void Writer::flush_batch() {
-  std::span<EventRow> rows(batch_);
-  std::size_t i = 0;
-  for (int k = 0; k < 3; ++k) {
-    const auto n = static_cast<std::size_t>(kChunkRows[k]);
-    for (; rows.size() - i >= n; i += n) insert_chunk(ins_event_[k], rows.subspan(i, n));
-  }
+  ins_event_.insert(
+      std::span<EventRow>(batch_),
+      [](Stmt& st, int p, const EventRow& r) {
+        st.bind(p, r.start_ns);
+        st.bind(p + 1, std::int64_t{r.track});
+        st.bind(p + 2, r.dur_ns);
+        st.bind(p + 3, std::int64_t{r.label});
+        st.bind_opt(p + 4, r.step, kNull);
+        st.bind_opt(p + 5, r.bytes, kNull);
+      },
+      [&](std::span<EventRow> chunk, std::size_t inserted) {
+        if (inserted != chunk.size()) {
+          resolve_collisions(chunk);
+          return;
+        }
+        events_written_ += chunk.size();
+        insert_extras(chunk);
+      });
   batch_.clear();
 }
 
-void Writer::insert_chunk(Stmt& st, std::span<EventRow> rows) {
-  int p = 1;
-  for (const EventRow& r : rows) {
-    st.bind(p++, r.start_ns);
-    st.bind(p++, std::int64_t{r.track});
-    st.bind(p++, r.dur_ns);
-    st.bind(p++, std::int64_t{r.label});
-    st.bind_opt(p++, r.step, kNull);
-    st.bind_opt(p++, r.bytes, kNull);
-  }
-  st.run();
-  if (static_cast<std::size_t>(sqlite3_changes(db_.get())) != rows.size()) resolve_collisions(rows);
-  events_written_ += rows.size();
-  insert_extras(rows);
-}
-
 // Safety net, not expected to run: a batched row met a key written outside this writer's
-// bookkeeping. Rows that made it in are recognised by content.
+// bookkeeping. Rows that made it in are recognised by content; the others are placed again.
 void Writer::resolve_collisions(std::span<EventRow> rows) {
   std::vector<std::pair<std::int64_t, std::uint32_t>> claimed;
   for (EventRow& r : rows) {
@@ -254,62 +288,111 @@ void Writer::resolve_collisions(std::span<EventRow> rows) {
     const std::pair key{r.start_ns, r.track};
     if (present && std::find(claimed.begin(), claimed.end(), key) == claimed.end()) {
       claimed.push_back(key);
+      written_one(r);
       continue;
     }
-    insert_one(r);
-    --events_written_;  // insert_one counted it; insert_chunk counts the whole chunk
+    place_same_start(std::span<const EventRow>(&r, 1));
     claimed.emplace_back(r.start_ns, r.track);
   }
 }
 
-// Inserts one row, moving it off a (start_ns, track) already taken. Clocks tick coarsely (10 ns
-// on some CPUs), so a zone and the first zone nested in it can start on the same tick: the
-// longer of the two moves earlier, the shorter later, so nesting survives whichever arrives
-// first. The end of the moved event is kept.
-void Writer::insert_one(EventRow& r) {
-  int direction = 0;
-  for (;;) {
-    ins_event_ignore1_.bind(1, r.start_ns);
-    ins_event_ignore1_.bind(2, std::int64_t{r.track});
-    ins_event_ignore1_.bind(3, r.dur_ns);
-    ins_event_ignore1_.bind(4, std::int64_t{r.label});
-    ins_event_ignore1_.bind_opt(5, r.step, kNull);
-    ins_event_ignore1_.bind_opt(6, r.bytes, kNull);
-    ins_event_ignore1_.run();
-    if (sqlite3_changes(db_.get()) == 1) break;
-    if (direction == 0) {
-      std::int64_t taken_dur = 0;
-      find_event_.bind(1, r.start_ns);
-      find_event_.bind(2, std::int64_t{r.track});
-      if (find_event_.step()) taken_dur = find_event_.col_int(0);
-      find_event_.reset();
-      direction = r.dur_ns > taken_dur ? -1 : 1;
-      ++events_moved_;
-    }
+// Places rows sharing one (start_ns, track), given longer first and equal durations in the
+// order recorded. Clocks tick coarsely (10 ns on some CPUs), so a zone and the first zone nested
+// in it often start on the same tick, and often end on the same tick too: the rows are taken
+// to nest, outermost first. The outermost keeps the start and each nested row moves a
+// nanosecond later than the one enclosing it; when a nested row is too short for that (it would
+// end later than it did), the innermost keeps the start and the enclosing rows move earlier
+// instead. When an event written earlier already holds the start (a nested zone written before
+// the zone enclosing it ended), the rows enclosing it move earlier, the innermost nearest, and
+// those it encloses move later. Moved rows keep their ends.
+void Writer::place_same_start(std::span<const EventRow> group) {
+  group_.assign(group.begin(), group.end());
+  for (auto it = group_.begin(); it != group_.end();) {  // equal durations: the later encloses
+    const std::int64_t dur = it->dur_ns;
+    const auto run =
+        std::find_if(it, group_.end(), [&](const EventRow& r) { return r.dur_ns != dur; });
+    std::reverse(it, run);
+    it = run;
+  }
+  const std::size_t n = group_.size();
+  bool nested_can_move_later = true;
+  for (std::size_t k = 1; k < n; ++k)
+    if (group_[k].dur_ns < static_cast<std::int64_t>(k)) nested_can_move_later = false;
+  std::size_t keeper = nested_can_move_later ? 0 : n - 1;  // the row that keeps the start
+  if (try_insert(group_[keeper])) {
+    written_one(group_[keeper]);
+  } else {
+    const std::int64_t start = group_[0].start_ns;
+    std::int64_t taken_end = start;
+    find_event_.bind(1, start);
+    find_event_.bind(2, std::int64_t{group_[0].track});
+    if (find_event_.step()) taken_end += find_event_.col_int(0);
+    find_event_.reset();
+    keeper = 0;  // rows [0, keeper) enclose the event there, rows [keeper, n) lie inside it
+    while (keeper < n && start + group_[keeper].dur_ns >= taken_end) ++keeper;
+    if (keeper < n)
+      insert_moving(group_[keeper], +1);
+    else
+      insert_moving(group_[--keeper], -1);
+  }
+  for (std::size_t k = keeper; k-- > 0;) insert_moving(group_[k], -1);
+  for (std::size_t k = keeper + 1; k < n; ++k) insert_moving(group_[k], +1);
+}
+
+bool Writer::try_insert(const EventRow& r) {
+  ins_event_ignore1_.bind(1, r.start_ns);
+  ins_event_ignore1_.bind(2, std::int64_t{r.track});
+  ins_event_ignore1_.bind(3, r.dur_ns);
+  ins_event_ignore1_.bind(4, std::int64_t{r.label});
+  ins_event_ignore1_.bind_opt(5, r.step, kNull);
+  ins_event_ignore1_.bind_opt(6, r.bytes, kNull);
+  ins_event_ignore1_.run();
+  return sqlite3_changes(db_.get()) == 1;
+}
+
+// Inserts r at the first free start from r.start_ns on in `direction` (-1 or +1), keeping its
+// end.
+void Writer::insert_moving(EventRow r, int direction) {
+  bool moved = false;
+  while (!try_insert(r)) {
     r.start_ns += direction;
     r.dur_ns = std::max<std::int64_t>(0, r.dur_ns - direction);
+    moved = true;
   }
+  if (moved) ++events_moved_;
+  written_one(r);
+}
+
+void Writer::written_one(const EventRow& r) {
   ++events_written_;
+  std::int64_t& latest = latest_start(r.track);
+  latest = std::max(latest, r.start_ns);
   insert_extras(std::span<const EventRow>(&r, 1));
 }
 
+// Arguments and steps of inserted events wait for flush_extras(), to go in multi-row INSERTs.
 void Writer::insert_extras(std::span<const EventRow> rows) {
   for (const EventRow& r : rows) {
-    if (r.work_size != kNull || r.correlation != kNull) {
-      ins_arg_.bind(1, r.start_ns);
-      ins_arg_.bind(2, std::int64_t{r.track});
-      ins_arg_.bind_opt(3, r.work_size, kNull);
-      ins_arg_.bind_opt(4, r.correlation, kNull);
-      ins_arg_.run();
-    }
-    if (r.step != kNull && is_step_label(r.label)) {
-      ins_step_.bind(1, r.start_ns);
-      ins_step_.bind(2, std::int64_t{r.track});
-      ins_step_.bind(3, r.step);
-      ins_step_.bind(4, r.dur_ns);
-      ins_step_.run();
-    }
+    if (r.work_size != kNull || r.correlation != kNull) args_.push_back(r);
+    if (r.step != kNull && is_step_label(r.label)) steps_.push_back(r);
   }
+}
+
+void Writer::flush_extras() {
+  ins_arg_.insert(std::span<const EventRow>(args_), [](Stmt& st, int p, const EventRow& r) {
+    st.bind(p, r.start_ns);
+    st.bind(p + 1, std::int64_t{r.track});
+    st.bind_opt(p + 2, r.work_size, kNull);
+    st.bind_opt(p + 3, r.correlation, kNull);
+  });
+  args_.clear();
+  ins_step_.insert(std::span<const EventRow>(steps_), [](Stmt& st, int p, const EventRow& r) {
+    st.bind(p, r.start_ns);
+    st.bind(p + 1, std::int64_t{r.track});
+    st.bind(p + 2, r.step);
+    st.bind(p + 3, r.dur_ns);
+  });
+  steps_.clear();
 }
 
 void Writer::append(std::span<const CounterRow> rows) {

@@ -8,8 +8,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "profiler/store/multi_insert.hpp"
 #include "profiler/store/rows.hpp"
 #include "profiler/store/sqlite.hpp"
 #include "trainscope/taxonomy.hpp"
@@ -39,41 +41,61 @@ class Writer {
                  std::int64_t os_tid = kNull);
   void put_meta(std::string_view key, std::string_view value);
 
-  // Appends events. An event whose (start_ns, track) is already taken moves by a nanosecond
-  // or a few, keeping its end (see insert_one). Events whose label is a `step` label also go to
-  // step_span. Fastest in start order, longer events first among equal starts.
+  // Appends events. Events whose label is a `step` label also go to step_span. Fastest in
+  // start order, longer events first among equal starts (any order is accepted).
+  //
+  // A (start_ns, track) pair is unique, but a zone and the first zone nested in it can start on
+  // the same clock tick. Such events are taken to nest, the longer one enclosing the shorter;
+  // of two with the same duration, the one given later encloses the other (a zone is recorded
+  // when it ends, after the zones nested in it), whether in the same or a later call. The
+  // enclosing ones move earlier or the nested ones later by a nanosecond or a few, keeping their
+  // ends, so that the enclosing event starts first and the nested one stays inside it.
   void append(std::span<const EventRow> rows);
   void append(std::span<const CounterRow> rows);
 
   void commit();
   // Commits, checkpoints the WAL into the file, switches it back to a rollback journal (one
-  // self-contained file to copy around) and closes. Idempotent.
+  // self-contained file to copy around) and closes. Idempotent. When the commit fails (it
+  // throws), salvage() can still close the file.
   void finish();
+  // After a write error: drops the open transaction, keeping what earlier commits stored, then
+  // tries to store `meta` (what was lost and why) and closes the file as finish() does. Returns
+  // whether `meta` was stored. Never throws; the writer takes nothing more afterwards.
+  bool salvage(std::span<const std::pair<std::string, std::string>> meta) noexcept;
 
-  std::uint64_t events_written() const { return events_written_; }
+  std::uint64_t events_written() const { return events_written_; }  // committed or not
+  std::uint64_t events_committed() const { return events_committed_; }
   std::uint64_t events_moved() const { return events_moved_; }
 
  private:
   void begin();
+  void close_file() noexcept;
   void flush_batch();
-  void insert_chunk(Stmt& st, std::span<EventRow> rows);
   void resolve_collisions(std::span<EventRow> rows);
-  void insert_one(EventRow& row);
+  void place_same_start(std::span<const EventRow> group);
+  bool try_insert(const EventRow& row);
+  void insert_moving(EventRow row, int direction);
+  void written_one(const EventRow& row);
+  std::int64_t& latest_start(std::uint32_t track);
   void insert_extras(std::span<const EventRow> rows);
+  void flush_extras();
   bool is_step_label(std::uint32_t label) const;
 
   Db db_;
   bool in_txn_ = false;
   bool finished_ = false;
   Stmt begin_, commit_;
-  Stmt ins_event_[3];  // 64, 8 and 1 rows per statement
-  Stmt ins_event_ignore1_, find_event_;
-  Stmt ins_arg_, ins_step_, ins_counter_;
+  MultiRowInsert ins_event_, ins_arg_, ins_step_;
+  Stmt ins_event_ignore1_, find_event_, ins_counter_;
   Stmt put_string_, put_label_, put_track_, put_meta_;
   std::vector<bool> step_labels_;
   std::vector<std::int64_t> track_max_start_;  // per track: the latest start written
   std::vector<EventRow> batch_;                // rows that cannot collide, not yet inserted
+  std::vector<EventRow> sorted_;               // append()'s rows, when not given in key order
+  std::vector<EventRow> group_;                // rows sharing one (start_ns, track)
+  std::vector<EventRow> args_, steps_;         // inserted rows with arguments / steps, pending
   std::uint64_t events_written_ = 0;
+  std::uint64_t events_committed_ = 0;
   std::uint64_t events_moved_ = 0;
 };
 

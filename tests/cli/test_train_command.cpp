@@ -8,8 +8,10 @@ namespace {
 
 TEST(TrainCommand, TrainsAndWritesSummaryJson) {
   const std::string summary = "/tmp/ts_cli_summary_" + std::to_string(getpid()) + ".json";
-  const auto r = run_trainscope("train --dataset synthetic:1200 --epochs 2 --backend cpu "
-                                "--summary-json " + summary);
+  const auto r = run_trainscope(
+      "train --dataset synthetic:1200 --epochs 2 --backend cpu "
+      "--summary-json " +
+      summary);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("Epoch 2/2"), std::string::npos) << r.out;
   const std::string json = read_file(summary);
@@ -18,7 +20,8 @@ TEST(TrainCommand, TrainsAndWritesSummaryJson) {
   EXPECT_NE(json.find("\"samples_per_s\":"), std::string::npos);
   EXPECT_NE(json.find("\"backend\":\"cpu\""), std::string::npos);
   EXPECT_NE(json.find("\"device\":\""), std::string::npos);
-  EXPECT_EQ(std::count(json.begin(), json.end(), '}'), 3);  // two epochs + the whole
+  EXPECT_EQ(std::count(json.begin(), json.end(), '}'), 4);  // two epochs, the pipeline, the whole
+  EXPECT_NE(json.find("\"pipeline\":{\"preset\":\"tuned\""), std::string::npos) << json;
 }
 
 TEST(TrainCommand, QuietPrintsNothing) {

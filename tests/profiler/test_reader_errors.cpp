@@ -132,19 +132,40 @@ TEST(ReaderErrors, OutOfRangeValuesAreMappedNotTrusted) {
   EXPECT_EQ(r.tracks().size(), 3u);  // the negative id is skipped
 }
 
-TEST(ReaderErrors, TruncatedTracesFailCleanly) {
+// A trace cut short (a partial copy) is refused when opened, with a message that says so.
+TEST(ReaderErrors, TruncatedTracesAreRefusedByName) {
   TempDir dir;
   const auto path = good_trace(dir);
   const std::string bytes = ts::test::read_file(path);
   ASSERT_GT(bytes.size(), 100000u);
-  int refused = 0;
-  for (std::size_t cut : {std::size_t{10}, std::size_t{100}, std::size_t{4096}, std::size_t{65537},
-                          bytes.size() / 3, bytes.size() / 2, bytes.size() - 1000}) {
+  for (std::size_t cut :
+       {std::size_t{10}, std::size_t{100}, std::size_t{4096}, std::size_t{65537}, bytes.size() / 3,
+        bytes.size() / 2, bytes.size() - 1000, bytes.size() - 1}) {
     const auto t = dir.file("cut_" + std::to_string(cut) + ".db");
     ts::test::write_file(t, bytes.substr(0, cut));
-    refused += read_everything(t) ? 0 : 1;
+    const auto msg = open_error(t);
+    EXPECT_EQ(msg.rfind(t + " is truncated: it holds " + std::to_string(cut), 0), 0u) << msg;
+    EXPECT_FALSE(read_everything(t));
   }
-  EXPECT_GE(refused, 5);
+  const auto t = dir.file("cut_10.db");
+  EXPECT_EQ(open_error(t), t + " is truncated: it holds 10 bytes, not even a whole SQLite header");
+  const auto half = dir.file("cut_" + std::to_string(bytes.size() / 2) + ".db");
+  EXPECT_EQ(open_error(half), half + " is truncated: it holds " + std::to_string(bytes.size() / 2) +
+                                  " of its " + std::to_string(bytes.size()) + " bytes");
+}
+
+// Damage inside the file (not at its end) is found by SQLite: one error naming the file.
+TEST(ReaderErrors, CorruptPagesAreReportedByName) {
+  TempDir dir;
+  const auto path = good_trace(dir);
+  std::string bytes = ts::test::read_file(path);
+  for (std::size_t i = 65536; i < bytes.size(); ++i) bytes[i] = '\x5a';  // every page but the first
+  const auto t = dir.file("corrupt.db");
+  ts::test::write_file(t, bytes);
+  EXPECT_FALSE(read_everything(t));
+  const auto msg = open_error(t);
+  EXPECT_EQ(msg,
+            "cannot read trace " + t + ": the file is corrupt (database disk image is malformed)");
 }
 
 TEST(ReaderErrors, CorruptedBytesNeverCrash) {

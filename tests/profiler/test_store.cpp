@@ -231,6 +231,124 @@ TEST(Store, SameTickNestingSurvivesEitherArrivalOrder) {
   }
 }
 
+// Zones nested in one another that all start on the same clock tick, given to the writer as
+// a thread records them (when each ends: the innermost first) and split over appends in every
+// possible way, as the collector's periodic drains split them. Durations may be equal (the
+// zones also end on the same tick): the later-recorded one still encloses the earlier. Stored,
+// the outermost starts first, each zone starts strictly after and ends no later than the one
+// enclosing it, and every end is kept.
+TEST(Store, SameTickNestedChainsKeepTheirNestingWhateverTheBatching) {
+  TempDir dir;
+  const std::vector<std::vector<std::int64_t>> chains = {
+      {20, 20},           {10, 20},        {20, 20, 20},     {10, 20, 20},
+      {20, 20, 500},      {10, 20, 500},   {20, 20, 20, 20}, {5, 20, 20, 500},
+      {20, 20, 500, 500}, {5, 10, 15, 20}, {0, 0, 20, 20},
+  };
+  constexpr std::int64_t kStart = 9'000;
+  int file = 0;
+  for (const auto& durs : chains) {  // durations in record order: innermost first
+    const std::size_t n = durs.size();
+    const unsigned splits = 1u << (n - 1);  // bit k of a split: an append after row k
+    const std::string path = dir.file(std::to_string(file++) + ".db");
+    {
+      Writer w(path);
+      ts::test::write_dictionary(w);
+      for (std::uint32_t k = 0; k < n; ++k) {
+        w.put_string(10 + k, std::to_string(k) + " deep");
+        w.put_label(10 + k, 10 + k, tt::Category::host_compute);
+      }
+      for (unsigned split = 0; split < splits; ++split) {  // one track per way of splitting
+        const std::uint32_t track = 10 + split;
+        std::vector<EventRow> pending;
+        pending.push_back({kStart - 500, 400, track, 1});  // an earlier sibling
+        for (std::uint32_t k = 0; k < n; ++k) {
+          pending.push_back({kStart, durs[k], track, 10 + k});
+          if (k + 1 == n || (split >> k & 1u) != 0) {
+            w.append(std::span<const EventRow>(pending));
+            pending.clear();
+          }
+        }
+      }
+      w.finish();
+    }
+    Reader r(path);
+    for (unsigned split = 0; split < splits; ++split) {
+      const std::string what =
+          "chain " + ::testing::PrintToString(durs) + " split " + std::to_string(split);
+      const auto e = r.events(kStart - 50, kStart + 1'000, 10 + split);
+      ASSERT_EQ(e.size(), n) << what;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t k = static_cast<std::uint32_t>(n - 1 - i);  // outermost first
+        EXPECT_EQ(e[i].label, 10 + k) << what << ", position " << i;
+        EXPECT_EQ(e[i].end_ns(), kStart + durs[k]) << what << ", position " << i;
+        EXPECT_LE(std::abs(e[i].start_ns - kStart), static_cast<std::int64_t>(n)) << what;
+        if (i > 0) {
+          EXPECT_LT(e[i - 1].start_ns, e[i].start_ns) << what << ", position " << i;
+          EXPECT_LE(e[i].end_ns(), e[i - 1].end_ns()) << what << ", position " << i;
+        }
+      }
+    }
+  }
+}
+
+// Rows given out of order are sorted; rows with equal start and duration keep the given order.
+TEST(Store, UnsortedRowsAreTakenInKeyOrder) {
+  TempDir dir;
+  const std::string path = dir.file("u.db");
+  {
+    Writer w(path);
+    ts::test::write_dictionary(w);
+    const std::vector<EventRow> rows{
+        {3'000, 10, 1, 1}, {1'000, 5, 1, 1},   {2'000, 50, 1, 2},
+        {2'000, 50, 1, 1}, {2'000, 500, 1, 3}, {1'500, 5, 2, 2},
+    };
+    w.append(std::span<const EventRow>(rows));
+    EXPECT_EQ(w.events_written(), 6u);
+    EXPECT_EQ(w.events_moved(), 2u);
+    w.finish();
+  }
+  Reader r(path);
+  const auto e = r.events(0, 10'000, 1);
+  ASSERT_EQ(e.size(), 5u);
+  EXPECT_EQ(e[0].start_ns, 1'000);
+  EXPECT_EQ(e[1].label, 3u);  // the longest of the three at 2 us keeps its start
+  EXPECT_EQ(e[1].start_ns, 2'000);
+  EXPECT_EQ(e[2].label, 1u);  // equal durations: the one given later encloses
+  EXPECT_EQ(e[3].label, 2u);
+  EXPECT_EQ(e[2].start_ns, 2'001);
+  EXPECT_EQ(e[3].start_ns, 2'002);
+  EXPECT_EQ(e[3].end_ns(), 2'050);
+  EXPECT_EQ(e[4].start_ns, 3'000);
+}
+
+// The documented way to list a thread's zones, parents before children, is ORDER BY start_ns.
+TEST(Store, EventsViewOrderedByStartListsParentsBeforeChildren) {
+  TempDir dir;
+  const std::string path = dir.file("v.db");
+  {
+    Writer w(path);
+    ts::test::write_dictionary(w);
+    // Recorded as a thread records them: child (fwd, 20 ns), then its parent (step, 20 ns, the
+    // same tick), in two appends; then a gemm zone and its parent on another tick.
+    const std::vector<EventRow> a{{4'000, 20, 1, 1}}, b{{4'000, 20, 1, 3, 0}},
+        c{{5'000, 10, 1, 2}, {5'000, 30, 1, 1}};
+    w.append(std::span<const EventRow>(a));
+    w.append(std::span<const EventRow>(b));
+    w.append(std::span<const EventRow>(c));
+    w.finish();
+  }
+  const auto q = sql(path,
+                     "SELECT name, start_ns, dur_ns FROM events WHERE track = 1 "
+                     "ORDER BY start_ns");
+  ASSERT_EQ(q.rows.size(), 4u);
+  using V = std::vector<std::string>;
+  EXPECT_EQ(q.rows[0], (V{"step", "3999", "21"}));
+  EXPECT_EQ(q.rows[1], (V{"fwd", "4000", "20"}));
+  EXPECT_EQ(q.rows[2], (V{"fwd", "5000", "30"}));
+  EXPECT_EQ(q.rows[3], (V{"gemm", "5001", "9"}));
+  EXPECT_EQ(sql(path, "SELECT start_ns, dur_ns FROM steps").rows.at(0), (V{"3999", "21"}));
+}
+
 TEST(Store, ReplacesAnOldTraceButNeverAnotherFile) {
   TempDir dir;
   const auto path = make_trace(dir, 2);

@@ -10,6 +10,7 @@
 #include "engine/backend/cpu/cpu_buffer.hpp"
 #include "engine/backend/cpu/cpu_kernels.hpp"
 #include "engine/backend/cpu/cpu_parallel.hpp"
+#include "engine/backend/cpu/cpu_trace.hpp"
 
 namespace ts {
 
@@ -26,7 +27,8 @@ void fail(const char* op, const std::string& problem) {
 // threads <= 0: every core; otherwise at most the cores there are.
 CpuBackend::CpuBackend(int threads)
     : pool_(threads <= 0 ? available_threads() : std::min(threads, available_threads())),
-      gemm_(pool_) {}
+      gemm_(pool_),
+      track_(ts::trace::register_track("CPU compute", ts::trace::TrackKind::device_queue)) {}
 
 std::string CpuBackend::device_name() const {
   const int n = pool_.threads();
@@ -79,6 +81,7 @@ void CpuBackend::upload(const Tensor& dst, const void* host) {
   const View d = view(dst, "upload", "dst");
   if (dst.bytes() == 0) return;
   require(host != nullptr, "upload", "host pointer is null");
+  TS_CPU_OP(track_, "upload", h2d, 0, dst.bytes());
   std::memcpy(d.data, host, dst.bytes());
 }
 
@@ -87,7 +90,13 @@ void CpuBackend::download(const Tensor& src, void* host) {
   const View s = view(src, "download", "src");
   if (src.bytes() == 0) return;
   require(host != nullptr, "download", "host pointer is null");
+  { TS_ZONE("wait for device", sync); }  // ops are synchronous: nothing queued to wait for
+  TS_CPU_OP(track_, "download", d2h, 0, src.bytes());
   std::memcpy(host, s.data, src.bytes());
+}
+
+void CpuBackend::finish() {
+  TS_ZONE("wait for device", sync);
 }
 
 // dst [n] = src [n]; F32 <-> F16 conversions (and to/from I32, by value).
@@ -95,12 +104,15 @@ void CpuBackend::copy(const Tensor& src, const Tensor& dst) {
   const View s = view(src, "copy", "src");
   const View d = view(dst, "copy", "dst");
   require(s.numel == d.numel, "copy", "src and dst differ in numel");
+  TS_CPU_OP(track_, "copy", kernel, d.numel, 0);
   convert(s, d);
 }
 
 // t [any] = value.
 void CpuBackend::fill(const Tensor& t, float value) {
-  cpu::fill(view(t, "fill", "t"), value);
+  const View v = view(t, "fill", "t");
+  TS_CPU_OP(track_, "fill", kernel, v.numel, 0);
+  cpu::fill(v, value);
 }
 
 }  // namespace cpu

@@ -27,7 +27,7 @@ class CpuBackend final : public Backend {
   void download(const Tensor& src, void* host) override;
   void copy(const Tensor& src, const Tensor& dst) override;
   void fill(const Tensor& t, float value) override;
-  void finish() override {}
+  void finish() override;  // nothing to wait for: ops are synchronous (an empty `sync` zone)
 
   void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
             const Tensor& a, const Tensor& b, float beta, const Tensor& c) override;
@@ -62,6 +62,8 @@ class CpuBackend final : public Backend {
                    const AdamConfig& config, std::int64_t step) override;
 
   int threads() const { return pool_.threads(); }
+  // The device_queue track "CPU compute" every op is recorded on (cpu_trace.hpp).
+  std::uint32_t trace_track() const { return track_; }
 
  private:
   // Checked access (throws std::invalid_argument naming op and argument): t must be a tensor
@@ -73,6 +75,7 @@ class CpuBackend final : public Backend {
 
   ThreadPool pool_;
   Gemm gemm_;
+  std::uint32_t track_;
 };
 
 // Throws std::invalid_argument("cpu backend: <op>: <problem>").

@@ -5,6 +5,7 @@
 
 #include "engine/backend/cpu/cpu_backend_impl.hpp"
 #include "engine/backend/cpu/cpu_kernels.hpp"
+#include "engine/backend/cpu/cpu_trace.hpp"
 
 namespace ts::cpu {
 namespace {
@@ -41,6 +42,7 @@ void CpuBackend::gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n
   require(m >= 0 && n >= 0 && k >= 0, "gemm", "negative size");
   require(va.numel >= m * k && vb.numel >= k * n && vc.numel >= m * n, "gemm",
           "a, b or c smaller than m*k, k*n, m*n");
+  TS_CPU_OP(track_, "gemm", kernel, m * n, 0);
   gemm_.run(trans_a, trans_b, m, n, k, alpha, va, vb, beta, vc);
 }
 
@@ -49,6 +51,7 @@ void CpuBackend::bias_add(const Tensor& y, const Tensor& bias) {
   const View vy = storage(y, "bias_add", "y");
   const View vb = typed(bias, DType::F32, "bias_add", "bias");
   require(vb.numel > 0 && vy.numel % vb.numel == 0, "bias_add", "y.numel % bias.numel != 0");
+  TS_CPU_OP(track_, "bias_add", kernel, vy.numel, 0);
   cpu::bias_add(vy, vb.f32(), vb.numel);
 }
 
@@ -58,6 +61,7 @@ void CpuBackend::bias_grad(const Tensor& dy, const Tensor& grad_bias, bool accum
   const View vg = typed(grad_bias, DType::F32, "bias_grad", "grad_bias");
   require(vg.numel > 0 && vdy.numel % vg.numel == 0, "bias_grad",
           "dy.numel % grad_bias.numel != 0");
+  TS_CPU_OP(track_, "bias_grad", kernel, vdy.numel, 0);
   cpu::bias_grad(vdy, vg.f32(), vg.numel, accumulate);
 }
 
@@ -65,6 +69,7 @@ void CpuBackend::bias_grad(const Tensor& dy, const Tensor& grad_bias, bool accum
 void CpuBackend::relu(const Tensor& x, const Tensor& y) {
   const View vx = storage(x, "relu", "x"), vy = storage(y, "relu", "y");
   require(vx.numel == vy.numel, "relu", "x and y differ in numel");
+  TS_CPU_OP(track_, "relu", kernel, vy.numel, 0);
   cpu::relu(vx, vy, pool_);
 }
 
@@ -74,6 +79,7 @@ void CpuBackend::relu_backward(const Tensor& y, const Tensor& dy, const Tensor& 
   const View vdx = storage(dx, "relu_backward", "dx");
   require(vy.numel == vdy.numel && vy.numel == vdx.numel, "relu_backward",
           "y, dy and dx differ in numel");
+  TS_CPU_OP(track_, "relu_backward", kernel, vdx.numel, 0);
   cpu::relu_backward(vy, vdy, vdx, pool_);
 }
 
@@ -91,6 +97,7 @@ void CpuBackend::softmax_xent(const Tensor& logits, const Tensor& labels, const 
   const std::int64_t n = vx.numel / classes;
   require(vl.numel >= n && vloss.numel >= n && vc.numel >= n && vp.numel >= vx.numel, op,
           "labels, loss, correct or probs smaller than logits implies");
+  TS_CPU_OP(track_, "softmax_xent", kernel, vx.numel, 0);
   cpu::softmax_xent(vx, vl.i32(), vp.f32(), vloss.f32(), vc.f32(), n, classes);
 }
 
@@ -105,6 +112,7 @@ void CpuBackend::softmax_xent_backward(const Tensor& probs, const Tensor& labels
   if (classes == 0 || vd.numel == 0) return;
   const std::int64_t n = vd.numel / classes;
   require(vl.numel >= n && vp.numel >= vd.numel, op, "labels or probs smaller than dlogits");
+  TS_CPU_OP(track_, "softmax_xent_backward", kernel, vd.numel, 0);
   cpu::softmax_xent_backward(vp.f32(), vl.i32(), scale, vd, n, classes);
 }
 
@@ -115,6 +123,7 @@ void CpuBackend::softmax(const Tensor& x, const Tensor& y) {
   const std::int64_t classes = last_dim(x);
   if (classes == 0 || vx.numel == 0) return;
   require(vy.numel >= vx.numel, "softmax", "y smaller than x");
+  TS_CPU_OP(track_, "softmax", kernel, vx.numel, 0);
   cpu::softmax(vx, vy.f32(), vx.numel / classes, classes);
 }
 
@@ -124,6 +133,7 @@ void CpuBackend::im2col(const Conv2DGeometry& g, const Tensor& x, const Tensor& 
   const View vx = storage(x, "im2col", "x"), vc = storage(cols, "im2col", "cols");
   require(vx.numel >= g.batch * g.in_h * g.in_w * g.in_c && vc.numel >= g.col_rows() * g.col_cols(),
           "im2col", "x or cols smaller than the geometry implies");
+  TS_CPU_OP(track_, "im2col", kernel, g.col_rows() * g.col_cols(), 0);
   cpu::im2col(g, vx, vc, pool_);
 }
 
@@ -133,6 +143,7 @@ void CpuBackend::col2im(const Conv2DGeometry& g, const Tensor& dcols, const Tens
   const View vc = storage(dcols, "col2im", "dcols"), vx = storage(dx, "col2im", "dx");
   require(vx.numel >= g.batch * g.in_h * g.in_w * g.in_c && vc.numel >= g.col_rows() * g.col_cols(),
           "col2im", "dx or dcols smaller than the geometry implies");
+  TS_CPU_OP(track_, "col2im", kernel, vx.numel, 0);
   cpu::col2im(g, vc, vx, pool_);
 }
 
@@ -145,6 +156,7 @@ void CpuBackend::maxpool(const Pool2DGeometry& g, const Tensor& x, const Tensor&
   const std::int64_t out = g.batch * g.out_h() * g.out_w() * g.channels;
   require(vx.numel >= g.batch * g.in_h * g.in_w * g.channels && vy.numel >= out && va.numel >= out,
           "maxpool", "x, y or argmax smaller than the geometry implies");
+  TS_CPU_OP(track_, "maxpool", kernel, out, 0);
   cpu::maxpool(g, vx, vy, va.i32(), pool_);
 }
 
@@ -159,6 +171,7 @@ void CpuBackend::maxpool_backward(const Pool2DGeometry& g, const Tensor& dy, con
   require(
       vdx.numel >= g.batch * g.in_h * g.in_w * g.channels && vdy.numel >= out && va.numel >= out,
       op, "dx, dy or argmax smaller than the geometry implies");
+  TS_CPU_OP(track_, "maxpool_backward", kernel, vdx.numel, 0);
   cpu::maxpool_backward(g, vdy, va.i32(), vdx, pool_);
 }
 
@@ -171,6 +184,7 @@ void CpuBackend::dropout(const Tensor& x, float rate, std::uint32_t seed, const 
   require(vx.numel == vy.numel && vm.numel >= vx.numel, "dropout",
           "x and y differ in numel or mask is smaller");
   require(vx.numel <= (std::int64_t{1} << 32), "dropout", "more than 2^32 elements");
+  TS_CPU_OP(track_, "dropout", kernel, vx.numel, 0);
   cpu::dropout(vx, rate, seed, vm.f32(), vy, pool_);
 }
 
@@ -181,6 +195,7 @@ void CpuBackend::dropout_backward(const Tensor& dy, const Tensor& mask, const Te
   const View vm = typed(mask, DType::F32, "dropout_backward", "mask");
   require(vdy.numel == vdx.numel && vm.numel >= vdy.numel, "dropout_backward",
           "dy and dx differ in numel or mask is smaller");
+  TS_CPU_OP(track_, "dropout_backward", kernel, vdx.numel, 0);
   cpu::dropout_backward(vdy, vm.f32(), vdx, pool_);
 }
 
@@ -189,6 +204,7 @@ void CpuBackend::sum(const Tensor& x, const Tensor& out) {
   const View vx = storage(x, "sum", "x");
   const View vo = typed(out, DType::F32, "sum", "out");
   require(vo.numel >= 1, "sum", "out is empty");
+  TS_CPU_OP(track_, "sum", kernel, vx.numel, 0);
   vo.f32()[0] = cpu::sum(vx);
 }
 
@@ -197,6 +213,7 @@ void CpuBackend::scale_and_check_finite(const Tensor& x, float factor, const Ten
   const View vx = typed(x, DType::F32, "scale_and_check_finite", "x");
   const View vf = typed(flag, DType::F32, "scale_and_check_finite", "flag");
   require(vf.numel >= 1, "scale_and_check_finite", "flag is empty");
+  TS_CPU_OP(track_, "scale_and_check_finite", kernel, vx.numel, 0);
   vf.f32()[0] = cpu::scale_and_check_finite(vx.f32(), vx.numel, factor, pool_) ? 1.0f : 0.0f;
 }
 
@@ -207,6 +224,7 @@ void CpuBackend::sgd_update(const Tensor& param, const Tensor& grad, const Tenso
   const View p = typed(param, DType::F32, op, "param"), g = typed(grad, DType::F32, op, "grad");
   const View vel = typed(velocity, DType::F32, op, "velocity");
   require(p.numel == g.numel && p.numel == vel.numel, op, "param, grad, velocity differ in numel");
+  TS_CPU_OP(track_, "sgd_update", kernel, p.numel, 0);
   cpu::sgd_update(p.f32(), g.f32(), vel.f32(), p.numel, learning_rate, momentum, pool_);
 }
 
@@ -219,6 +237,7 @@ void CpuBackend::adam_update(const Tensor& param, const Tensor& grad, const Tens
   require(p.numel == g.numel && p.numel == vm.numel && p.numel == vv.numel, op,
           "param, grad, m, v differ in numel");
   require(step >= 1, op, "step must be >= 1");
+  TS_CPU_OP(track_, "adam_update", kernel, p.numel, 0);
   cpu::adam_update(p.f32(), g.f32(), vm.f32(), vv.f32(), p.numel, config, step, pool_);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <trainscope/trace.hpp>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -48,19 +49,25 @@ void ThreadPool::run_erased(std::int64_t chunks, Fn fn, void* ctx) {
 }
 
 void ThreadPool::run_batch(std::int64_t base, std::int64_t count, Fn fn, void* ctx) {
-  // Publish the job: fields first, then the state that makes it claimable (release).
-  fn_.store(fn, std::memory_order_relaxed);
-  ctx_.store(ctx, std::memory_order_relaxed);
-  base_.store(base, std::memory_order_relaxed);
-  done_.store(0, std::memory_order_relaxed);
-  const std::uint64_t state =
-      (static_cast<std::uint64_t>(++generation_) << 32) | static_cast<std::uint64_t>(count);
-  state_.store(state, std::memory_order_release);
-  announce_.fetch_add(1);
-  if (sleepers_.load() > 0) announce_.notify_all();
+  std::uint64_t state = 0;
+  {
+    // Handing work to the helper threads is this backend's kernel launch.
+    TS_ZONE("hand job to pool", launch);
+    // Publish the job: fields first, then the state that makes it claimable (release).
+    fn_.store(fn, std::memory_order_relaxed);
+    ctx_.store(ctx, std::memory_order_relaxed);
+    base_.store(base, std::memory_order_relaxed);
+    done_.store(0, std::memory_order_relaxed);
+    state = (static_cast<std::uint64_t>(++generation_) << 32) | static_cast<std::uint64_t>(count);
+    state_.store(state, std::memory_order_release);
+    announce_.fetch_add(1);
+    if (sleepers_.load() > 0) announce_.notify_all();
+  }
 
   work(state, 0);
   // Every chunk is claimed; wait only for those a helper is still running.
+  if (done_.load(std::memory_order_acquire) >= count) return;
+  TS_ZONE("wait for pool", sync);
   for (int spins = 0; done_.load(std::memory_order_acquire) < count; ++spins) {
     if (spins < 4096) {
       TS_CPU_PAUSE();

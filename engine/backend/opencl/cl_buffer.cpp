@@ -6,15 +6,20 @@
 
 namespace ts::ocl {
 
-ClBuffer::ClBuffer(cl_context context, std::size_t bytes) : Buffer(bytes), context_(context) {
+ClBuffer::ClBuffer(cl_context context, std::size_t bytes,
+                   std::shared_ptr<DeviceMemoryCounter> memory)
+    : Buffer(bytes), context_(context) {
   cl_int err = CL_SUCCESS;
   mem_ = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes ? bytes : 1, nullptr, &err);
   check_cl(err, "cannot allocate " + std::to_string(bytes) + " bytes of OpenCL device memory");
+  memory_ = std::move(memory);  // counted only once the allocation succeeded
+  if (memory_) memory_->add(static_cast<std::int64_t>(bytes));
 }
 
 // Commands still using the buffer keep it alive: OpenCL frees it once they complete.
 ClBuffer::~ClBuffer() {
   clReleaseMemObject(mem_);
+  if (memory_) memory_->add(-static_cast<std::int64_t>(bytes()));
 }
 
 cl_mem mem_of(const Tensor& t, cl_context context) {
@@ -30,7 +35,7 @@ cl_mem mem_of(const Tensor& t, cl_context context) {
 cl_mem ScratchBuffer::get(std::size_t bytes) {
   if (!buffer_ || buffer_->bytes() < bytes) {
     buffer_.reset();
-    buffer_ = std::make_unique<ClBuffer>(context_, bytes);
+    buffer_ = std::make_unique<ClBuffer>(context_, bytes, memory_);
   }
   return buffer_->mem();
 }

@@ -5,14 +5,17 @@
 #include <memory>
 
 #include "engine/backend/opencl/cl_api.hpp"
+#include "engine/backend/opencl/cl_memory_counter.hpp"
 #include "engine/core/tensor.hpp"
 
 namespace ts::ocl {
 
 class ClBuffer final : public Buffer {
  public:
-  // Allocates `bytes` (at least 1) of device memory; throws BackendError on failure.
-  ClBuffer(cl_context context, std::size_t bytes);
+  // Allocates `bytes` (at least 1) of device memory; throws BackendError on failure. `memory`
+  // (may be null) counts the bytes until the buffer is released.
+  ClBuffer(cl_context context, std::size_t bytes,
+           std::shared_ptr<DeviceMemoryCounter> memory = nullptr);
   ~ClBuffer() override;
   cl_mem mem() const { return mem_; }
   cl_context context() const { return context_; }
@@ -20,6 +23,7 @@ class ClBuffer final : public Buffer {
  private:
   cl_context context_;
   cl_mem mem_ = nullptr;
+  std::shared_ptr<DeviceMemoryCounter> memory_;
 };
 
 // The cl_mem behind `t`. Throws BackendError when t's buffer is not device memory of `context`
@@ -31,12 +35,14 @@ cl_mem mem_of(const Tensor& t, cl_context context);
 // scratch buffer may serve consecutive commands.
 class ScratchBuffer {
  public:
-  explicit ScratchBuffer(cl_context context) : context_(context) {}
+  explicit ScratchBuffer(cl_context context, std::shared_ptr<DeviceMemoryCounter> memory = nullptr)
+      : context_(context), memory_(std::move(memory)) {}
   // A buffer of at least `bytes` bytes.
   cl_mem get(std::size_t bytes);
 
  private:
   cl_context context_;
+  std::shared_ptr<DeviceMemoryCounter> memory_;
   std::unique_ptr<ClBuffer> buffer_;
 };
 

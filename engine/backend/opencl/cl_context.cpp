@@ -28,14 +28,18 @@ ClContext::ClContext(const DeviceHandle& handle, DeviceInfo info)
   check_cl(err, "cannot create an OpenCL context on '" + info_.name + "'");
   try {
     queue_ = create_queue(context_, device_);
+    copy_queue_ = create_queue(context_, device_);
   } catch (...) {
+    if (queue_) clReleaseCommandQueue(queue_);
     clReleaseContext(context_);
     throw;
   }
 }
 
 ClContext::~ClContext() {
+  clFinish(copy_queue_);
   clFinish(queue_);
+  clReleaseCommandQueue(copy_queue_);
   clReleaseCommandQueue(queue_);
   clReleaseContext(context_);
 }

@@ -25,16 +25,17 @@ clblast::Transpose transpose(bool t) {
 }  // namespace
 
 GemmRunner::GemmRunner(cl_context context, cl_command_queue queue, CommandQueue& commands,
-                       KernelRunner& kernels, bool native_fp16)
+                       KernelRunner& kernels, bool native_fp16,
+                       std::shared_ptr<DeviceMemoryCounter> memory)
     : context_(context),
       queue_(queue),
       commands_(commands),
       kernels_(kernels),
       native_fp16_(native_fp16),
-      a32_(context),
-      b32_(context),
-      c32_(context),
-      temp_(context) {}
+      a32_(context, memory),
+      b32_(context, memory),
+      c32_(context, memory),
+      temp_(context, memory) {}
 
 template <class T>
 void GemmRunner::clblast_gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n,

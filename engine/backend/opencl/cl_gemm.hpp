@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "engine/backend/opencl/cl_buffer.hpp"
 #include "engine/backend/opencl/cl_enqueue.hpp"
@@ -15,8 +16,10 @@ namespace ts::ocl {
 
 class GemmRunner {
  public:
+  // `memory` (may be null) counts the scratch buffers' device memory.
   GemmRunner(cl_context context, cl_command_queue queue, CommandQueue& commands,
-             KernelRunner& kernels, bool native_fp16);
+             KernelRunner& kernels, bool native_fp16,
+             std::shared_ptr<DeviceMemoryCounter> memory = nullptr);
 
   // C[m,n] = alpha * op(A)[m,k] * op(B)[k,n] + beta * C[m,n] (see Backend::gemm).
   // a: [m,k] or [k,m] (trans_a); b: [k,n] or [n,k] (trans_b); c: [m,n]. F32 or F16 each.

@@ -8,6 +8,7 @@
 #include "engine/backend/opencl/cl_device.hpp"
 #include "engine/backend/opencl/opencl_backend_impl.hpp"
 #include "kernels/kernel_sources.hpp"
+#include "trainscope/trace.hpp"
 
 namespace ts {
 
@@ -15,11 +16,22 @@ namespace ocl {
 
 OpenClBackend::OpenClBackend(const DeviceHandle& handle, DeviceInfo info)
     : ctx_(handle, std::move(info)),
-      commands_(ctx_.queue()),
+      memory_(std::make_shared<DeviceMemoryCounter>(ctx_.info().name)),
+      clock_(ctx_.device(), ctx_.queue(), ctx_.info().name),
+      commands_(ctx_.queue(), &clock_, ctx_.info().name + " compute", memory_.get()),
+      copies_(ctx_.copy_queue(), &clock_, ctx_.info().name + " copy", memory_.get()),
+      uploads_(copies_, commands_),
       programs_(ctx_.context(), ctx_.device()),
       kernels_(programs_, commands_),
-      gemm_(ctx_.context(), ctx_.queue(), commands_, kernels_, ctx_.info().fp16),
-      partials_(ctx_.context()) {
+      gemm_(ctx_.context(), ctx_.queue(), commands_, kernels_, ctx_.info().fp16, memory_),
+      partials_(ctx_.context(), memory_) {
+  const DeviceInfo& d = ctx_.info();
+  ts::trace::set_meta("device.opencl.name", d.name);
+  ts::trace::set_meta("device.opencl.version", d.version);
+  ts::trace::set_meta("device.opencl.platform", d.platform);
+  ts::trace::set_meta("device.opencl.type", d.type);
+  ts::trace::set_meta("device.opencl.compute_units", std::to_string(d.compute_units));
+  ts::trace::set_meta("device.opencl.global_memory_bytes", std::to_string(d.global_memory_bytes));
   // Build every kernel family's all-f32 variant now, so the first training step does not pay
   // for compilation and a broken or missing kernel file fails here (f16 variants are built on
   // first use), then warm up CLBlast.
@@ -30,6 +42,7 @@ OpenClBackend::OpenClBackend(const DeviceHandle& handle, DeviceInfo info)
 
 OpenClBackend::~OpenClBackend() {
   // Wait before members are torn down; errors cannot be reported from a destructor.
+  clFinish(ctx_.copy_queue());
   clFinish(ctx_.queue());
 }
 
@@ -38,7 +51,7 @@ Tensor OpenClBackend::alloc(const Shape& shape, DType dtype) {
   Tensor t;
   t.shape = shape;
   t.dtype = dtype;
-  t.buffer = std::make_shared<ClBuffer>(ctx_.context(), t.bytes());
+  t.buffer = std::make_shared<ClBuffer>(ctx_.context(), t.bytes(), memory_);
   return t;
 }
 
@@ -50,6 +63,16 @@ void OpenClBackend::upload(const Tensor& dst, const void* host) {
 // host bytes <- src [any]; waits for queued work.
 void OpenClBackend::download(const Tensor& src, void* host) {
   commands_.read("download", mem(src), src.byte_offset(), src.bytes(), host);
+  copies_.poll();
+}
+
+// dst [any] <- host bytes on the copy queue; does not wait (see Backend::upload_async).
+UploadTicket OpenClBackend::upload_async(const Tensor& dst, const void* host) {
+  return uploads_.start(mem(dst), dst.byte_offset(), dst.bytes(), host);
+}
+
+void OpenClBackend::wait_upload(UploadTicket ticket) {
+  uploads_.wait(ticket);
 }
 
 // dst [n] = src [n]; converts between F32, F16 and I32.
@@ -101,6 +124,7 @@ void OpenClBackend::fill(const Tensor& t, float value) {
 }
 
 void OpenClBackend::finish() {
+  copies_.finish();
   commands_.finish();
 }
 

@@ -1,23 +1,29 @@
 // The OpenCL Backend implementation class (internal; users call make_opencl_backend).
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "engine/backend/backend.hpp"
 #include "engine/backend/opencl/cl_buffer.hpp"
+#include "engine/backend/opencl/cl_clock.hpp"
 #include "engine/backend/opencl/cl_context.hpp"
 #include "engine/backend/opencl/cl_enqueue.hpp"
 #include "engine/backend/opencl/cl_gemm.hpp"
 #include "engine/backend/opencl/cl_kernel_runner.hpp"
+#include "engine/backend/opencl/cl_memory_counter.hpp"
 #include "engine/backend/opencl/cl_program_cache.hpp"
+#include "engine/backend/opencl/cl_uploads.hpp"
 
 namespace ts::ocl {
 
 class OpenClBackend final : public Backend {
  public:
-  // Creates context and queue on the device and warms up CLBlast's GEMM; throws BackendError.
+  // Creates context and queues on the device, registers its trace tracks ("<device> compute",
+  // "<device> copy", counter "device memory <device>") and meta keys device.opencl.*, and
+  // warms up CLBlast's GEMM; throws BackendError.
   OpenClBackend(const DeviceHandle& handle, DeviceInfo info);
-  ~OpenClBackend() override;
+  ~OpenClBackend() override;  // waits for both queues
 
   // Seconds the CLBlast warm-up took when the backend was created.
   double gemm_warm_up_seconds() const { return gemm_warm_up_s_; }
@@ -32,6 +38,17 @@ class OpenClBackend final : public Backend {
   void copy(const Tensor& src, const Tensor& dst) override;
   void fill(const Tensor& t, float value) override;
   void finish() override;
+
+  UploadTicket upload_async(const Tensor& dst, const void* host) override;
+  void wait_upload(UploadTicket ticket) override;
+
+  // For tests: the trace tracks of the two queues and the device memory counter.
+  std::uint32_t compute_track() const { return commands_.track(); }
+  std::uint32_t copy_track() const { return copies_.track(); }
+  std::int64_t device_memory_bytes() const { return memory_->bytes(); }
+  std::size_t pending_trace_records() const {
+    return commands_.pending_records() + copies_.pending_records();
+  }
 
   void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
             const Tensor& a, const Tensor& b, float beta, const Tensor& c) override;
@@ -70,9 +87,14 @@ class OpenClBackend final : public Backend {
   // Sets n elements of t starting at element `start` to a raw bit pattern.
   void fill_bits(const Tensor& t, std::uint64_t start, std::uint64_t n, std::uint32_t bits);
 
-  // Declaration order is destruction order reversed: the context outlives everything on it.
+  // Declaration order is destruction order reversed: the context outlives everything on it,
+  // and the clock and memory counter outlive the queues whose last events they convert/count.
   ClContext ctx_;
+  std::shared_ptr<DeviceMemoryCounter> memory_;
+  DeviceClock clock_;
   CommandQueue commands_;
+  CommandQueue copies_;  // the copy queue: upload_async only
+  AsyncUploads uploads_;
   ProgramCache programs_;
   KernelRunner kernels_;
   GemmRunner gemm_;

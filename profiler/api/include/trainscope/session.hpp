@@ -26,9 +26,11 @@ enum class ClockSource : std::uint8_t {
 };
 
 struct SessionOptions {
-  std::uint32_t ring_events = 1u << 16;    // per-thread buffer, in 32-byte events (power of two)
-  std::uint32_t drain_interval_ms = 10;    // how often the writer empties the buffers
-  std::uint32_t commit_interval_ms = 100;  // how much a SIGKILL may lose, at most (plus rings)
+  std::uint32_t ring_events = 1u << 16;  // per-thread buffer, in 32-byte events (power of two)
+  std::uint32_t drain_interval_ms = 10;  // how often the writer empties the buffers
+  // How often the writer commits (draining first), with or without new events: what a SIGKILL
+  // may lose, at most. Keep it at most 1000 (DESIGN §7).
+  std::uint32_t commit_interval_ms = 100;
   ClockSource clock = ClockSource::automatic;
 };
 
@@ -38,7 +40,9 @@ struct SessionOptions {
 void start(std::string_view path, const Meta& meta = {}, const SessionOptions& options = {});
 
 // Stops recording, writes what is buffered and closes the file. Never throws; a write error
-// during the session was reported on stderr once, when it happened.
+// during the session was reported on stderr once, when it happened. A write error (disk full,
+// I/O error, file size limit) stops the recording, never the program: the trace keeps what was
+// committed before it, and meta capture.write_error / capture.events_lost say what was lost.
 void stop() noexcept;
 
 // Blocks until every event recorded before the call is committed to the file.
@@ -49,8 +53,10 @@ bool session_active() noexcept;
 
 // Counters of the active or last session.
 struct SessionStats {
-  std::uint64_t events_written = 0;
+  std::uint64_t events_written = 0;  // after a write error: those committed before it
   std::uint64_t events_dropped = 0;  // lost to full per-thread buffers
+  std::uint64_t events_lost = 0;     // lost to a write error (recorded, never committed)
+  std::uint64_t writer_cpu_ns = 0;   // CPU time the writer thread has used: tracing's main cost
   bool write_failed = false;
 };
 SessionStats session_stats() noexcept;

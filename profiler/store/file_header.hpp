@@ -1,0 +1,29 @@
+// What the first 100 bytes of a file say about it, read without SQLite: the database header
+// (https://www.sqlite.org/fileformat.html#the_database_header). The writer checks it before
+// replacing a file; the reader before opening one, to name a foreign or truncated file clearly.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace ts::store {
+
+struct FileHeader {
+  std::uint64_t file_size = 0;
+  std::size_t header_bytes = 0;  // bytes of the header present: 100 unless the file is shorter
+  bool sqlite = false;           // the bytes present match "SQLite format 3\0"
+  std::uint32_t page_size = 0;
+  // Pages the file should hold, when the header says so reliably (else 0). A file shorter than
+  // page_count * page_size was truncated, unless a write-ahead log next to it holds the rest.
+  std::uint32_t page_count = 0;
+  std::int32_t application_id = 0;
+};
+
+// Reads the header of `path`; nullopt (errno set) when the file cannot be opened.
+std::optional<FileHeader> read_file_header(const std::string& path);
+
+// True when `path`-wal exists and is not empty: the file alone is not the whole database.
+bool has_write_ahead_log(const std::string& path);
+
+}  // namespace ts::store

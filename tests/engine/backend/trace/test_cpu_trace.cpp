@@ -1,0 +1,104 @@
+// The CPU backend's timeline: every op a device event on "CPU compute", copies with bytes,
+// waits as `sync` zones, all inside their steps.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "engine/backend/cpu/cpu_backend.hpp"
+#include "engine/backend/cpu/cpu_backend_impl.hpp"
+#include "tests/engine/backend/trace/trace_test_util.hpp"
+
+namespace ts::test {
+namespace {
+
+using ts::trace::Category;
+
+constexpr std::int64_t kM = 16, kK = 32, kN = 24;
+constexpr int kSteps = 3;
+
+TEST(CpuTrace, StepsRecordOpsCopiesAndWaits) {
+  cpu::CpuBackend backend(2);
+  const Tensor a = backend.alloc(Shape{kM, kK}, DType::F32);
+  const Tensor b = backend.alloc(Shape{kK, kN}, DType::F32);
+  const Tensor c = backend.alloc(Shape{kM, kN}, DType::F32);
+  std::vector<float> ha(kM * kK, 0.5f), hb(kK * kN, -0.25f), hc(kM * kN, 1.0f);
+
+  TraceRun run;
+  for (int step = 0; step < kSteps; ++step) {
+    TS_STEP(step);
+    backend.upload(a, ha.data());
+    backend.upload(b, hb.data());
+    backend.gemm(false, false, kM, kN, kK, 1.0f, a, b, 0.0f, c);
+    backend.relu(c, c);
+    backend.download(c, hc.data());
+  }
+  backend.finish();
+  run.read();
+  EXPECT_EQ(hc[0], 0.0f);  // relu of 32 * 0.5 * -0.25 < 0
+
+  const ts::store::Track* track = run.track_named("CPU compute");
+  ASSERT_NE(track, nullptr);
+  EXPECT_EQ(track->kind, ts::trace::TrackKind::device_queue);
+  EXPECT_EQ(track->id, backend.trace_track());
+
+  for (int step = 0; step < kSteps; ++step) {
+    SCOPED_TRACE("step " + std::to_string(step));
+    std::vector<TraceEvent> uploads, gemms, relus, downloads;
+    for (const TraceEvent& e : run.on_track(track->id)) {
+      if (e.step() != step) continue;
+      if (e.category() == Category::h2d && e.name == "upload") uploads.push_back(e);
+      if (e.category() == Category::kernel && e.name == "gemm") gemms.push_back(e);
+      if (e.category() == Category::kernel && e.name == "relu") relus.push_back(e);
+      if (e.category() == Category::d2h && e.name == "download") downloads.push_back(e);
+    }
+    ASSERT_EQ(uploads.size(), 2u);
+    EXPECT_EQ(uploads[0].bytes(), static_cast<std::int64_t>(a.bytes()));
+    EXPECT_EQ(uploads[1].bytes(), static_cast<std::int64_t>(b.bytes()));
+    ASSERT_EQ(gemms.size(), 1u);
+    EXPECT_EQ(gemms[0].work_size, kM * kN);
+    EXPECT_EQ(gemms[0].bytes(), ts::store::kNull);
+    ASSERT_EQ(relus.size(), 1u);
+    EXPECT_EQ(relus[0].work_size, kM * kN);
+    ASSERT_EQ(downloads.size(), 1u);
+    EXPECT_EQ(downloads[0].bytes(), static_cast<std::int64_t>(c.bytes()));
+    // In program order: the CPU runs each op before returning.
+    EXPECT_LE(uploads[1].end(), gemms[0].start());
+    EXPECT_LE(gemms[0].end(), relus[0].start());
+    EXPECT_LE(relus[0].end(), downloads[0].start());
+    std::size_t syncs = 0;
+    for (const TraceEvent& e : run.of(Category::sync, "wait for device"))
+      syncs += e.step() == step ? 1 : 0;
+    EXPECT_EQ(syncs, 1u);  // the download's
+  }
+  // finish() after the last step: a sync zone outside any step.
+  std::size_t outside = 0;
+  for (const TraceEvent& e : run.of(Category::sync, "wait for device"))
+    outside += e.step() == ts::store::kNull ? 1 : 0;
+  EXPECT_EQ(outside, 1u);
+  EXPECT_TRUE(run.of(Category::launch).empty());  // nothing is enqueued on the CPU
+  expect_disjoint(run.on_track(track->id), "CPU compute");
+  expect_device_inside_host_span(run);
+  // Each step's device events lie inside the step.
+  for (const ts::store::Step& s : run.reader().steps())
+    for (const TraceEvent& e : run.on_track(track->id))
+      if (e.step() == s.step) {
+        EXPECT_GE(e.start(), s.start_ns);
+        EXPECT_LE(e.end(), s.start_ns + s.dur_ns);
+      }
+}
+
+TEST(CpuTrace, NothingIsRecordedOutsideASession) {
+  cpu::CpuBackend backend(1);
+  const Tensor t = backend.alloc(Shape{8}, DType::F32);
+  std::vector<float> h(8, 1.0f);
+  backend.upload(t, h.data());  // before the session: not in the file
+  TraceRun run;
+  backend.relu(t, t);
+  run.read();
+  backend.relu(t, t);  // after it: nowhere
+  EXPECT_EQ(run.of(Category::h2d).size(), 0u);
+  EXPECT_EQ(run.of(Category::kernel, "relu").size(), 1u);
+}
+
+}  // namespace
+}  // namespace ts::test

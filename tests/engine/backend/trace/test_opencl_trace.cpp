@@ -1,0 +1,176 @@
+// The OpenCL backend's timeline: device events of kernels and copies on "<device> compute",
+// each tied to its host launch zone by a correlation id, host waits as `sync` zones, device
+// times converted into the host's span, and the device memory counter.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "tests/engine/backend/trace/opencl_trace_fixture.hpp"
+#include "tests/engine/backend/trace/trace_test_util.hpp"
+
+namespace ts::test {
+namespace {
+
+using ts::trace::Category;
+
+constexpr std::int64_t kM = 48, kK = 72, kN = 40;
+constexpr int kSteps = 3;
+
+std::vector<float> pattern(std::size_t n, int seed) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = static_cast<float>(static_cast<int>((i * 7 + static_cast<std::size_t>(seed) * 5) % 11) -
+                              5) /
+           4;
+  return v;
+}
+
+TEST(OpenClTrace, StepsRecordKernelsCopiesLaunchesAndSyncs) {
+  TS_TRACE_REQUIRE_OPENCL();
+  ocl::OpenClBackend& backend = *traced_opencl_backend();
+  const std::string device = backend.device_name();
+  const Tensor a = backend.alloc(Shape{kM, kK}, DType::F32);
+  const Tensor b = backend.alloc(Shape{kK, kN}, DType::F32);
+  const Tensor c = backend.alloc(Shape{kM, kN}, DType::F32);
+  const std::vector<float> ha = pattern(kM * kK, 1), hb = pattern(kK * kN, 2);
+  std::vector<float> hc(kM * kN, -1.0f);
+
+  TraceRun run;
+  for (int step = 0; step < kSteps; ++step) {
+    TS_STEP(step);
+    backend.upload(a, ha.data());
+    backend.upload(b, hb.data());
+    backend.gemm(false, false, kM, kN, kK, 1.0f, a, b, 0.0f, c);
+    backend.relu(c, c);
+    backend.download(c, hc.data());
+  }
+  run.read();
+
+  // The numbers are still right with tracing on.
+  for (std::int64_t i = 0; i < kM; i += 7)
+    for (std::int64_t j = 0; j < kN; j += 5) {
+      double sum = 0;
+      for (std::int64_t k = 0; k < kK; ++k) sum += double{ha[i * kK + k]} * hb[k * kN + j];
+      EXPECT_NEAR(hc[i * kN + j], std::max(sum, 0.0), 1e-4) << i << "," << j;
+    }
+
+  const ts::store::Track* compute = run.track_named(device + " compute");
+  ASSERT_NE(compute, nullptr);
+  EXPECT_EQ(compute->kind, ts::trace::TrackKind::device_queue);
+  EXPECT_EQ(compute->id, backend.compute_track());
+  const std::vector<TraceEvent> queue = run.on_track(compute->id);
+
+  for (int step = 0; step < kSteps; ++step) {
+    SCOPED_TRACE("step " + std::to_string(step));
+    std::vector<TraceEvent> uploads, gemms, relus, downloads;
+    for (const TraceEvent& e : queue) {
+      if (e.step() != step) continue;
+      if (e.category() == Category::h2d && e.name == "upload") uploads.push_back(e);
+      if (e.category() == Category::kernel && e.name == "sgemm_NN") gemms.push_back(e);
+      if (e.category() == Category::kernel && e.name == "relu") relus.push_back(e);
+      if (e.category() == Category::d2h && e.name == "download") downloads.push_back(e);
+    }
+    ASSERT_EQ(uploads.size(), 2u);
+    EXPECT_EQ(uploads[0].bytes(), static_cast<std::int64_t>(a.bytes()));
+    EXPECT_EQ(uploads[1].bytes(), static_cast<std::int64_t>(b.bytes()));
+    ASSERT_EQ(gemms.size(), 1u);
+    EXPECT_EQ(gemms[0].work_size, kM * kN);
+    ASSERT_EQ(relus.size(), 1u);
+    EXPECT_GE(relus[0].work_size, kM * kN);  // rounded up to the work-group size
+    ASSERT_EQ(downloads.size(), 1u);
+    EXPECT_EQ(downloads[0].bytes(), static_cast<std::int64_t>(c.bytes()));
+    // In queue order.
+    EXPECT_LE(uploads[1].end(), gemms[0].start());
+    EXPECT_LE(gemms[0].end(), relus[0].start());
+    EXPECT_LE(relus[0].end(), downloads[0].start());
+
+    // Host side: each upload's staging copy (h2d, bytes) and enqueue (launch, bytes); the
+    // download's enqueue and the wait for it, which ends after the copy did.
+    std::vector<TraceEvent> staged, upload_launches, waits;
+    for (const TraceEvent& e : run.of(Category::h2d, "stage upload"))
+      if (e.step() == step) staged.push_back(e);
+    for (const TraceEvent& e : run.of(Category::launch, "enqueue upload"))
+      if (e.step() == step) upload_launches.push_back(e);
+    for (const TraceEvent& e : run.of(Category::sync, "wait for download"))
+      if (e.step() == step) waits.push_back(e);
+    ASSERT_EQ(staged.size(), 2u);
+    EXPECT_EQ(staged[0].kind, ts::trace::TrackKind::thread);
+    EXPECT_EQ(staged[0].bytes() + staged[1].bytes(),
+              static_cast<std::int64_t>(a.bytes() + b.bytes()));
+    ASSERT_EQ(upload_launches.size(), 2u);
+    EXPECT_EQ(upload_launches[0].bytes() + upload_launches[1].bytes(),
+              static_cast<std::int64_t>(a.bytes() + b.bytes()));
+    ASSERT_EQ(waits.size(), 1u);
+    EXPECT_LE(downloads[0].end(), waits[0].end()) << "the wait returned before the copy ended";
+  }
+
+  std::vector<TraceEvent> device_events;
+  for (const TraceEvent& e : queue)
+    if (e.step() != ts::store::kNull) device_events.push_back(e);
+  EXPECT_EQ(device_events.size(), static_cast<std::size_t>(5 * kSteps));
+  expect_correlated_with_launches(run, device_events);
+  expect_disjoint(queue, device + " compute");
+  expect_device_inside_host_span(run);
+
+  EXPECT_EQ(run.meta("device.opencl.name"), device);
+  EXPECT_FALSE(run.meta("device.opencl.version").empty());
+  const std::string clock = "clock.device." + device + ".";
+  EXPECT_NE(run.meta(clock + "method"), "");
+  EXPECT_NE(run.meta(clock + "method"), "none");
+  EXPECT_FALSE(run.meta(clock + "offset_ns").empty());
+  EXPECT_GE(std::stoll(run.meta(clock + "pairs")), 1);
+  const std::string clamped = run.meta("clock.clamped_events." + device + " compute");
+  // Moving an event to keep it physically possible is the exception: with a wrong fit (say,
+  // the raw device clock, or an offset off by milliseconds) every event would be moved.
+  EXPECT_LE(clamped.empty() ? 0 : std::stoul(clamped), queue.size() / 2);
+  std::printf("clock alignment on %s: method %s, bracket %s ns; %s of %zu events moved > 1 us\n",
+              device.c_str(), run.meta(clock + "method").c_str(),
+              run.meta(clock + "bracket_ns").c_str(), clamped.empty() ? "0" : clamped.c_str(),
+              queue.size());
+}
+
+TEST(OpenClTrace, DeviceMemoryCounterFollowsAllocations) {
+  TS_TRACE_REQUIRE_OPENCL();
+  ocl::OpenClBackend& backend = *traced_opencl_backend();
+  const std::int64_t before = backend.device_memory_bytes();
+  EXPECT_GT(before, 0);  // CLBlast's warm-up scratch, at least
+  TraceRun run;
+  {
+    const Tensor t = backend.alloc(Shape{1000}, DType::F32);
+    EXPECT_EQ(backend.device_memory_bytes(), before + 4000);
+    backend.fill(t, 1.0f);
+    backend.finish();
+  }
+  EXPECT_EQ(backend.device_memory_bytes(), before);
+  run.read();
+  const ts::store::Track* track = run.track_named("device memory " + backend.device_name());
+  ASSERT_NE(track, nullptr);
+  EXPECT_EQ(track->kind, ts::trace::TrackKind::counter);
+  // The allocation precedes every event: ask for all of time.
+  const auto samples = run.reader().counter(track->id, 0, std::numeric_limits<std::int64_t>::max());
+  ASSERT_GE(samples.size(), 2u);
+  EXPECT_EQ(samples.front().value, static_cast<double>(before + 4000));  // the allocation
+  EXPECT_EQ(samples.back().value, static_cast<double>(before));          // its release
+}
+
+TEST(OpenClTrace, UntracedCommandsLeaveNothingPending) {
+  TS_TRACE_REQUIRE_OPENCL();
+  ocl::OpenClBackend& backend = *traced_opencl_backend();
+  const Tensor t = backend.alloc(Shape{256}, DType::F32);
+  {
+    TraceRun run;
+    backend.fill(t, 2.0f);  // recorded, and maybe still pending when the session stops
+    run.read();
+  }
+  backend.relu(t, t);  // no session: released at once, nothing read from the device
+  EXPECT_EQ(backend.pending_trace_records(), 0u);
+  const std::vector<float> v = download_f32(backend, t);
+  EXPECT_EQ(v[0], 2.0f);
+  EXPECT_EQ(backend.pending_trace_records(), 0u);
+}
+
+}  // namespace
+}  // namespace ts::test
