@@ -66,8 +66,6 @@ void ThreadPool::run_batch(std::int64_t base, std::int64_t count, Fn fn, void* c
 
   work(state, 0);
   // Every chunk is claimed; wait only for those a helper is still running.
-  if (done_.load(std::memory_order_acquire) >= count) return;
-  TS_ZONE("wait for pool", sync);
   for (int spins = 0; done_.load(std::memory_order_acquire) < count; ++spins) {
     if (spins < 4096) {
       TS_CPU_PAUSE();

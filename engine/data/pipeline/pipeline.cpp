@@ -223,7 +223,6 @@ void Pipeline::worker_loop(int id) {
 }
 
 void Pipeline::hand_over(Slot& s, HostBatch& batch) {
-  TS_ZONE("batch", input_batch);
   std::int64_t kept = 0;
   for (std::int64_t r = 0; r < s.size; ++r) {
     if (s.bad[static_cast<std::size_t>(r)]) {
@@ -303,7 +302,10 @@ bool Pipeline::next(HostBatch& batch) {
     if (stopping_) return false;
     --ready_;
     ++taken_;
-    hand_over(s, batch);
+    {
+      TS_ZONE("batch", input_batch);
+      hand_over(s, batch);
+    }
     TS_COUNTER("prefetch buffer fill", ready_);
     maybe_autotune(seconds_now());
     lock.unlock();
