@@ -16,6 +16,9 @@ AutotuneDecision Autotuner::observe(const AutotuneWindow& w, int parallel, int p
   if (w.wall_s <= 0) return d;
   const double wait = w.wait_s / w.wall_s;
   if (wait < kWaitThreshold) return d;
+  // A batch was (nearly) always ready when the trainer asked: the input keeps up, and the time
+  // in next() went to scheduling on a busy machine, which more workers or prefetch won't fix.
+  if (w.empty_share < kEmptyThreshold) return d;
   const double busy = w.workers > 0 ? w.worker_busy_s / (w.workers * w.wall_s) : 0.0;
   char why[160];
   if (tune_parallel_ && busy >= kBusyThreshold && parallel < max_parallel_) {

@@ -13,6 +13,7 @@ struct AutotuneWindow {
   double worker_busy_s = 0;  // summed over workers: time spent loading and mapping samples
   int workers = 0;           // active workers during the window
   double mean_ready = 0;     // prepared batches waiting, averaged over the window's batches
+  double empty_share = 1;    // share of the window's batch requests that found none ready
 };
 
 struct AutotuneDecision {
@@ -25,13 +26,15 @@ class Autotuner {
   // tune_*: whether that knob is "auto"; the max_* bound it (cores, memory budget).
   Autotuner(bool tune_parallel, bool tune_prefetch, int max_parallel, int max_prefetch);
 
-  // The trainer waiting for more than kWaitThreshold of a window means the input is too slow:
+  // The trainer waiting for more than kWaitThreshold of a window, and finding no batch ready for
+  // at least kEmptyThreshold of its requests, means the input is too slow:
   // if the workers were busy, add a worker (up to the cores); if they were idle (held back by a
   // full buffer or starting too late), double the prefetch depth (up to the memory budget).
   AutotuneDecision observe(const AutotuneWindow& w, int parallel, int prefetch) const;
 
   static constexpr double kWaitThreshold = 0.02;
   static constexpr double kBusyThreshold = 0.75;
+  static constexpr double kEmptyThreshold = 0.05;
 
  private:
   bool tune_parallel_, tune_prefetch_;

@@ -280,14 +280,15 @@ bool Pipeline::next(HostBatch& batch) {
     }
     const std::int64_t t0 = ns_now();
     const double ready_now = static_cast<double>(ready_);
-    wanted_ = true;
-    lock.unlock();
-    work_cv_.notify_all();
-    lock.lock();
     Slot& s = slot_of(taken_);
-    ready_cv_.wait(lock,
-                   [&] { return stopping_ || error_ || (s.batch == taken_ && s.done == s.size); });
-    wanted_ = false;
+    if (!(s.batch == taken_ && s.done == s.size) && !error_) {
+      ++window_empty_;
+      wanted_ = true;  // lets the workers start this batch even without prefetch
+      work_cv_.notify_all();
+      ready_cv_.wait(
+          lock, [&] { return stopping_ || error_ || (s.batch == taken_ && s.done == s.size); });
+      wanted_ = false;
+    }
     const double waited = static_cast<double>(ns_now() - t0) * 1e-9;
     wait_s_ += waited;
     window_wait_s_ += waited;
@@ -330,6 +331,7 @@ void Pipeline::maybe_autotune(double now_s) {
   w.worker_busy_s = static_cast<double>(busy - window_busy_ns_) * 1e-9;
   w.workers = active_;
   w.mean_ready = window_ready_sum_ / static_cast<double>(window_batches_);
+  w.empty_share = static_cast<double>(window_empty_) / static_cast<double>(window_batches_);
   const AutotuneDecision d = autotuner_.observe(w, active_, prefetch_);
   if (!d.reason.empty()) {
     active_ = d.parallel;
@@ -339,7 +341,7 @@ void Pipeline::maybe_autotune(double now_s) {
   window_start_s_ = now_s;
   window_busy_ns_ = busy;
   window_wait_s_ = window_ready_sum_ = 0;
-  window_batches_ = 0;
+  window_batches_ = window_empty_ = 0;
 }
 
 PipelineStats Pipeline::stats() const {

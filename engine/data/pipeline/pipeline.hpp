@@ -126,7 +126,7 @@ class Pipeline {
   std::vector<std::string> autotune_log_;
   // Autotune window.
   double window_start_s_ = -1, window_wait_s_ = 0, window_ready_sum_ = 0;
-  std::int64_t window_busy_ns_ = 0, window_batches_ = 0;
+  std::int64_t window_busy_ns_ = 0, window_batches_ = 0, window_empty_ = 0;
 };
 
 // Loads every sample of `source` in order into an in-memory Dataset (a single-threaded pass).

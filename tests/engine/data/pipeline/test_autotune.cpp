@@ -23,6 +23,14 @@ TEST(Autotune, HoldsWhenTheTrainerDoesNotWait) {
   EXPECT_TRUE(d.reason.empty());
 }
 
+TEST(Autotune, HoldsWhenBatchesWereReadyAndTheWaitWasScheduling) {
+  const Autotuner t(true, true, 4, 16);
+  AutotuneWindow w = window(0.3, 0.95, 2);
+  w.mean_ready = 3.0;
+  w.empty_share = 0.0;
+  EXPECT_TRUE(t.observe(w, 2, 2).reason.empty());
+}
+
 TEST(Autotune, AddsAWorkerWhenBusyWorkersStarveTheTrainer) {
   const Autotuner t(true, true, 4, 16);
   const auto d = t.observe(window(0.3, 0.95, 2), 2, 2);
