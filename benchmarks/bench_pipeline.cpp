@@ -183,24 +183,45 @@ int run(const Config& cfg) {
 }  // namespace
 }  // namespace ts
 
+// A positive count for `flag`, or std::invalid_argument naming it.
+int count_flag(const std::string& flag, const std::string& value) {
+  std::size_t used = 0;
+  int n = 0;
+  try {
+    n = std::stoi(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != value.size() || n < 1)
+    throw std::invalid_argument(flag + " takes a positive number, not '" + value + "'");
+  return n;
+}
+
 int main(int argc, char** argv) {
   ts::Config cfg;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i], value = argv[i + 1];
-    if (flag == "--backend")
-      cfg.backend = value;
-    else if (flag == "--epochs")
-      cfg.epochs = std::max(2, std::stoi(value));
-    else if (flag == "--rounds")
-      cfg.rounds = std::max(1, std::stoi(value));
-    else if (flag == "--dataset")
-      cfg.dataset = value;
-    else if (flag == "--images")
-      cfg.images = value;
-    else {
-      std::fprintf(stderr, "bench_pipeline: unknown flag %s\n", flag.c_str());
-      return 2;
+  try {
+    for (int i = 1; i < argc; i += 2) {
+      const std::string flag = argv[i];
+      if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
+      const std::string value = argv[i + 1];
+      if (flag == "--backend")
+        cfg.backend = value;
+      else if (flag == "--epochs")
+        cfg.epochs = std::max(2, count_flag(flag, value));
+      else if (flag == "--rounds")
+        cfg.rounds = count_flag(flag, value);
+      else if (flag == "--dataset")
+        cfg.dataset = value;
+      else if (flag == "--images")
+        cfg.images = value;
+      else
+        throw std::invalid_argument("unknown flag " + flag);
     }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr,
+                 "bench_pipeline: %s (flags: --backend, --epochs, --rounds, --dataset, --images)\n",
+                 e.what());
+    return 2;
   }
   try {
     return ts::run(cfg);

@@ -1,5 +1,6 @@
 #include "cli/pipeline_flags.hpp"
 
+#include <charconv>
 #include <stdexcept>
 
 namespace ts::cli {
@@ -19,18 +20,15 @@ PipelineFlags parse_pipeline_flags(Args& args, std::int64_t batch, std::uint64_t
     throw UsageError(e.what());
   }
   if (auto v = args.value("shuffle")) {
-    f.options.shuffle_buffer = *v == "full" ? kFullShuffle : -2;
-    if (*v != "full") {
-      const std::string text = *v;
-      std::size_t used = 0;
-      long long n = -1;
-      try {
-        n = std::stoll(text, &used);
-      } catch (const std::exception&) {
-      }
-      if (used != text.size() || n < 0)
+    if (*v == "full") {
+      f.options.shuffle_buffer = kFullShuffle;
+    } else {
+      std::int64_t n = -1;
+      const char* end = v->data() + v->size();
+      const auto [ptr, ec] = std::from_chars(v->data(), end, n);
+      if (v->empty() || ec != std::errc() || ptr != end || n < 0)
         throw UsageError("--shuffle takes a buffer size in samples (0 = off) or 'full', not '" +
-                         text + "'");
+                         *v + "'");
       f.options.shuffle_buffer = n;
     }
   }

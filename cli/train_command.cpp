@@ -5,7 +5,6 @@
 #include <csignal>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <trainscope/session.hpp>
 #include <trainscope/trace.hpp>
 
@@ -113,15 +112,6 @@ void write_summary(const std::string& path, const TrainOptions& o, const SampleS
   if (!out) throw std::runtime_error("cannot write the summary to '" + path + "'");
 }
 
-std::string command_line() {
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  for (char& c : raw)
-    if (c == '\0') c = ' ';
-  while (!raw.empty() && raw.back() == ' ') raw.pop_back();
-  return raw;
-}
-
 // Starts the --trace session before anything else runs, so an unwritable path fails at once.
 void start_trace(const TrainOptions& o) {
   if (o.trace.empty()) return;
@@ -131,8 +121,7 @@ void start_trace(const TrainOptions& o) {
   options.ring_events = 1u << 18;
   try {
     ts::trace::start(o.trace,
-                     {{"command_line", command_line()},
-                      {"engine.model", o.model},
+                     {{"engine.model", o.model},
                       {"engine.dataset", o.dataset},
                       {"engine.batch", std::to_string(o.batch)},
                       {"engine.optimizer", o.optimizer},

@@ -83,6 +83,18 @@ TEST_F(TrainPipeline, BadPipelineFlagsExitTwoWithOneLine) {
   }
 }
 
+TEST_F(TrainPipeline, UnwritableTraceOrCacheFileFailsAtStartNamingIt) {
+  const std::string missing = (*dir_ / "no" / "such" / "dir").string();
+  for (const std::string& flag : {"--trace " + missing + "/run.db",
+                                  "--cache file:" + missing + "/samples.cache"}) {
+    const auto r = run_trainscope("train --backend cpu --epochs 1 --dataset synthetic:64 " + flag);
+    EXPECT_EQ(r.status, 2) << flag;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(missing), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("Epoch"), std::string::npos) << "trained although " << flag << " failed";
+  }
+}
+
 TEST_F(TrainPipeline, ACorruptImageNamesTheFileOrIsSkippedWithSkipBad) {
   const fs::path bad_dir = *dir_ / "with_bad";
   fs::copy(digits(), bad_dir, fs::copy_options::recursive);

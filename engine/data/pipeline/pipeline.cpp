@@ -42,9 +42,7 @@ Pipeline::Pipeline(std::shared_ptr<const SampleSource> source, PipelineOptions o
     : source_(std::move(source)),
       options_(std::move(options)),
       map_(std::move(map)),
-      autotuner_(options_.parallel == kAutotune, options_.prefetch == kAutotune,
-                 options_.max_parallel > 0 ? options_.max_parallel : hardware_threads(),
-                 options_.max_prefetch) {
+      autotuner_(false, false, 1, 1) {  // configured below, once the sample size is known
   if (!source_) throw std::invalid_argument("the input pipeline needs a source");
   if (options_.batch_size < 1) throw std::invalid_argument("batch size must be at least 1");
   if (options_.parallel < kAutotune || options_.prefetch < kAutotune)
@@ -151,29 +149,34 @@ bool Pipeline::produce(std::int64_t pos, Slot& slot, std::int64_t row, WorkerScr
   const std::int64_t index = order_[static_cast<std::size_t>(pos)];
   float* out = slot.data.images.data() + row * numel_;
   slot.data.labels[static_cast<std::size_t>(row)] = source_->label(index);
-  try {
-    const SampleCache::State cached = cache_ ? cache_->state(index) : SampleCache::State::empty;
-    if (cached == SampleCache::State::bad) return false;
-    if (cached == SampleCache::State::filled) {
-      cache_->read(index, out);
-      cache_hits_.fetch_add(1, std::memory_order_relaxed);
-    } else {
+  const auto where = [&] {
+    return "input pipeline: sample " + std::to_string(index) + " (" + source_->describe(index) +
+           ")";
+  };
+  const SampleCache::State cached = cache_ ? cache_->state(index) : SampleCache::State::empty;
+  if (cached == SampleCache::State::bad) return false;
+  if (cached == SampleCache::State::filled) {
+    cache_->read(index, out);  // a cache file error names the file; it is never skipped
+    cache_hits_.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    try {
       source_->load(index, scratch.source, out);
-      loaded_.fetch_add(1, std::memory_order_relaxed);
-      if (cache_) cache_->write(index, out);
+    } catch (const DatasetError& e) {
+      if (!options_.skip_bad) throw DatasetError(where() + ": " + e.what());
+      if (cache_) cache_->mark_bad(index);
+      return false;
     }
-    if (map_) map_(out, index, epoch, scratch.map);
-    return true;
-  } catch (const DatasetError& e) {
-    if (!options_.skip_bad)
-      throw DatasetError("input pipeline: sample " + std::to_string(index) + " (" +
-                         source_->describe(index) + "): " + e.what());
-    if (cache_) cache_->mark_bad(index);
-    return false;
-  } catch (const std::exception& e) {
-    throw DatasetError("input pipeline: sample " + std::to_string(index) + " (" +
-                       source_->describe(index) + ") failed in a transform: " + e.what());
+    loaded_.fetch_add(1, std::memory_order_relaxed);
+    if (cache_) cache_->write(index, out);
   }
+  if (map_) {
+    try {
+      map_(out, index, epoch, scratch.map);
+    } catch (const std::exception& e) {
+      throw DatasetError(where() + " failed in a transform: " + e.what());
+    }
+  }
+  return true;
 }
 
 void Pipeline::worker_loop(int id) {
@@ -356,25 +359,6 @@ PipelineStats Pipeline::stats() const {
   s.autotune_log = autotune_log_;
   s.cache = cache_ ? cache_->describe() : "none";
   return s;
-}
-
-Dataset materialize(const SampleSource& source) {
-  const SampleShape shape = source.shape();
-  Dataset ds;
-  ds.count = source.count();
-  ds.height = shape.height;
-  ds.width = shape.width;
-  ds.channels = shape.channels;
-  ds.classes = shape.classes;
-  ds.source = source.description();
-  ds.images.resize(static_cast<std::size_t>(ds.count * shape.numel()));
-  ds.labels.resize(static_cast<std::size_t>(ds.count));
-  SourceScratch scratch;
-  for (std::int64_t i = 0; i < ds.count; ++i) {
-    source.load(i, scratch, ds.images.data() + i * shape.numel());
-    ds.labels[static_cast<std::size_t>(i)] = source.label(i);
-  }
-  return ds;
 }
 
 }  // namespace ts

@@ -129,7 +129,4 @@ class Pipeline {
   std::int64_t window_busy_ns_ = 0, window_batches_ = 0, window_empty_ = 0;
 };
 
-// Loads every sample of `source` in order into an in-memory Dataset (a single-threaded pass).
-Dataset materialize(const SampleSource& source);
-
 }  // namespace ts

@@ -23,8 +23,7 @@ PipelineOptions options(int parallel, int prefetch, std::int64_t batch = 8) {
 }
 
 // A seeded per-sample transform: adds hash noise that depends on (index, epoch, pixel).
-void noisy_map(float* sample, std::int64_t index, int epoch, std::vector<float>& scratch) {
-  scratch.resize(16);
+void noisy_map(float* sample, std::int64_t index, int epoch, std::vector<float>&) {
   for (int p = 0; p < 16; ++p)
     sample[p] += hash_uniform(static_cast<std::uint32_t>(epoch * 7919 + index),
                               static_cast<std::uint32_t>(p));
