@@ -135,19 +135,12 @@ void Collector::reap(bool last) {
 }
 
 void Collector::write_rows() {
+  // Rows go in the order drained: per thread, the order recorded (a zone is recorded when it
+  // ends, after the zones nested in it). The writer sorts them stably by key when it indexes
+  // them, which keeps that order among ties, the order its nesting rules rely on; capture pays
+  // for a copy only.
   if (!rows_.empty()) {
-    // Time order keeps the inserts near the end of the (start_ns, track) tree; among equal
-    // starts the longer event (the enclosing zone) goes first. A zone and the zone nested in it
-    // can start and end on the same clock tick: the sort is stable so that such ties stay in
-    // the order recorded (the nested zone first, as it ended first), which the writer relies on
-    // to tell which of the two encloses the other.
-    std::stable_sort(rows_.begin(), rows_.end(),
-                     [](const store::EventRow& x, const store::EventRow& y) {
-                       if (x.start_ns != y.start_ns) return x.start_ns < y.start_ns;
-                       if (x.track != y.track) return x.track < y.track;
-                       return x.dur_ns > y.dur_ns;
-                     });
-    writer_.append(std::span<store::EventRow>(rows_));
+    writer_.append(std::span<const store::EventRow>(rows_));
     rows_.clear();
   }
   if (!counters_.empty()) {

@@ -100,7 +100,9 @@ Session::Session(std::string path, const Meta& meta, const SessionOptions& optio
   options_.drain_interval_ms = std::max<std::uint32_t>(1, options_.drain_interval_ms);
   options_.commit_interval_ms = std::max<std::uint32_t>(1, options_.commit_interval_ms);
   try {
-    writer_ = std::make_unique<store::Writer>(path_);
+    store::WriterOptions wo;
+    wo.staged = true;  // index at stop(): the traced program pays for a copy per event only
+    writer_ = std::make_unique<store::Writer>(path_, wo);
   } catch (const store::Error& e) {
     throw TraceError(e.what());
   }
@@ -230,11 +232,19 @@ bool Session::finish() noexcept {
                  std::to_string(cal_.to_ns(detail::ticks(detail::kTsc)) - mono));
     w.put_meta("capture.end_ns", std::to_string(mono));
     w.put_meta("capture.events_written", std::to_string(w.events_written()));
+    const auto index_start = Clock::now();
+    const std::uint64_t index_cpu_start = thread_cpu_ns();
+    w.index_staged();
+    const std::uint64_t index_cpu = thread_cpu_ns() - index_cpu_start;
+    const auto index_ms =
+        std::chrono::duration<double, std::milli>(Clock::now() - index_start).count();
     w.put_meta("capture.events_moved", std::to_string(w.events_moved()));
+    w.put_meta("capture.index_ms", std::to_string(index_ms));
     w.finish();
     std::lock_guard lock(mu_);
     stats_.events_written = w.events_written();
     stats_.events_dropped = collector_->dropped();
+    stats_.index_cpu_ns = index_cpu;
   } catch (const std::exception& e) {
     fail(e.what());
     return false;

@@ -7,6 +7,7 @@
 
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/schema.hpp"
+#include "profiler/store/writer.hpp"
 
 namespace ts::store {
 
@@ -69,6 +70,7 @@ Reader::Reader(const std::string& path) {
   check_file(path);
   db_.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
   open_checked();
+  if (has_staged_events()) index_staged_in_memory();
   load_tables();
 
   range_ = Stmt(db_,
@@ -103,16 +105,25 @@ Reader::Reader(const std::string& path) {
   meta_one_ = Stmt(db_, "SELECT value FROM meta WHERE key = ?", kRead);
 }
 
-void Reader::open_checked() {
-  sqlite3* db = db_.get();
-  // Defensive settings: the file may be hostile. The reader only touches tables.
+namespace {
+
+// Defensive settings: the file may be hostile. The reader only touches tables.
+void harden(const Db& d) {
+  sqlite3* db = d.get();
   sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
   sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
   sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
   sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
   sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
   sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1 << 24);  // no giant strings or blobs
-  db_.exec("PRAGMA trusted_schema=OFF; PRAGMA query_only=ON; PRAGMA cell_size_check=ON", kRead);
+  d.exec("PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON", kRead);
+}
+
+}  // namespace
+
+void Reader::open_checked() {
+  harden(db_);
+  db_.exec("PRAGMA query_only=ON", kRead);
 
   if (db_.pragma_int("application_id", kRead) != kApplicationId)
     throw Error(path() + " is not a trainscope trace");
@@ -123,6 +134,32 @@ void Reader::open_checked() {
                 " that this trainscope reads; open it with a newer trainscope");
   if (v < 1) throw Error(path() + " is not a trainscope trace (no schema version)");
   version_ = static_cast<int>(v);
+}
+
+bool Reader::has_staged_events() const {
+  if (version_ < 2) return false;
+  Stmt st(db_, "SELECT 1 FROM event_block LIMIT 1", kRead);
+  return st.step();
+}
+
+// A capture killed before it stopped leaves its latest events staged (schema.sql, event_block).
+// They are indexed into an in-memory copy of the trace: readers never write to the file.
+void Reader::index_staged_in_memory() {
+  Db mem;
+  mem.open_memory(path(), kRead);
+  harden(mem);
+  sqlite3_backup* copy = sqlite3_backup_init(mem.get(), "main", db_.get(), "main");
+  if (copy == nullptr) mem.fail(sqlite3_errcode(mem.get()), kRead);
+  const int rc = sqlite3_backup_step(copy, -1);
+  sqlite3_backup_finish(copy);
+  if (rc != SQLITE_DONE) db_.fail(rc, kRead);
+  {
+    Writer indexer(mem, Writer::Adopt{});
+    indexer.index_staged();
+    indexer.finish();
+  }
+  mem.exec("PRAGMA query_only=ON", kRead);
+  db_.swap(mem);
 }
 
 void Reader::load_tables() {

@@ -1,7 +1,8 @@
 // Reads a trace file. Opens it read-only and defensively (SQLITE_DBCONFIG_DEFENSIVE,
 // trusted_schema=OFF, no views or triggers, query_only), checks it is a trainscope trace of a
 // schema version this build understands, and answers range queries from the tables (never the
-// views, which a hostile file could redefine). Every failure — missing, foreign, newer,
+// views, which a hostile file could redefine). Events a killed capture left staged (event_block)
+// are indexed into an in-memory copy of the file, which is never written. Every failure — missing, foreign, newer,
 // truncated or corrupt file — is an Error with one sentence naming the file. A Reader is used by
 // one thread at a time; open one per thread to read in parallel.
 #pragma once
@@ -102,6 +103,8 @@ class Reader {
 
  private:
   void open_checked();
+  bool has_staged_events() const;
+  void index_staged_in_memory();
   void load_tables();
   Event read_event(const Stmt& st) const;
   template <class Fn>

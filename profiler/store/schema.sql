@@ -1,4 +1,4 @@
--- trainscope trace schema, version 1 (PRAGMA user_version), application_id 0x54534350 ('TSCP').
+-- trainscope trace schema, version 2 (PRAGMA user_version), application_id 0x54534350 ('TSCP').
 -- Embedded into the writer at build time; documented for users in traces/README.md.
 --
 -- Every timestamp is nanoseconds on the host's monotonic clock of the capturing process.
@@ -6,7 +6,7 @@
 -- Readers never rely on the views (a hostile file may redefine them) but on the tables.
 
 PRAGMA application_id = 1414742864;
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 -- Key/value facts about the run: command line, engine configuration, device names, clock
 -- calibration, data-loss counters, schema and trainscope versions. Values are text.
@@ -100,6 +100,17 @@ CREATE TABLE counter_sample (
   value REAL NOT NULL,
   PRIMARY KEY (track, ts_ns)
 ) WITHOUT ROWID;
+
+-- Events staged during capture (version 2): fixed 56-byte little-endian records (start_ns,
+-- dur_ns, track u32, label u32, step, bytes, work_size, correlation; NULL is INT64_MIN), one
+-- BLOB per commit. Appending them costs the traced program far less than indexing each event;
+-- the writer moves them into event, event_arg and step_span when capture stops, leaving this
+-- table empty. A capture killed before that leaves rows here: trainscope's reader indexes them
+-- in memory when it opens the file, and `trainscope recover FILE` indexes them in place.
+CREATE TABLE event_block (
+  seq  INTEGER PRIMARY KEY,
+  data BLOB NOT NULL
+);
 
 -- Stable public views (DESIGN §5). events.id is unique in a trace: it encodes (start, track)
 -- as ((start_ns - clock.origin_ns) << 16) | track.

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "profiler/store/error.hpp"
 
@@ -21,7 +22,13 @@ class Db {
 
   // Opens `path` with sqlite3_open_v2 flags; on failure throws Error("<what> <path>: <why>").
   void open(const std::string& path, int flags, std::string_view what);
+  // Opens an empty in-memory database; `name` stands for it in error messages.
+  void open_memory(const std::string& name, std::string_view what);
   void close() noexcept;
+  void swap(Db& other) noexcept {
+    std::swap(db_, other.db_);
+    path_.swap(other.path_);
+  }
   sqlite3* get() const { return db_; }
   const std::string& path() const { return path_; }
 

@@ -9,6 +9,7 @@
 #include <limits>
 #include <utility>
 
+#include "profiler/store/event_block.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/schema.hpp"
 
@@ -61,19 +62,25 @@ void clear_path(const std::string& path) {
 
 }  // namespace
 
-Writer::Writer(const std::string& path, const WriterOptions& options) {
+Writer::Writer(const std::string& path, const WriterOptions& options)
+    : db_(owned_), staged_mode_(options.staged), cache_mib_(options.cache_mib) {
   clear_path(path);
   db_.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, kCreate);
   const int page = options.page_size;
-  db_.exec(("PRAGMA page_size=" + std::to_string(page)).c_str(), kCreate);
+  // Incremental auto-vacuum: the pages staged blocks held go back to the file system when
+  // finish() has indexed them, instead of staying in the file as free pages.
+  db_.exec(("PRAGMA page_size=" + std::to_string(page) + "; PRAGMA auto_vacuum=INCREMENTAL").c_str(),
+           kCreate);
   {
     Stmt wal(db_, "PRAGMA journal_mode=WAL", kCreate);  // creates the file
     if (!wal.step() || wal.col_text(0) != "wal")
       throw Error(std::string(kCreate) + " " + path + ": the file system does not support WAL");
   }
   const int checkpoint_pages = std::max(64, (16 << 20) / std::max(page, 512));
+  // Staging only appends: a small page cache recycles its pages instead of faulting in fresh
+  // memory while training runs; index_staged() grows it.
   db_.exec(("PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-" +
-            std::to_string(options.cache_mib * 1024) +
+            std::to_string((options.staged ? 2 : options.cache_mib) * 1024) +
             "; PRAGMA wal_autocheckpoint=" + std::to_string(checkpoint_pages))
                .c_str(),
            kCreate);
@@ -81,6 +88,23 @@ Writer::Writer(const std::string& path, const WriterOptions& options) {
   db_.exec(std::string(schema_sql()).c_str(), kCreate);
   db_.exec("COMMIT", kCreate);
 
+  prepare();
+  put_meta("schema_version", std::to_string(kSchemaVersion));
+  put_meta("trainscope_version", TRAINSCOPE_VERSION);
+  commit();
+}
+
+Writer::Writer(Db& db, Adopt) : db_(db), owns_file_(false) {
+  prepare();
+  Stmt st(db_, "SELECT id FROM label WHERE category = 0 AND id >= 0 AND id < 1048576", kWrite);
+  while (st.step()) {
+    const auto id = static_cast<std::size_t>(st.col_int(0));
+    if (step_labels_.size() <= id) step_labels_.resize(id + 1, false);
+    step_labels_[id] = true;
+  }
+}
+
+void Writer::prepare() {
   begin_ = Stmt(db_, "BEGIN", kWrite);
   commit_ = Stmt(db_, "COMMIT", kWrite);
   ins_event_ = MultiRowInsert(db_, "INSERT OR IGNORE INTO event VALUES ", 6, kWrite);
@@ -94,10 +118,7 @@ Writer::Writer(const std::string& path, const WriterOptions& options) {
   put_label_ = Stmt(db_, "INSERT OR REPLACE INTO label VALUES (?,?,?,?,?)", kWrite);
   put_track_ = Stmt(db_, "INSERT OR REPLACE INTO track VALUES (?,?,?,?)", kWrite);
   put_meta_ = Stmt(db_, "INSERT OR REPLACE INTO meta VALUES (?,?)", kWrite);
-
-  put_meta("schema_version", std::to_string(kSchemaVersion));
-  put_meta("trainscope_version", TRAINSCOPE_VERSION);
-  commit();
+  ins_block_ = Stmt(db_, "INSERT INTO event_block (data) VALUES (?)", kWrite);
 }
 
 Writer::~Writer() {
@@ -117,6 +138,7 @@ void Writer::begin() {
 
 void Writer::commit() {
   if (!in_txn_) return;
+  flush_staged();
   commit_.run();
   in_txn_ = false;
   events_committed_ = events_written_;
@@ -124,9 +146,59 @@ void Writer::commit() {
 
 void Writer::finish() {
   if (finished_) return;
+  index_staged();
   commit();  // on failure finished_ stays false: salvage() can still close the file
   finished_ = true;
+  if (!owns_file_) return;
+  // Hands the staged blocks' pages back; a failure only leaves free pages in the file.
+  sqlite3_exec(db_.get(), "PRAGMA incremental_vacuum", nullptr, nullptr, nullptr);
   close_file();
+}
+
+void Writer::flush_staged() {
+  if (staged_.empty()) return;
+  begin();
+  sqlite3_bind_blob(ins_block_.get(), 1, staged_.bytes().data(),
+                    static_cast<int>(staged_.size()), SQLITE_STATIC);
+  ins_block_.run();
+  staged_.clear();
+}
+
+std::uint64_t Writer::index_staged() {
+  flush_staged();
+  std::vector<std::int64_t> blocks;
+  {
+    Stmt st(db_, "SELECT seq FROM event_block ORDER BY seq", kWrite);
+    while (st.step()) blocks.push_back(st.col_int(0));
+  }
+  if (blocks.empty()) return 0;
+  db_.exec(("PRAGMA cache_size=-" + std::to_string(cache_mib_ * 1024)).c_str(), kWrite);
+  begin();
+  Stmt read(db_, "SELECT data FROM event_block WHERE seq = ?", kWrite);
+  DecodedBlock rows;
+  std::uint64_t indexed = 0;
+  const std::uint64_t written = events_written_;  // staged rows were counted when staged
+  for (const std::int64_t seq : blocks) {
+    read.bind(1, seq);
+    rows.clear();
+    if (read.step()) {
+      const auto* p = static_cast<const unsigned char*>(sqlite3_column_blob(read.get(), 0));
+      const auto n = static_cast<std::size_t>(sqlite3_column_bytes(read.get(), 0));
+      if (!decode_block({p, p == nullptr ? 0 : n}, rows))
+        throw Error(db_.path() + " is corrupt: staged event block " + std::to_string(seq) +
+                    " is malformed");
+    }
+    read.reset();
+    // Tracks are 16-bit in events.id; a larger one is damage, not an event to index.
+    std::erase_if(rows.events, [](const EventRow& r) { return r.track >= (1u << 16); });
+    insert_rows(rows.events);
+    insert_counters(rows.counters);
+    indexed += rows.events.size();
+  }
+  db_.exec("DELETE FROM event_block", kWrite);
+  events_staged_ = 0;
+  if (staged_mode_) events_written_ = written;
+  return indexed;
 }
 
 bool Writer::salvage(std::span<const std::pair<std::string, std::string>> meta) noexcept {
@@ -140,6 +212,7 @@ bool Writer::salvage(std::span<const std::pair<std::string, std::string>> meta) 
     batch_.clear();
     args_.clear();
     steps_.clear();
+    staged_.clear();
   };
   rollback();
   // Copying the log into the file lets the log start over from its beginning: the few pages
@@ -161,8 +234,8 @@ bool Writer::salvage(std::span<const std::pair<std::string, std::string>> meta) 
 // open, the disk is full): the trace opens either way, with its -wal file next to it.
 void Writer::close_file() noexcept {
   sqlite3_exec(db_.get(), "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
-  for (Stmt* s : {&begin_, &commit_, &ins_event_ignore1_, &find_event_, &ins_counter_, &put_string_,
-                  &put_label_, &put_track_, &put_meta_})
+  for (Stmt* s : {&begin_, &commit_, &ins_event_ignore1_, &find_event_, &ins_counter_, &ins_block_,
+                  &put_string_, &put_label_, &put_track_, &put_meta_})
     *s = Stmt();
   for (MultiRowInsert* m : {&ins_event_, &ins_arg_, &ins_step_}) m->clear();
   sqlite3_exec(db_.get(), "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
@@ -222,6 +295,18 @@ std::int64_t& Writer::latest_start(std::uint32_t track) {
 // multi-row INSERT. The others (an outer zone ending after its children were written, zones
 // starting on the same clock tick) are placed one at a time by place_same_start.
 void Writer::append(std::span<const EventRow> rows) {
+  begin();
+  if (staged_mode_) {
+    staged_.append(rows);
+    events_written_ += rows.size();
+    events_staged_ += rows.size();
+    if (staged_.size() >= (std::size_t{4} << 20)) flush_staged();  // blocks stay a few MiB
+    return;
+  }
+  insert_rows(rows);
+}
+
+void Writer::insert_rows(std::span<const EventRow> rows) {
   begin();
   if (!std::is_sorted(rows.begin(), rows.end(), key_less)) {
     sorted_.assign(rows.begin(), rows.end());
@@ -397,6 +482,14 @@ void Writer::flush_extras() {
 
 void Writer::append(std::span<const CounterRow> rows) {
   begin();
+  if (staged_mode_) {
+    staged_.append(rows);
+    return;
+  }
+  insert_counters(rows);
+}
+
+void Writer::insert_counters(std::span<const CounterRow> rows) {
   for (const CounterRow& c : rows) {
     std::int64_t ts = c.ts_ns;
     for (int tries = 0; tries < 1000; ++tries, ++ts) {  // same-nanosecond samples: move later

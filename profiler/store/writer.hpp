@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "profiler/store/event_block.hpp"
 #include "profiler/store/multi_insert.hpp"
 #include "profiler/store/rows.hpp"
 #include "profiler/store/sqlite.hpp"
@@ -21,6 +22,9 @@ namespace ts::store {
 struct WriterOptions {
   int page_size = 65536;
   int cache_mib = 32;
+  // Stage events as binary blocks (event_block) until finish() indexes them: what capture uses,
+  // since it keeps the traced machine's cost per event to a copy. Off: every append() indexes.
+  bool staged = false;
 };
 
 class Writer {
@@ -28,6 +32,10 @@ class Writer {
   // Creates `path`, replacing an earlier trace there. Throws Error (naming the path) when the
   // file cannot be created, or exists and is not a trainscope trace.
   explicit Writer(const std::string& path, const WriterOptions& options = {});
+  // Works on `db`, an open trace the caller owns (e.g. a reader's in-memory copy), to index its
+  // staged blocks with index_staged(); finish() commits but leaves `db` open.
+  struct Adopt {};
+  Writer(Db& db, Adopt);
   ~Writer();
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
@@ -50,11 +58,16 @@ class Writer {
   // when it ends, after the zones nested in it), whether in the same or a later call. The
   // enclosing ones move earlier or the nested ones later by a nanosecond or a few, keeping their
   // ends, so that the enclosing event starts first and the nested one stays inside it.
+  // With WriterOptions::staged the rows are staged (a copy into the open block) and indexed by
+  // finish(); commit() makes them durable either way.
   void append(std::span<const EventRow> rows);
   void append(std::span<const CounterRow> rows);
+  // Indexes every staged block, in the order staged, and empties event_block; inside the open
+  // transaction. Returns the number of events indexed. Throws Error for a malformed block.
+  std::uint64_t index_staged();
 
   void commit();
-  // Commits, checkpoints the WAL into the file, switches it back to a rollback journal (one
+  // Indexes the staged blocks, commits, checkpoints the WAL into the file, switches it back to a rollback journal (one
   // self-contained file to copy around) and closes. Idempotent. When the commit fails (it
   // throws), salvage() can still close the file.
   void finish();
@@ -66,9 +79,14 @@ class Writer {
   std::uint64_t events_written() const { return events_written_; }  // committed or not
   std::uint64_t events_committed() const { return events_committed_; }
   std::uint64_t events_moved() const { return events_moved_; }
+  std::uint64_t events_staged() const { return events_staged_; }
 
  private:
+  void prepare();
   void begin();
+  void insert_rows(std::span<const EventRow> rows);
+  void insert_counters(std::span<const CounterRow> rows);
+  void flush_staged();
   void close_file() noexcept;
   void flush_batch();
   void resolve_collisions(std::span<EventRow> rows);
@@ -81,12 +99,17 @@ class Writer {
   void flush_extras();
   bool is_step_label(std::uint32_t label) const;
 
-  Db db_;
+  Db owned_;  // the file this writer created; unused when it adopted a caller's Db
+  Db& db_;
+  bool owns_file_ = true;
+  bool staged_mode_ = false;
+  int cache_mib_ = WriterOptions{}.cache_mib;
+  BlockEncoder staged_;  // records not yet in an event_block row
   bool in_txn_ = false;
   bool finished_ = false;
   Stmt begin_, commit_;
   MultiRowInsert ins_event_, ins_arg_, ins_step_;
-  Stmt ins_event_ignore1_, find_event_, ins_counter_;
+  Stmt ins_event_ignore1_, find_event_, ins_counter_, ins_block_;
   Stmt put_string_, put_label_, put_track_, put_meta_;
   std::vector<bool> step_labels_;
   std::vector<std::int64_t> track_max_start_;  // per track: the latest start written
@@ -97,6 +120,7 @@ class Writer {
   std::uint64_t events_written_ = 0;
   std::uint64_t events_committed_ = 0;
   std::uint64_t events_moved_ = 0;
+  std::uint64_t events_staged_ = 0;  // staged and not yet indexed
 };
 
 }  // namespace ts::store

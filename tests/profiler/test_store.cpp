@@ -39,8 +39,8 @@ std::string make_trace(const TempDir& dir, int steps) {
 TEST(Store, SchemaIsEmbeddedAndVersioned) {
   const auto sql_text = ts::store::schema_sql();
   EXPECT_NE(sql_text.find("CREATE TABLE event"), std::string_view::npos);
-  EXPECT_NE(sql_text.find("PRAGMA user_version = 1;"), std::string_view::npos);
-  EXPECT_EQ(ts::store::kSchemaVersion, 1);
+  EXPECT_NE(sql_text.find("PRAGMA user_version = 2;"), std::string_view::npos);
+  EXPECT_EQ(ts::store::kSchemaVersion, 2);
 }
 
 TEST(Store, CategoryTableMatchesTheTaxonomy) {
@@ -108,7 +108,7 @@ TEST(Store, ReaderRangeQueriesByTrackAndTime) {
   TempDir dir;
   const auto path = make_trace(dir, 10);
   Reader r(path);
-  EXPECT_EQ(r.schema_version(), 1);
+  EXPECT_EQ(r.schema_version(), ts::store::kSchemaVersion);
   EXPECT_EQ(r.event_count(), 110);
   const auto range = r.time_range();
   EXPECT_EQ(range.start_ns, 1'000'000'000);
@@ -160,7 +160,7 @@ TEST(Store, ReaderByStepTracksCountersAndMeta) {
   ASSERT_EQ(c.size(), 3u);
   EXPECT_DOUBLE_EQ(c[1].value, 1.5);
   EXPECT_EQ(r.meta("engine.model"), "mlp");
-  EXPECT_EQ(r.meta("schema_version"), "1");
+  EXPECT_EQ(r.meta("schema_version"), std::to_string(ts::store::kSchemaVersion));
   EXPECT_FALSE(r.meta("no such key").has_value());
   EXPECT_GE(r.meta().size(), 3u);
 }

@@ -57,6 +57,8 @@ struct SessionStats {
   std::uint64_t events_dropped = 0;  // lost to full per-thread buffers
   std::uint64_t events_lost = 0;     // lost to a write error (recorded, never committed)
   std::uint64_t writer_cpu_ns = 0;   // CPU time the writer thread has used: tracing's main cost
+  // Of writer_cpu_ns, the CPU time stop() spent indexing the staged events (after training).
+  std::uint64_t index_cpu_ns = 0;
   bool write_failed = false;
 };
 SessionStats session_stats() noexcept;

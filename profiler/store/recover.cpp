@@ -1,0 +1,27 @@
+#include "profiler/store/recover.hpp"
+
+#include "profiler/store/reader.hpp"
+#include "profiler/store/sqlite.hpp"
+#include "profiler/store/writer.hpp"
+
+namespace ts::store {
+
+RecoverResult recover(const std::string& path) {
+  { Reader check(path); }  // names a missing, foreign, newer or damaged file before writing
+  Db db;
+  db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, "cannot recover trace");
+  sqlite3_db_config(db.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db.get(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+  db.exec("PRAGMA trusted_schema=OFF", "cannot recover trace");
+  RecoverResult result;
+  {
+    Writer indexer(db, Writer::Adopt{});
+    result.events_indexed = indexer.index_staged();
+    indexer.finish();
+  }
+  // One self-contained file again, as a capture that stopped normally leaves.
+  db.exec("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE", "cannot recover trace");
+  return result;
+}
+
+}  // namespace ts::store
