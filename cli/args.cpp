@@ -1,7 +1,10 @@
 #include "cli/args.hpp"
 
 #include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 namespace ts::cli {
 
@@ -57,6 +60,24 @@ double Args::real(const std::string& name, double fallback, double min_exclusive
     throw UsageError("--" + name + " expects a number, not '" + *v + "'");
   if (!(out > min_exclusive))
     throw UsageError("--" + name + " must be greater than " + std::to_string(min_exclusive));
+  return out;
+}
+
+std::optional<double> Args::real_in(const std::string& name, double min, double max) {
+  auto v = value(name);
+  if (!v) return std::nullopt;
+  char* end = nullptr;
+  const double out = std::strtod(v->c_str(), &end);
+  if (v->empty() || end != v->c_str() + v->size() || !std::isfinite(out))
+    throw UsageError("--" + name + " expects a number, not '" + *v + "'");
+  if (out < min || out > max) {
+    char range[64];
+    if (max == std::numeric_limits<double>::max())
+      std::snprintf(range, sizeof range, "%g or more", min);
+    else
+      std::snprintf(range, sizeof range, "between %g and %g", min, max);
+    throw UsageError("--" + name + " must be " + range + ", not " + *v);
+  }
   return out;
 }
 

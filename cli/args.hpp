@@ -20,6 +20,8 @@ class Args {
  public:
   Args(std::string command, std::vector<std::string> words);
 
+  const std::string& command() const { return command_; }
+
   // The value of --name, or nullopt when absent. Throws UsageError when the flag is last and
   // has no value.
   std::optional<std::string> value(const std::string& name);
@@ -29,6 +31,9 @@ class Args {
                        std::int64_t max);
   // Real number > min_exclusive.
   double real(const std::string& name, double fallback, double min_exclusive);
+  // Real number in [min, max], or nullopt when the flag is absent (max: the largest double for
+  // no upper bound).
+  std::optional<double> real_in(const std::string& name, double min, double max);
   // A switch without value (e.g. --quiet).
   bool flag(const std::string& name);
   // One of the allowed words.

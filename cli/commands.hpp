@@ -9,5 +9,17 @@ namespace ts::cli {
 int run_train(Args& args);
 int run_devices(Args& args);
 int run_make_dataset(Args& args);
+int run_report(Args& args);
+int run_check(Args& args);
+int run_diff(Args& args);
+int run_export(Args& args);
+int run_recover(Args& args);
+
+// The --help text of the commands above that keep it with their code.
+extern const char* const kReportHelp;
+extern const char* const kCheckHelp;
+extern const char* const kDiffHelp;
+extern const char* const kExportHelp;
+extern const char* const kRecoverHelp;
 
 }  // namespace ts::cli

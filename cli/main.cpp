@@ -7,6 +7,8 @@
 #include "cli/commands.hpp"
 #include "engine/backend/factory.hpp"
 #include "engine/data/dataset.hpp"
+#include "profiler/io/json_stream.hpp"
+#include "profiler/store/error.hpp"
 
 namespace {
 
@@ -14,8 +16,15 @@ constexpr const char* kUsage = R"(usage: trainscope <command> [options]
 
 commands:
   train         train a model (and, with --trace, record its timeline)
+  report        analyse a trace: is training input-bound, where does step time go
+  check         fail (exit 1) when a trace crosses limits or is slower than a baseline
+  diff          compare two traces side by side
+  export        write a trace as Chrome trace-event JSON for Perfetto UI / chrome://tracing
+  recover       index the staged events of a killed capture into its trace file
   devices       list the OpenCL devices
   make-dataset  write a dataset as a folder of PNG images, one sub-folder per class
+
+Exit status: 0 success, 1 a failed check, 2 bad usage or a file that cannot be read.
 
 Run 'trainscope <command> --help' for a command's options.
 )";
@@ -78,6 +87,12 @@ one sub-folder per class, 8-bit grey or RGB PNG files. DIR must not exist or be 
   --seed N           seed for synthetic data (default 1, as for 'train')
 )";
 
+struct Command {
+  const char* name;
+  int (*run)(ts::cli::Args&);
+  const char* help;
+};
+
 bool wants_help(const std::vector<std::string>& words) {
   for (const auto& w : words)
     if (w == "--help" || w == "-h") return true;
@@ -103,22 +118,30 @@ int main(int argc, char** argv) {
   }
   try {
     ts::cli::Args args(command, words);
-    if (command == "train") {
-      if (wants_help(words)) return std::cout << kTrainHelp, 0;
-      return ts::cli::run_train(args);
-    }
-    if (command == "devices") {
-      if (wants_help(words)) return std::cout << kDevicesHelp, 0;
-      return ts::cli::run_devices(args);
-    }
-    if (command == "make-dataset") {
-      if (wants_help(words)) return std::cout << kMakeDatasetHelp, 0;
-      return ts::cli::run_make_dataset(args);
+    const Command commands[] = {
+        {"train", ts::cli::run_train, kTrainHelp},
+        {"devices", ts::cli::run_devices, kDevicesHelp},
+        {"make-dataset", ts::cli::run_make_dataset, kMakeDatasetHelp},
+        {"report", ts::cli::run_report, ts::cli::kReportHelp},
+        {"check", ts::cli::run_check, ts::cli::kCheckHelp},
+        {"diff", ts::cli::run_diff, ts::cli::kDiffHelp},
+        {"export", ts::cli::run_export, ts::cli::kExportHelp},
+        {"recover", ts::cli::run_recover, ts::cli::kRecoverHelp},
+    };
+    for (const Command& c : commands) {
+      if (command != c.name) continue;
+      if (wants_help(words)) return std::cout << c.help, 0;
+      return c.run(args);
     }
     std::cerr << "trainscope: unknown command '" << command
-              << "' (commands: train, devices, make-dataset; see 'trainscope --help')\n";
+              << "' (commands: train, report, check, diff, export, recover, devices, "
+                 "make-dataset; see 'trainscope --help')\n";
     return 2;
   } catch (const ts::cli::UsageError& e) {
+    std::cerr << "trainscope: " << e.what() << "\n";
+  } catch (const ts::store::Error& e) {
+    std::cerr << "trainscope: " << e.what() << "\n";
+  } catch (const ts::io::WriteError& e) {
     std::cerr << "trainscope: " << e.what() << "\n";
   } catch (const ts::BackendError& e) {
     std::cerr << "trainscope: " << e.what() << "\n";

@@ -58,11 +58,11 @@ struct StepSummary {
   std::int64_t step = 0;
   std::int64_t start_ns = 0;
   std::int64_t dur_ns = 0;
-  Breakdown parts;                   // parts.total() == dur_ns
-  std::int64_t input_ns = 0;         // input wait + h2d on the critical path
-  double input_pct = 0;              // input_ns / dur_ns * 100
-  bool input_bound = false;          // input_pct >= AnalysisOptions::step_input_bound_pct
-  std::int64_t device_busy_ns = 0;   // union of all device-queue events inside the step
+  Breakdown parts;                  // parts.total() == dur_ns
+  std::int64_t input_ns = 0;        // input wait + h2d on the critical path
+  double input_pct = 0;             // input_ns / dur_ns * 100
+  bool input_bound = false;         // input_pct >= AnalysisOptions::step_input_bound_pct
+  std::int64_t device_busy_ns = 0;  // union of all device-queue events inside the step
 };
 
 struct StepTime {
@@ -70,7 +70,7 @@ struct StepTime {
 };
 
 struct DeviceStats {
-  bool has_device = false;  // the trace has device-queue tracks with events
+  bool has_device = false;                // the trace has device-queue tracks with events
   std::int64_t busy_ns = 0, idle_ns = 0;  // inside steps; busy + idle == summed step time
   double busy_pct = 0, idle_pct = 0;
   std::array<std::int64_t, kIdleCauseCount> idle_by_cause_ns{};
@@ -90,8 +90,8 @@ struct StageStat {
   std::int64_t count = 0;
   std::int64_t total_ns = 0;
   double ns_per_sample = 0;
-  int threads = 0;            // tracks the stage ran on
-  double utilisation_pct = 0; // stage time / (threads × run wall time)
+  int threads = 0;             // tracks the stage ran on
+  double utilisation_pct = 0;  // stage time / (threads × run wall time)
 };
 
 struct PipelineStats {
@@ -105,8 +105,8 @@ struct PipelineStats {
 };
 
 struct AnalysisOptions {
-  double step_input_bound_pct = 5.0;   // a step is input-bound at or above this input %
-  double gpu_hour_price = 2.50;        // what an hour of the device costs, for idle cost
+  double step_input_bound_pct = 5.0;  // a step is input-bound at or above this input %
+  double gpu_hour_price = 2.50;       // what an hour of the device costs, for idle cost
   std::string currency = "$";
   // Idle gaps shorter than this are counted in every figure but not listed in
   // DeviceStats::gaps (a 10 M-event trace has millions of sub-microsecond gaps between kernels).
@@ -121,23 +121,23 @@ struct Report {
   std::string file;
   std::int64_t steps = 0;
   StepTime step_time;
-  Breakdown breakdown;          // summed over the steps
-  double input_pct = 0;         // summed input / summed step time × 100
+  Breakdown breakdown;   // summed over the steps
+  double input_pct = 0;  // summed input / summed step time × 100
   Verdict verdict = Verdict::none;
   std::int64_t input_bound_steps = 0;
   DeviceStats device;
-  double samples_per_s = 0;     // batch × steps / summed step time (0 when the batch is unknown)
+  double samples_per_s = 0;  // batch × steps / summed step time (0 when the batch is unknown)
   std::optional<std::int64_t> batch;
   PipelineStats pipeline;
-  std::vector<KernelStat> kernels;        // by total time, largest first
+  std::vector<KernelStat> kernels;  // by total time, largest first
   std::vector<std::string> recommendations;
-  double idle_cost_per_1000_steps = 0;    // device idle time priced at gpu_hour_price
-  double gpu_hour_price = 0;              // the AnalysisOptions price and currency used
-  std::string currency;
-  std::vector<StepSummary> per_step;      // in step order
-  std::uint64_t dropped_events = 0;       // from meta: the trace is incomplete when nonzero
+  double idle_cost_per_1000_steps = 0;  // device idle time priced at gpu_hour_price
+  double gpu_hour_price = 2.50;         // the AnalysisOptions price and currency used
+  std::string currency = "$";
+  std::vector<StepSummary> per_step;        // in step order
+  std::uint64_t dropped_events = 0;         // from meta: the trace is incomplete when nonzero
   std::string model, backend, device_name;  // from meta, empty when absent
-  std::int64_t step_time_total_ns = 0;    // summed wall time of the steps (breakdown.total())
+  std::int64_t step_time_total_ns = 0;      // summed wall time of the steps (breakdown.total())
   std::int64_t h2d_total_ns = 0;  // all h2d time inside steps; breakdown[h2d] is the exposed part
   std::int64_t events = 0;        // events read
 };

@@ -125,8 +125,8 @@ bool decode_block(std::span<const unsigned char> block, DecodedBlock& out) {
       std::uint64_t bits;
       std::memcpy(&bits, p, 8);
       p += 8;
-      out.counters.push_back({static_cast<std::uint32_t>(track), start,
-                              std::bit_cast<double>(little_endian(bits))});
+      out.counters.push_back(
+          {static_cast<std::uint32_t>(track), start, std::bit_cast<double>(little_endian(bits))});
       continue;
     }
     if (flags > 0x0F) return fail();

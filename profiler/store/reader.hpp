@@ -2,9 +2,9 @@
 // trusted_schema=OFF, no views or triggers, query_only), checks it is a trainscope trace of a
 // schema version this build understands, and answers range queries from the tables (never the
 // views, which a hostile file could redefine). Events a killed capture left staged (event_block)
-// are indexed into an in-memory copy of the file, which is never written. Every failure — missing, foreign, newer,
-// truncated or corrupt file — is an Error with one sentence naming the file. A Reader is used by
-// one thread at a time; open one per thread to read in parallel.
+// are indexed into an in-memory copy of the file, which is never written. Every failure — missing,
+// foreign, newer, truncated or corrupt file — is an Error with one sentence naming the file. A
+// Reader is used by one thread at a time; open one per thread to read in parallel.
 #pragma once
 
 #include <cstdint>

@@ -42,8 +42,8 @@ void Db::open(const std::string& path, int flags, std::string_view what) {
 void Db::open_memory(const std::string& name, std::string_view what) {
   close();
   path_ = name;
-  const int rc = sqlite3_open_v2(":memory:", &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
-                                 nullptr);
+  const int rc =
+      sqlite3_open_v2(":memory:", &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) fail(rc, what);
   sqlite3_extended_result_codes(db_, 1);
 }

@@ -69,8 +69,9 @@ Writer::Writer(const std::string& path, const WriterOptions& options)
   const int page = options.page_size;
   // Incremental auto-vacuum: the pages staged blocks held go back to the file system when
   // finish() has indexed them, instead of staying in the file as free pages.
-  db_.exec(("PRAGMA page_size=" + std::to_string(page) + "; PRAGMA auto_vacuum=INCREMENTAL").c_str(),
-           kCreate);
+  db_.exec(
+      ("PRAGMA page_size=" + std::to_string(page) + "; PRAGMA auto_vacuum=INCREMENTAL").c_str(),
+      kCreate);
   {
     Stmt wal(db_, "PRAGMA journal_mode=WAL", kCreate);  // creates the file
     if (!wal.step() || wal.col_text(0) != "wal")
@@ -158,8 +159,8 @@ void Writer::finish() {
 void Writer::flush_staged() {
   if (staged_.empty()) return;
   begin();
-  sqlite3_bind_blob(ins_block_.get(), 1, staged_.bytes().data(),
-                    static_cast<int>(staged_.size()), SQLITE_STATIC);
+  sqlite3_bind_blob(ins_block_.get(), 1, staged_.bytes().data(), static_cast<int>(staged_.size()),
+                    SQLITE_STATIC);
   ins_block_.run();
   staged_.clear();
 }

@@ -67,9 +67,9 @@ class Writer {
   std::uint64_t index_staged();
 
   void commit();
-  // Indexes the staged blocks, commits, checkpoints the WAL into the file, switches it back to a rollback journal (one
-  // self-contained file to copy around) and closes. Idempotent. When the commit fails (it
-  // throws), salvage() can still close the file.
+  // Indexes the staged blocks, commits, checkpoints the WAL into the file, switches it back to a
+  // rollback journal (one self-contained file to copy around) and closes. Idempotent. When the
+  // commit fails (it throws), salvage() can still close the file.
   void finish();
   // After a write error: drops the open transaction, keeping what earlier commits stored, then
   // tries to store `meta` (what was lost and why) and closes the file as finish() does. Returns

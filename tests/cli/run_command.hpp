@@ -6,9 +6,9 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
+
+#include "tests/profiler/test_util.hpp"  // read_file, write_file, TempDir
 
 namespace ts::test {
 
@@ -16,13 +16,6 @@ struct CommandResult {
   int status = -1;
   std::string out, err;
 };
-
-inline std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // args: the shell-quoted arguments after the binary; env: assignments prefixed to the command.
 inline CommandResult run_trainscope(const std::string& args, const std::string& env = "") {

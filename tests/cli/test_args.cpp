@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "cli/args.hpp"
 
 namespace ts::cli {
@@ -33,6 +35,37 @@ TEST(Args, BadNumbersAndRangesAndChoices) {
   EXPECT_THROW(a.choice("model", "mlp", {"mlp", "cnn"}), UsageError);
   Args missing("train", {"--epochs"});
   EXPECT_THROW(missing.integer("epochs", 5, 1, 10), UsageError);
+}
+
+TEST(Args, OptionalRealsInARange) {
+  Args a("check", {"--max-input-pct", "5.5", "--max-device-idle-pct=0", "--price", "-1", "--pct",
+                   "abc", "--big", "1e400", "--nan", "nan"});
+  EXPECT_EQ(a.real_in("max-input-pct", 0, 100), 5.5);
+  EXPECT_EQ(a.real_in("max-device-idle-pct", 0, 100), 0.0);
+  EXPECT_EQ(a.real_in("absent", 0, 100), std::nullopt);
+  try {
+    a.real_in("price", 0, std::numeric_limits<double>::max());
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "--price must be 0 or more, not -1");
+  }
+  try {
+    a.real_in("pct", 0, 100);
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "--pct expects a number, not 'abc'");
+  }
+  EXPECT_THROW(a.real_in("big", 0, 100), UsageError);
+  EXPECT_THROW(a.real_in("nan", 0, 100), UsageError);
+  EXPECT_NO_THROW(a.finish());
+}
+
+TEST(Args, PositionalsAfterFlagValuesAreConsumed) {
+  Args a("check", {"run.db", "--baseline", "base.db", "--junit=out.xml"});
+  EXPECT_EQ(a.value("baseline"), "base.db");
+  EXPECT_EQ(a.value("junit"), "out.xml");
+  EXPECT_EQ(a.positionals(), std::vector<std::string>{"run.db"});
+  EXPECT_NO_THROW(a.finish());
 }
 
 }  // namespace

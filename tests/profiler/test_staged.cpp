@@ -191,7 +191,8 @@ TEST(StagedWrites, ImpossibleTracksInABlockAreSkipped) {
   const auto path = dir.file("hostile.db");
   Writer w(path, staged());
   ts::test::write_dictionary(w);
-  std::vector<EventRow> rows{{1'000'000'000, 5, 1, 1}, {1'000'000'010, 5, 4'000'000'000u, 1},
+  std::vector<EventRow> rows{{1'000'000'000, 5, 1, 1},
+                             {1'000'000'010, 5, 4'000'000'000u, 1},
                              {1'000'000'020, 5, 70'000, 1}};
   w.append(std::span<EventRow>(rows));
   w.commit();

@@ -1,0 +1,32 @@
+// trainscope diff A B: two runs side by side.
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/trace_input.hpp"
+#include "profiler/analysis/diff.hpp"
+
+namespace ts::cli {
+
+const char* const kDiffHelp = R"(usage: trainscope diff A B [--json]
+
+Analyses the traces A and B and shows them side by side: step times, the breakdown of step time
+(per step, so runs of different lengths compare fairly), input %, verdicts, device busy and idle
+time, throughput, the bottleneck stage, and the kernels whose time changed most. Changes are
+B relative to A: A is the baseline.
+
+  --json   the same as JSON
+)";
+
+int run_diff(Args& args) {
+  const bool json = args.flag("json");
+  const auto files = trace_arguments(args, 2, "two trace files A and B");
+  const analysis::Report a = analyse_trace(files[0], {});
+  const analysis::Report b = analyse_trace(files[1], {});
+  const analysis::RunDiff d = analysis::diff(a, b);
+  const std::string out = json ? analysis::to_json(d) : analysis::to_text(d);
+  std::cout << out;
+  if (!out.empty() && out.back() != '\n') std::cout << '\n';
+  return 0;
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,40 @@
+// trainscope report FILE: what the trace says about why training was slow.
+#include <iostream>
+#include <limits>
+
+#include "cli/commands.hpp"
+#include "cli/trace_input.hpp"
+
+namespace ts::cli {
+
+const char* const kReportHelp = R"(usage: trainscope report FILE [--json] [options]
+
+Analyses the trace FILE: first the verdict in one sentence (is training input-bound?), then
+step times, the breakdown of step time (device compute, copies, waiting for input, launch,
+sync, host compute, other), device busy and idle time with the cause of each idle gap, the
+input pipeline stages with the bottleneck named, the kernel table, a compact per-step summary
+and recommendations.
+
+  --json                       the same as JSON (the keys of DESIGN §5, and more)
+  --gpu-hour-price X           what an hour of the device costs, for the cost of its idle
+                               time (default 2.50)
+  --step-input-threshold P     a step is input-bound when its input is at least P % of its
+                               time (default 5)
+)";
+
+int run_report(Args& args) {
+  analysis::AnalysisOptions options;
+  const bool json = args.flag("json");
+  options.gpu_hour_price = args.real_in("gpu-hour-price", 0, std::numeric_limits<double>::max())
+                               .value_or(options.gpu_hour_price);
+  options.step_input_bound_pct =
+      args.real_in("step-input-threshold", 0, 100).value_or(options.step_input_bound_pct);
+  const std::string file = trace_arguments(args, 1, "one trace file")[0];
+  const analysis::Report report = analyse_trace(file, options);
+  const std::string out = json ? analysis::to_json(report) : analysis::to_text(report);
+  std::cout << out;
+  if (!out.empty() && out.back() != '\n') std::cout << '\n';
+  return 0;
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,211 @@
+#include "profiler/analysis/diff.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/json.hpp"
+#include "profiler/analysis/step_breakdown.hpp"
+
+namespace ts::analysis {
+
+namespace {
+
+constexpr std::size_t kTextKernels = 15;
+
+double per_step(double total, std::int64_t steps) {
+  return steps > 0 ? total / static_cast<double>(steps) : 0.0;
+}
+
+double ms_per_step(std::int64_t ns, std::int64_t steps) {
+  return per_step(fmt::to_ms(ns), steps);
+}
+
+std::string signed_fixed(double v, int decimals) {
+  return fmt::printf("%+.*f", decimals, std::isfinite(v) ? v : 0.0);
+}
+
+// "  label                      A          B     change"
+constexpr std::size_t kLabelWidth = 34;  // "  " + label, padded; longer labels are cut
+
+std::string row(std::string_view label, const Delta& d, int decimals, std::string_view unit) {
+  auto cell = [&](double v) { return fmt::printf("%.*f", decimals, v) + std::string(unit); };
+  std::string change = signed_fixed(d.delta(), decimals) + std::string(unit);
+  if (const auto pct = d.change_pct()) change += fmt::printf(" (%+.1f %%)", *pct);
+  std::string out = "  " + std::string(label);
+  if (out.size() >= kLabelWidth) out = out.substr(0, kLabelWidth - 4) + "... ";
+  out.resize(kLabelWidth, ' ');
+  const std::string a = cell(d.a), b = cell(d.b);
+  out += std::string(a.size() < 14 ? 14 - a.size() : 0, ' ') + a;
+  out += std::string(b.size() < 14 ? 14 - b.size() : 0, ' ') + b;
+  return out + "   " + change + "\n";
+}
+
+void delta_json(JsonOut& j, std::string_view key, const Delta& d) {
+  j.key(key).begin_object().field("a", d.a).field("b", d.b).field("delta", d.delta());
+  j.key("change_pct");
+  if (const auto pct = d.change_pct()) {
+    j.num(*pct);
+  } else {
+    j.null();
+  }
+  j.end_object();
+}
+
+}  // namespace
+
+std::optional<double> Delta::change_pct() const {
+  if (a == 0 || !std::isfinite(a) || !std::isfinite(b)) return std::nullopt;
+  return (b - a) / std::fabs(a) * 100.0;
+}
+
+RunDiff diff(const Report& a, const Report& b) {
+  RunDiff d;
+  d.file_a = a.file;
+  d.file_b = b.file;
+  d.steps = {static_cast<double>(a.steps), static_cast<double>(b.steps)};
+  d.step_mean_ms = {a.step_time.mean_ms, b.step_time.mean_ms};
+  d.step_p50_ms = {a.step_time.p50_ms, b.step_time.p50_ms};
+  d.step_p90_ms = {a.step_time.p90_ms, b.step_time.p90_ms};
+  for (int p = 0; p < kPartCount; ++p)
+    d.breakdown_ms_per_step[p] = {ms_per_step(a.breakdown.ns[p], a.steps),
+                                  ms_per_step(b.breakdown.ns[p], b.steps)};
+  d.input_pct = {a.input_pct, b.input_pct};
+  d.verdict_a = a.verdict;
+  d.verdict_b = b.verdict;
+  d.input_bound_steps = {static_cast<double>(a.input_bound_steps),
+                         static_cast<double>(b.input_bound_steps)};
+  d.device_a = a.device.has_device;
+  d.device_b = b.device.has_device;
+  d.device_busy_pct = {a.device.busy_pct, b.device.busy_pct};
+  d.device_idle_pct = {a.device.idle_pct, b.device.idle_pct};
+  for (int c = 0; c < kIdleCauseCount; ++c)
+    d.idle_by_cause_ms_per_step[c] = {ms_per_step(a.device.idle_by_cause_ns[c], a.steps),
+                                      ms_per_step(b.device.idle_by_cause_ns[c], b.steps)};
+  d.idle_cost_per_1000_steps = {a.idle_cost_per_1000_steps, b.idle_cost_per_1000_steps};
+  d.samples_per_s = {a.samples_per_s, b.samples_per_s};
+  d.bottleneck_a = a.pipeline.bottleneck_stage;
+  d.bottleneck_b = b.pipeline.bottleneck_stage;
+
+  std::map<std::string, KernelDelta, std::less<>> by_name;
+  auto take = [&](const Report& r, bool side_b) {
+    for (const KernelStat& k : r.kernels) {
+      KernelDelta& kd = by_name[k.name];
+      kd.name = k.name;
+      (side_b ? kd.in_b : kd.in_a) = true;
+      auto set = [&](Delta& delta, double v) { (side_b ? delta.b : delta.a) = v; };
+      set(kd.count_per_step, per_step(static_cast<double>(k.count), r.steps));
+      set(kd.ms_per_step, ms_per_step(k.total_ns, r.steps));
+      set(kd.mean_us, static_cast<double>(k.mean_ns) / 1e3);
+      set(kd.share_pct, k.share_pct);
+    }
+  };
+  take(a, false);
+  take(b, true);
+  for (auto& [name, kd] : by_name) d.kernels.push_back(std::move(kd));
+  std::stable_sort(d.kernels.begin(), d.kernels.end(),
+                   [](const KernelDelta& x, const KernelDelta& y) {
+                     return std::fabs(x.ms_per_step.delta()) > std::fabs(y.ms_per_step.delta());
+                   });
+  return d;
+}
+
+std::string to_text(const RunDiff& d) {
+  std::string out;
+  out += "A  " + fmt::printable(d.file_a) + "\nB  " + fmt::printable(d.file_b) + "\n\n";
+  out += "verdict" + std::string(kLabelWidth - 7, ' ') + std::string(verdict_name(d.verdict_a)) + " -> " +
+         std::string(verdict_name(d.verdict_b)) +
+         (d.verdict_a == d.verdict_b ? " (unchanged)" : "") + "\n";
+  out += "bottleneck stage" + std::string(kLabelWidth - 16, ' ') + d.bottleneck_a.value_or("none") + " -> " +
+         d.bottleneck_b.value_or("none") + "\n\n";
+  out += std::string(kLabelWidth + 13, ' ') + "A             B   change (B - A)\n";
+  out += row("steps", d.steps, 0, "");
+  out += row("step time mean", d.step_mean_ms, 3, " ms");
+  out += row("step time p50", d.step_p50_ms, 3, " ms");
+  out += row("step time p90", d.step_p90_ms, 3, " ms");
+  out += row("input", d.input_pct, 1, " %");
+  out += row("input-bound steps", d.input_bound_steps, 0, "");
+  out += row("samples/s", d.samples_per_s, 0, "");
+  out += "\nbreakdown per step\n";
+  for (int p = 0; p < kPartCount; ++p)
+    out += row(part_name(static_cast<Part>(p)), d.breakdown_ms_per_step[p], 3, " ms");
+  if (d.device_a || d.device_b) {
+    out += "\ndevice\n";
+    out += row("busy", d.device_busy_pct, 1, " %");
+    out += row("idle", d.device_idle_pct, 1, " %");
+    for (int c = 0; c < kIdleCauseCount; ++c)
+      out += row("idle " + std::string(idle_cause_name(static_cast<IdleCause>(c))) + " per step",
+                 d.idle_by_cause_ms_per_step[c], 3, " ms");
+    out += row("idle cost per 1 000 steps", d.idle_cost_per_1000_steps, 4, "");
+  }
+  if (!d.kernels.empty()) {
+    out += "\nkernels per step (largest change first)\n";
+    for (std::size_t i = 0; i < d.kernels.size() && i < kTextKernels; ++i) {
+      const KernelDelta& k = d.kernels[i];
+      std::string label = fmt::printable(k.name);
+      if (!k.in_a) label += " (only in B)";
+      if (!k.in_b) label += " (only in A)";
+      out += row(label, k.ms_per_step, 3, " ms");
+    }
+    if (d.kernels.size() > kTextKernels)
+      out += fmt::printf("  … and %zu more kernels\n", d.kernels.size() - kTextKernels);
+  }
+  return out;
+}
+
+std::string to_json(const RunDiff& d) {
+  JsonOut j;
+  j.begin_object();
+  j.key("a").begin_object().field("file", d.file_a).end_object();
+  j.key("b").begin_object().field("file", d.file_b).end_object();
+  delta_json(j, "steps", d.steps);
+  j.key("step_time_ms").begin_object();
+  delta_json(j, "mean", d.step_mean_ms);
+  delta_json(j, "p50", d.step_p50_ms);
+  delta_json(j, "p90", d.step_p90_ms);
+  j.end_object();
+  j.key("breakdown_ms_per_step").begin_object();
+  for (int p = 0; p < kPartCount; ++p)
+    delta_json(j, part_name(static_cast<Part>(p)), d.breakdown_ms_per_step[p]);
+  j.end_object();
+  delta_json(j, "input_pct", d.input_pct);
+  j.key("verdict")
+      .begin_object()
+      .field("a", verdict_name(d.verdict_a))
+      .field("b", verdict_name(d.verdict_b))
+      .end_object();
+  delta_json(j, "input_bound_steps", d.input_bound_steps);
+  j.key("device").begin_object();
+  j.field("present_a", d.device_a).field("present_b", d.device_b);
+  delta_json(j, "busy_pct", d.device_busy_pct);
+  delta_json(j, "idle_pct", d.device_idle_pct);
+  j.key("idle_by_cause_ms_per_step").begin_object();
+  for (int c = 0; c < kIdleCauseCount; ++c)
+    delta_json(j, idle_cause_name(static_cast<IdleCause>(c)), d.idle_by_cause_ms_per_step[c]);
+  j.end_object();
+  delta_json(j, "idle_cost_per_1000_steps", d.idle_cost_per_1000_steps);
+  j.end_object();
+  delta_json(j, "samples_per_s", d.samples_per_s);
+  j.key("bottleneck_stage")
+      .begin_object()
+      .key("a")
+      .opt_str(d.bottleneck_a)
+      .key("b")
+      .opt_str(d.bottleneck_b)
+      .end_object();
+  j.key("kernels").begin_array();
+  for (const KernelDelta& k : d.kernels) {
+    j.begin_object().field("name", k.name).field("in_a", k.in_a).field("in_b", k.in_b);
+    delta_json(j, "count_per_step", k.count_per_step);
+    delta_json(j, "ms_per_step", k.ms_per_step);
+    delta_json(j, "mean_us", k.mean_us);
+    delta_json(j, "share_pct", k.share_pct);
+    j.end_object();
+  }
+  j.end_array();
+  j.end_object();
+  return j.finish();
+}
+
+}  // namespace ts::analysis

@@ -1,0 +1,150 @@
+#include "profiler/analysis/event_pass.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <limits>
+#include <thread>
+#include <vector>
+
+namespace ts::analysis {
+
+namespace {
+
+// Scan bounds for "everything": far outside any clamped time, with room for the Reader's
+// long-event look-back below t0.
+constexpr std::int64_t kAll = std::numeric_limits<std::int64_t>::max() / 2;
+
+void scan_part(const store::Reader& reader, const TrackTable& tracks, std::int64_t t0,
+               std::int64_t t1, bool first, EventPass& pass) {
+  reader.scan(t0, t1, 0, [&](const store::Event& e) {
+    // scan() also returns events that started before t0 and reach into the part: they belong
+    // to the part before, and are context for this part's steps.
+    if (!first && e.start_ns < t0) {
+      pass.add_context(e, tracks);
+    } else {
+      pass.add(e, tracks);
+    }
+  });
+  pass.finish();
+}
+
+}  // namespace
+
+EventPass::EventPass(std::span<const store::Step> steps, const AnalysisOptions& options,
+                     bool later_part)
+    : stages(later_part), steps_(steps), options_(&options) {
+  figures.per_step.reserve(steps.size());
+}
+
+void EventPass::close_steps(std::int64_t t) {
+  if (next_step_ == steps_.size()) return;
+  const store::Step* s = &steps_[next_step_];
+  if (s->start_ns + s->dur_ns > t) return;
+  do {
+    const Interval window{s->start_ns, s->start_ns + s->dur_ns};
+    figures.add(*s, timeline_.live_window(window), *options_);
+    ++next_step_;
+    s = next_step_ < steps_.size() ? &steps_[next_step_] : nullptr;
+  } while (s != nullptr && s->start_ns + s->dur_ns <= t);
+  // Nothing before the next step's start can matter any more.
+  timeline_.drop_before(s != nullptr ? s->start_ns : t);
+}
+
+void EventPass::add(const store::Event& e, const TrackTable& tracks) {
+  ++events;
+  const Interval when = event_interval(e.start_ns, e.dur_ns);
+  close_steps(when.start);
+  first_ns = std::min(first_ns, when.start);
+  last_ns = std::max(last_ns, when.end);
+  const int track = tracks.index(e.track);
+  const TrackRole role = tracks.role(e.track);
+  switch (role) {
+    case TrackRole::device:
+      timeline_.add(role, e.category, when.start, when.end);
+      if (e.category == trace::Category::kernel) kernels.add(e.label, when.length());
+      break;
+    case TrackRole::trainer:
+      timeline_.add(role, e.category, when.start, when.end);
+      [[fallthrough]];
+    case TrackRole::worker:
+      if (stage_index(e.category) >= 0) {
+        stages.add(track, e.category, when);
+        if (e.category == trace::Category::input_batch) ++input_batches;
+      }
+      break;
+    case TrackRole::ignored:
+      break;
+  }
+}
+
+void EventPass::add_context(const store::Event& e, const TrackTable& tracks) {
+  const TrackRole role = tracks.role(e.track);
+  if (role != TrackRole::trainer && role != TrackRole::device) return;
+  const Interval when = event_interval(e.start_ns, e.dur_ns);
+  close_steps(when.start);
+  timeline_.add(role, e.category, when.start, when.end);
+}
+
+void EventPass::finish() {
+  close_steps(std::numeric_limits<std::int64_t>::max());
+  device_seen = device_seen || timeline_.device_seen();
+  timeline_ = TimelineBuilder{};
+}
+
+void EventPass::merge(EventPass&& later) {
+  figures.append(std::move(later.figures));
+  kernels.merge(later.kernels);
+  stages.merge(std::move(later.stages));
+  events += later.events;
+  input_batches += later.input_batches;
+  first_ns = std::min(first_ns, later.first_ns);
+  last_ns = std::max(last_ns, later.last_ns);
+  device_seen = device_seen || later.device_seen;
+}
+
+EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
+                      std::span<const store::Step> steps, std::span<const std::int64_t> splits,
+                      const AnalysisOptions& options) {
+  const std::size_t parts = splits.size() + 1;
+  auto lo = [&](std::size_t i) { return i == 0 ? -kAll : splits[i - 1]; };
+  auto hi = [&](std::size_t i) { return i + 1 == parts ? kAll : splits[i]; };
+  // A part's steps are those starting inside it.
+  auto steps_of = [&](std::size_t i) {
+    auto starting_before = [&](std::int64_t t) {
+      return std::partition_point(steps.begin(), steps.end(),
+                                  [&](const store::Step& s) { return s.start_ns < t; });
+    };
+    const auto first = i == 0 ? steps.begin() : starting_before(lo(i));
+    const auto last = i + 1 == parts ? steps.end() : starting_before(hi(i));
+    return std::span<const store::Step>(first, last);
+  };
+
+  std::vector<EventPass> passes;
+  passes.reserve(parts);
+  for (std::size_t i = 0; i < parts; ++i) passes.emplace_back(steps_of(i), options, i > 0);
+  std::vector<std::exception_ptr> errors(parts);
+  std::vector<std::thread> threads;
+  for (std::size_t i = 1; i < parts; ++i) {
+    threads.emplace_back([&, i] {
+      try {
+        const store::Reader own(reader.path());
+        scan_part(own, tracks, lo(i), hi(i), false, passes[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  }
+  try {
+    scan_part(reader, tracks, lo(0), hi(0), true, passes[0]);
+  } catch (...) {
+    errors[0] = std::current_exception();
+  }
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+
+  for (std::size_t i = 1; i < parts; ++i) passes[0].merge(std::move(passes[i]));
+  return std::move(passes[0]);
+}
+
+}  // namespace ts::analysis

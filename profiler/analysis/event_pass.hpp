@@ -1,0 +1,64 @@
+// The one pass over a trace's events that analyse() makes. Every event goes, by its track's role
+// and its category, into the timeline, the kernel table or the pipeline stages; nothing keeps
+// the events themselves. Events arrive in start order, so as soon as one starts at or after a
+// step's end the step is final: it is analysed then (StepFigures) and the timeline forgets what
+// lies before the next step, which keeps memory bounded on traces of any length.
+//
+// On a large trace the pass is split by start time, at step starts, into parts that parallel
+// Readers scan on their own threads (SQLite's row decoding is most of the cost). A part also
+// feeds its timeline the earlier events that reach into it, so its own steps come out complete;
+// the parts' figures then merge in time order into exactly what one sequential pass gives.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "profiler/analysis/kernel_stats.hpp"
+#include "profiler/analysis/pipeline_stats.hpp"
+#include "profiler/analysis/step_figures.hpp"
+#include "profiler/analysis/timeline.hpp"
+#include "profiler/analysis/tracks.hpp"
+#include "profiler/store/reader.hpp"
+
+namespace ts::analysis {
+
+class EventPass {
+ public:
+  // steps: this part's steps, sorted and disjoint. later_part: a part after the first.
+  EventPass(std::span<const store::Step> steps, const AnalysisOptions& options, bool later_part);
+
+  void add(const store::Event& e, const TrackTable& tracks);
+  // An event of an earlier part that reaches into this one: timeline only (it is counted there).
+  void add_context(const store::Event& e, const TrackTable& tracks);
+  // After the last event: analyses the steps still open.
+  void finish();
+  // Adds the figures of the part right after this one.
+  void merge(EventPass&& later);
+
+  StepFigures figures;
+  KernelTable kernels;
+  StageAccumulator stages;
+  std::int64_t events = 0;
+  std::int64_t input_batches = 0;  // input_batch zones: batches handed to the trainer
+  std::int64_t first_ns = INT64_MAX, last_ns = INT64_MIN;  // earliest start, latest end
+  bool device_seen = false;                                // any device work at all
+
+ private:
+  // Analyses every pending step that ends at or before t.
+  void close_steps(std::int64_t t);
+
+  std::span<const store::Step> steps_;
+  std::size_t next_step_ = 0;
+  const AnalysisOptions* options_;
+  TimelineBuilder timeline_;
+};
+
+// Scans every event of the trace. `splits` (sorted step starts) cut it by start time into
+// splits.size() + 1 parts; the first is read with `reader`, each other one with its own Reader
+// of the same file on its own thread. `steps`: all steps, sorted and disjoint. Returns the merged
+// pass. Rethrows the first exception of any part (store::Error as the Reader throws it).
+EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
+                      std::span<const store::Step> steps, std::span<const std::int64_t> splits,
+                      const AnalysisOptions& options);
+
+}  // namespace ts::analysis

@@ -1,0 +1,149 @@
+#include "profiler/analysis/recommendations.hpp"
+
+#include <algorithm>
+
+#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/step_breakdown.hpp"
+
+namespace ts::analysis {
+
+namespace {
+
+const StageStat* find_stage(const PipelineStats& p, const std::string& name) {
+  for (const StageStat& s : p.stages)
+    if (s.stage == name) return &s;
+  return nullptr;
+}
+
+std::string input_bound(const Report& r) {
+  std::string text = "Input is " + fmt::pct(r.input_pct) + " of step time";
+  const PipelineStats& p = r.pipeline;
+  if (p.bottleneck_stage) {
+    const StageStat* s = find_stage(p, *p.bottleneck_stage);
+    text += " and the " + *p.bottleneck_stage + " stage is the slowest";
+    if (s != nullptr) {
+      text += fmt::printf(" (%s per sample on %d thread%s)",
+                          fmt::duration(static_cast<std::int64_t>(s->ns_per_sample)).c_str(),
+                          s->threads, s->threads == 1 ? "" : "s");
+    }
+  }
+  text += ": ";
+  std::vector<std::string> knobs;
+  if (p.workers) {
+    knobs.push_back(fmt::printf("raise --parallel (now %d)", *p.workers));
+  } else {
+    knobs.push_back("raise --parallel");
+  }
+  if (p.prefetch) {
+    knobs.push_back(fmt::printf("--prefetch (now %d)", *p.prefetch));
+  } else {
+    knobs.push_back("--prefetch");
+  }
+  if (!p.cache || *p.cache != "memory") knobs.push_back("use --cache memory");
+  for (std::size_t i = 0; i < knobs.size(); ++i) {
+    if (i > 0) text += i + 1 == knobs.size() ? " or " : ", ";
+    text += knobs[i];
+  }
+  if (p.prefetch_fill_mean)
+    text +=
+        fmt::printf(" (the prefetch buffer held %.1f batches on average)", *p.prefetch_fill_mean);
+  return text + ".";
+}
+
+std::string exposed_h2d(const Report& r) {
+  const std::int64_t exposed = r.breakdown[Part::h2d];
+  return "Host-to-device copies take " + fmt::pct(percent(exposed, r.step_time_total_ns)) +
+         " of step time without overlapping compute (" + fmt::ms(fmt::to_ms(exposed)) + " of " +
+         fmt::ms(fmt::to_ms(r.h2d_total_ns)) +
+         " copied with the device otherwise idle): prefetch batches to the device so that the "
+         "next batch is copied while this one computes.";
+}
+
+std::string idle_cost(const Report& r, const AnalysisOptions& o) {
+  const DeviceStats& d = r.device;
+  std::string text = "Device idle " + fmt::pct(d.idle_pct) + " of step time (" +
+                     fmt::duration(d.idle_ns / std::max<std::int64_t>(1, r.steps)) +
+                     " per step) ≈ " + fmt::money(r.idle_cost_per_1000_steps, o.currency) +
+                     " per 1 000 steps at " + fmt::money(o.gpu_hour_price, o.currency) +
+                     "/GPU-hour";
+  // Name the dominant cause so the reader knows which of the other recommendations pays.
+  int top = 0;
+  for (int c = 1; c < kIdleCauseCount; ++c)
+    if (d.idle_by_cause_ns[c] > d.idle_by_cause_ns[top]) top = c;
+  if (d.idle_ns > 0 && d.idle_by_cause_ns[top] > 0) {
+    constexpr const char* kWhy[kIdleCauseCount] = {"waiting for input", "waiting on the host",
+                                                   "in synchronisation", "with nothing recorded"};
+    text += std::string(", mostly ") + kWhy[top] + " (" +
+            fmt::pct(percent(d.idle_by_cause_ns[top], d.idle_ns)) + " of the idle time)";
+  }
+  return text + ".";
+}
+
+std::string host_bound(const Report& r) {
+  const std::int64_t host = r.device.idle_by_cause_ns[static_cast<int>(IdleCause::host)];
+  std::int64_t kernels = 0, kernel_ns = 0;
+  for (const KernelStat& k : r.kernels) {
+    kernels += k.count;
+    kernel_ns += k.total_ns;
+  }
+  std::string text = "The device waits on the host (launching work or computing) for " +
+                     fmt::pct(percent(host, r.step_time_total_ns)) + " of step time";
+  if (kernels > 0 && r.steps > 0) {
+    text += fmt::printf(" and runs %.1f kernels per step averaging %s",
+                        static_cast<double>(kernels) / static_cast<double>(r.steps),
+                        fmt::duration(kernel_ns / kernels).c_str());
+  }
+  return text +
+         ": use bigger batches and fewer, larger kernels (fuse small operations) so that each "
+         "launch buys more device work.";
+}
+
+std::string sync_bound(const Report& r) {
+  const std::int64_t sync = r.device.idle_by_cause_ns[static_cast<int>(IdleCause::sync)];
+  return "The host is blocked on the device while the device is idle for " +
+         fmt::pct(percent(sync, r.step_time_total_ns)) +
+         " of step time: avoid synchronising every step (reading the loss or metrics back each "
+         "step), or overlap the wait with the next step's launches.";
+}
+
+}  // namespace
+
+double idle_cost_per_1000_steps(std::int64_t idle_ns, std::int64_t steps, double price_per_hour) {
+  if (steps <= 0 || idle_ns <= 0) return 0;
+  constexpr double kNsPerHour = 3600e9;
+  const double idle_per_step = static_cast<double>(idle_ns) / static_cast<double>(steps);
+  return idle_per_step * 1000.0 / kNsPerHour * price_per_hour;
+}
+
+std::vector<std::string> recommend(const Report& r, const AnalysisOptions& o) {
+  std::vector<std::string> out;
+  if (r.dropped_events > 0) {
+    out.push_back(fmt::count(static_cast<std::int64_t>(r.dropped_events)) +
+                  " events were dropped during capture (the trace buffers were full): every "
+                  "figure here undercounts; capture a shorter run or fewer zones.");
+  }
+  if (r.steps == 0 || r.step_time_total_ns <= 0) return out;
+
+  const double h2d_pct = percent(r.breakdown[Part::h2d], r.step_time_total_ns);
+  const bool h2d_exposed =
+      h2d_pct >= kExposedH2dPct && 2 * r.breakdown[Part::h2d] >= r.h2d_total_ns;
+  if (r.verdict != Verdict::none && r.breakdown[Part::input_wait] >= r.breakdown[Part::h2d])
+    out.push_back(input_bound(r));
+  if (h2d_exposed) out.push_back(exposed_h2d(r));
+
+  const DeviceStats& d = r.device;
+  if (d.has_device && d.idle_pct >= kIdleCostPct) {
+    out.push_back(idle_cost(r, o));
+    const auto& by = d.idle_by_cause_ns;
+    const std::int64_t host = by[static_cast<int>(IdleCause::host)];
+    const std::int64_t sync = by[static_cast<int>(IdleCause::sync)];
+    const std::int64_t top = *std::max_element(by.begin(), by.end());
+    if (host == top && percent(host, r.step_time_total_ns) >= kCausePct)
+      out.push_back(host_bound(r));
+    if (sync == top && percent(sync, r.step_time_total_ns) >= kCausePct)
+      out.push_back(sync_bound(r));
+  }
+  return out;
+}
+
+}  // namespace ts::analysis

@@ -1,0 +1,120 @@
+// to_json(Report): the DESIGN §5 keys first, in the order the design lists them, then the extra
+// figures. Milliseconds and percentages carry 3 decimals, so golden files stay stable across
+// machines' float formatting.
+#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/json.hpp"
+#include "profiler/analysis/report.hpp"
+
+namespace ts::analysis {
+
+namespace {
+
+void breakdown_ms(JsonOut& j, const Breakdown& b) {
+  j.begin_object();
+  for (int p = 0; p < kPartCount; ++p)
+    j.field(part_name(static_cast<Part>(p)), fmt::to_ms(b.ns[p]));
+  j.end_object();
+}
+
+void pipeline(JsonOut& j, const PipelineStats& p) {
+  j.begin_object();
+  j.key("workers");
+  p.workers ? j.integer(*p.workers) : j.null();
+  j.key("prefetch");
+  p.prefetch ? j.integer(*p.prefetch) : j.null();
+  j.key("cache").opt_str(p.cache);
+  j.key("prefetch_fill_mean");
+  p.prefetch_fill_mean ? j.num(*p.prefetch_fill_mean) : j.null();
+  j.field("samples", p.samples);
+  j.key("bottleneck_stage").opt_str(p.bottleneck_stage);
+  j.key("stages").begin_array();
+  for (const StageStat& s : p.stages) {
+    j.begin_object()
+        .field("stage", s.stage)
+        .field("count", s.count)
+        .field("total_ms", fmt::to_ms(s.total_ns))
+        .field("us_per_sample", s.ns_per_sample / 1e3)
+        .field("threads", std::int64_t{s.threads})
+        .field("utilisation_pct", s.utilisation_pct)
+        .end_object();
+  }
+  j.end_array();
+  j.end_object();
+}
+
+}  // namespace
+
+std::string to_json(const Report& r) {
+  JsonOut j;
+  j.begin_object();
+  j.field("steps", r.steps);
+  j.key("step_time_ms")
+      .begin_object()
+      .field("mean", r.step_time.mean_ms)
+      .field("p50", r.step_time.p50_ms)
+      .field("p90", r.step_time.p90_ms)
+      .field("min", r.step_time.min_ms)
+      .field("max", r.step_time.max_ms)
+      .end_object();
+  j.key("breakdown_ms");
+  breakdown_ms(j, r.breakdown);
+  j.field("input_pct", r.input_pct);
+  j.field("verdict", verdict_name(r.verdict));
+  j.field("input_bound_steps", r.input_bound_steps);
+
+  const DeviceStats& d = r.device;
+  j.key("device").begin_object();
+  j.field("present", d.has_device);
+  j.field("busy_pct", d.busy_pct).field("idle_pct", d.idle_pct);
+  j.key("idle_by_cause_ms").begin_object();
+  for (int c = 0; c < kIdleCauseCount; ++c)
+    j.field(idle_cause_name(static_cast<IdleCause>(c)), fmt::to_ms(d.idle_by_cause_ns[c]));
+  j.end_object();
+  j.field("busy_ms", fmt::to_ms(d.busy_ns)).field("idle_ms", fmt::to_ms(d.idle_ns));
+  j.field("idle_gaps", static_cast<std::int64_t>(d.gaps.size()));
+  j.end_object();
+
+  j.field("samples_per_s", r.samples_per_s);
+  j.key("bottleneck_stage").opt_str(r.pipeline.bottleneck_stage);
+  j.key("kernels").begin_array();
+  for (const KernelStat& k : r.kernels) {
+    j.begin_object()
+        .field("name", k.name)
+        .field("count", k.count)
+        .field("total_ms", fmt::to_ms(k.total_ns))
+        .field("share_pct", k.share_pct)
+        .field("mean_us", static_cast<double>(k.mean_ns) / 1e3)
+        .field("min_us", static_cast<double>(k.min_ns) / 1e3)
+        .field("max_us", static_cast<double>(k.max_ns) / 1e3)
+        .end_object();
+  }
+  j.end_array();
+  j.key("recommendations").begin_array();
+  for (const std::string& s : r.recommendations) j.str(s);
+  j.end_array();
+
+  // Beyond the DESIGN §5 minimum.
+  j.field("verdict_sentence", verdict_sentence(r));
+  j.key("breakdown_pct").begin_object();
+  for (int p = 0; p < kPartCount; ++p)
+    j.field(part_name(static_cast<Part>(p)), r.step_time_total_ns > 0
+                                                 ? 100.0 * static_cast<double>(r.breakdown.ns[p]) /
+                                                       static_cast<double>(r.step_time_total_ns)
+                                                 : 0.0);
+  j.end_object();
+  j.field("step_time_total_ms", fmt::to_ms(r.step_time_total_ns));
+  j.field("h2d_total_ms", fmt::to_ms(r.h2d_total_ns));
+  j.key("batch");
+  r.batch ? j.integer(*r.batch) : j.null();
+  j.key("pipeline");
+  pipeline(j, r.pipeline);
+  j.field("idle_cost_per_1000_steps", r.idle_cost_per_1000_steps, 8);
+  j.field("gpu_hour_price", r.gpu_hour_price).field("currency", r.currency);
+  j.field("dropped_events", static_cast<std::int64_t>(r.dropped_events));
+  j.field("events", r.events);
+  j.field("model", r.model).field("backend", r.backend).field("device_name", r.device_name);
+  j.end_object();
+  return j.finish();
+}
+
+}  // namespace ts::analysis

@@ -1,0 +1,259 @@
+// to_text(Report) and verdict_sentence(): the readable `trainscope report`. The verdict comes
+// first, in one sentence; then the figures, a compact per-step summary (the slowest steps and
+// the input-bound ones as ranges) and the recommendations.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/report.hpp"
+#include "profiler/analysis/step_breakdown.hpp"
+
+namespace ts::analysis {
+
+namespace {
+
+constexpr std::size_t kWidth = 100;
+constexpr std::size_t kSlowestSteps = 5;
+constexpr std::size_t kAllStepsUpTo = 12;
+constexpr std::size_t kTopKernels = 10;
+constexpr std::size_t kMaxRanges = 20;
+constexpr std::size_t kNameWidth = 32;
+
+constexpr std::string_view kPartLabels[kPartCount] = {"device compute", "d2h copies",  "h2d copies",
+                                                      "input wait",     "launch",      "sync",
+                                                      "host compute",   "other / idle"};
+
+// Pads or cuts (at a UTF-8 character boundary, with "…") to `width` bytes; names are ASCII in
+// practice, so bytes are columns.
+std::string fit(std::string_view s, std::size_t width) {
+  if (s.size() <= width) return std::string(s) + std::string(width - s.size(), ' ');
+  std::size_t cut = width - 1;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(s.substr(0, cut)) + "…" + std::string(width - 1 - cut, ' ');
+}
+
+std::string right(const std::string& s, std::size_t width) {
+  // Width in characters: count bytes that start a UTF-8 character ("µ" is two bytes).
+  std::size_t chars = 0;
+  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;
+  return chars >= width ? s : std::string(width - chars, ' ') + s;
+}
+
+// Word-wraps `text` to kWidth columns; continuation lines indented by `indent` spaces.
+std::string wrap(const std::string& text, std::size_t first_indent, std::size_t indent) {
+  std::string out(first_indent, ' ');
+  std::size_t col = first_indent;
+  std::size_t i = 0;
+  bool line_start = true;
+  while (i < text.size()) {
+    std::size_t j = text.find(' ', i);
+    if (j == std::string::npos) j = text.size();
+    const std::string word = text.substr(i, j - i);
+    if (!line_start && col + 1 + word.size() > kWidth) {
+      out += '\n' + std::string(indent, ' ');
+      col = indent;
+      line_start = true;
+    }
+    if (!line_start) {
+      out += ' ';
+      ++col;
+    }
+    out += word;
+    col += word.size();
+    line_start = false;
+    i = j + 1;
+  }
+  return out + '\n';
+}
+
+// Step numbers as ranges: "0-3, 5, 7-62", at most kMaxRanges of them.
+std::string ranges(const std::vector<std::int64_t>& steps) {
+  std::string out;
+  std::size_t shown = 0, i = 0;
+  while (i < steps.size()) {
+    std::size_t j = i;
+    while (j + 1 < steps.size() && steps[j + 1] == steps[j] + 1) ++j;
+    if (shown == kMaxRanges) {
+      out += fmt::printf(", … (%zu more steps)", steps.size() - i);
+      break;
+    }
+    if (!out.empty()) out += ", ";
+    out += j > i ? fmt::printf("%lld-%lld", static_cast<long long>(steps[i]),
+                               static_cast<long long>(steps[j]))
+                 : fmt::printf("%lld", static_cast<long long>(steps[i]));
+    ++shown;
+    i = j + 1;
+  }
+  return out;
+}
+
+std::string run_line(const Report& r) {
+  std::string s = r.model.empty() ? "a run" : fmt::printable(r.model);
+  if (!r.backend.empty()) s += " on " + fmt::printable(r.backend);
+  if (!r.device_name.empty()) s += " (" + fmt::printable(r.device_name) + ")";
+  if (r.batch) s += fmt::printf(", batch %lld", static_cast<long long>(*r.batch));
+  return s;
+}
+
+void breakdown_table(std::string& out, const Report& r) {
+  out += "breakdown             summed   per step   share\n";
+  const double steps = static_cast<double>(std::max<std::int64_t>(1, r.steps));
+  for (int p = 0; p < kPartCount; ++p) {
+    const std::int64_t ns = r.breakdown.ns[p];
+    out += "  " + fit(kPartLabels[p], 16) + right(fmt::ms(fmt::to_ms(ns)), 10) +
+           right(fmt::duration(static_cast<std::int64_t>(static_cast<double>(ns) / steps)), 11) +
+           right(fmt::pct(percent(ns, r.step_time_total_ns)), 8) + "\n";
+  }
+}
+
+void device_section(std::string& out, const Report& r) {
+  const DeviceStats& d = r.device;
+  if (!d.has_device) {
+    out += "device      no device-queue events recorded\n";
+    return;
+  }
+  out += "device      busy " + fmt::pct(d.busy_pct) + ", idle " + fmt::pct(d.idle_pct) +
+         " of step time (" + fmt::ms(fmt::to_ms(d.idle_ns)) + " idle in " +
+         fmt::count(static_cast<std::int64_t>(d.gaps.size())) + " listed gaps)\n";
+  out += "  idle by cause ";
+  for (int c = 0; c < kIdleCauseCount; ++c) {
+    if (c > 0) out += ", ";
+    out += std::string(idle_cause_name(static_cast<IdleCause>(c))) + " " +
+           fmt::ms(fmt::to_ms(d.idle_by_cause_ns[c]));
+  }
+  out += "\n  idle cost     ≈ " + fmt::money(r.idle_cost_per_1000_steps, r.currency) +
+         " per 1 000 steps at " + fmt::money(r.gpu_hour_price, r.currency) + "/GPU-hour\n";
+}
+
+void pipeline_section(std::string& out, const Report& r) {
+  const PipelineStats& p = r.pipeline;
+  if (p.stages.empty()) {
+    out += "pipeline    no input pipeline events recorded\n";
+    return;
+  }
+  out += "pipeline    bottleneck stage: " + p.bottleneck_stage.value_or("none");
+  if (p.workers) out += fmt::printf("; workers %d", *p.workers);
+  if (p.prefetch) out += fmt::printf(", prefetch %d", *p.prefetch);
+  if (p.cache) out += ", cache " + fmt::printable(*p.cache);
+  if (p.prefetch_fill_mean)
+    out += fmt::printf("; prefetch buffer fill mean %.2f", *p.prefetch_fill_mean);
+  out += "\n  stage       events     total   per sample  threads  utilisation\n";
+  for (const StageStat& s : p.stages) {
+    out += "  " + fit(s.stage, 8) + right(fmt::count(s.count), 9) +
+           right(fmt::ms(fmt::to_ms(s.total_ns)), 10) +
+           right(fmt::duration(static_cast<std::int64_t>(s.ns_per_sample)), 13) +
+           right(std::to_string(s.threads), 9) + right(fmt::pct(s.utilisation_pct), 13) + "\n";
+  }
+  if (p.samples == 0) out += "  (per event: the batch size is unknown)\n";
+}
+
+void kernel_section(std::string& out, const Report& r) {
+  if (r.kernels.empty()) return;
+  std::int64_t launches = 0;
+  for (const KernelStat& k : r.kernels) launches += k.count;
+  out += "kernels     " + fmt::count(static_cast<std::int64_t>(r.kernels.size())) + " names, " +
+         fmt::count(launches) + " launches";
+  if (r.kernels.size() > kTopKernels) out += fmt::printf(" (top %zu by total time)", kTopKernels);
+  out += "\n  " + fit("name", kNameWidth) + "    count      total       mean        max   share\n";
+  for (std::size_t i = 0; i < r.kernels.size() && i < kTopKernels; ++i) {
+    const KernelStat& k = r.kernels[i];
+    out += "  " + fit(fmt::printable(k.name), kNameWidth) + right(fmt::count(k.count), 9) +
+           right(fmt::ms(fmt::to_ms(k.total_ns)), 11) + right(fmt::duration(k.mean_ns), 11) +
+           right(fmt::duration(k.max_ns), 11) + right(fmt::pct(k.share_pct), 8) + "\n";
+  }
+}
+
+void steps_section(std::string& out, const Report& r) {
+  if (r.per_step.empty()) return;
+  std::vector<const StepSummary*> shown;
+  for (const StepSummary& s : r.per_step) shown.push_back(&s);
+  if (shown.size() > kAllStepsUpTo) {
+    std::partial_sort(shown.begin(), shown.begin() + kSlowestSteps, shown.end(),
+                      [](const StepSummary* a, const StepSummary* b) {
+                        return a->dur_ns != b->dur_ns ? a->dur_ns > b->dur_ns : a->step < b->step;
+                      });
+    shown.resize(kSlowestSteps);
+    out += fmt::printf("steps (the %zu slowest of ", kSlowestSteps) + fmt::count(r.steps) + ")\n";
+  } else {
+    out += "steps\n";
+  }
+  out += "      step       time     input   device busy\n";
+  for (const StepSummary* s : shown) {
+    out += right(std::to_string(s->step), 10) + right(fmt::ms(fmt::to_ms(s->dur_ns)), 11) +
+           right(fmt::pct(s->input_pct), 10) +
+           right(r.device.has_device ? fmt::pct(percent(s->device_busy_ns, s->dur_ns)) : "-", 14) +
+           (s->input_bound ? "   input-bound" : "") + "\n";
+  }
+  std::vector<std::int64_t> bound;
+  for (const StepSummary& s : r.per_step)
+    if (s.input_bound) bound.push_back(s.step);
+  std::sort(bound.begin(), bound.end());
+  if (!bound.empty()) out += wrap("input-bound steps: " + ranges(bound), 2, 4);
+}
+
+}  // namespace
+
+std::string verdict_sentence(const Report& r) {
+  if (r.steps == 0 || r.step_time_total_ns <= 0)
+    return "No training steps recorded: there is nothing to analyse.";
+  const std::string input = fmt::pct(r.input_pct) + " of step time is spent on input";
+  switch (r.verdict) {
+    case Verdict::high:
+      return "Highly input-bound: " + input + ".";
+    case Verdict::moderate:
+      return "Moderately input-bound: " + input + ".";
+    case Verdict::none:
+      break;
+  }
+  // Not input-bound: say where the time goes instead.
+  int top = 0;
+  for (int p = 1; p < kPartCount; ++p)
+    if (r.breakdown.ns[p] > r.breakdown.ns[top]) top = p;
+  return "Not input-bound: " + input + "; the largest part is " + std::string(kPartLabels[top]) +
+         " (" + fmt::pct(percent(r.breakdown.ns[top], r.step_time_total_ns)) + ").";
+}
+
+std::string to_text(const Report& r) {
+  std::string out = verdict_sentence(r) + "\n\n";
+  out += "trace       " + fmt::printable(r.file) + "\n";
+  out += "run         " + run_line(r) + "\n";
+  out += "steps       " + fmt::count(r.steps);
+  if (r.steps > 0) {
+    out += ", step time mean " + fmt::ms(r.step_time.mean_ms) + ", p50 " +
+           fmt::ms(r.step_time.p50_ms) + ", p90 " + fmt::ms(r.step_time.p90_ms) + " (min " +
+           fmt::ms(r.step_time.min_ms) + ", max " + fmt::ms(r.step_time.max_ms) + ")";
+  }
+  out += "\n";
+  if (r.samples_per_s > 0)
+    out += "throughput  " + fmt::count(std::llround(r.samples_per_s)) + " samples/s\n";
+  if (r.dropped_events > 0)
+    out += "warning     " + fmt::count(static_cast<std::int64_t>(r.dropped_events)) +
+           " events were dropped during capture\n";
+  if (r.steps == 0) return out;
+  out += wrap("input       " + fmt::pct(r.input_pct) +
+                  " of step time (input wait + host-to-device copies not overlapped by "
+                  "compute); " +
+                  fmt::count(r.input_bound_steps) + " of " + fmt::count(r.steps) +
+                  " steps input-bound",
+              0, 12);
+  out += "\n";
+  breakdown_table(out, r);
+  out += "\n";
+  device_section(out, r);
+  out += "\n";
+  pipeline_section(out, r);
+  if (!r.kernels.empty()) {
+    out += "\n";
+    kernel_section(out, r);
+  }
+  out += "\n";
+  steps_section(out, r);
+  out += "\nrecommendations\n";
+  if (r.recommendations.empty()) out += "  none: no rule found a bottleneck worth acting on\n";
+  for (const std::string& rec : r.recommendations) out += wrap("- " + rec, 2, 4);
+  return out;
+}
+
+}  // namespace ts::analysis

@@ -1,0 +1,46 @@
+#include "profiler/analysis/step_figures.hpp"
+
+namespace ts::analysis {
+
+void StepFigures::add(const store::Step& s, const TimelineWindow& view,
+                      const AnalysisOptions& options) {
+  const Interval window{s.start_ns, s.start_ns + s.dur_ns};
+  StepSummary st;
+  st.step = s.step;
+  st.start_ns = s.start_ns;
+  st.dur_ns = s.dur_ns;
+  st.parts = break_down(window, view, breakdown_scratch_);
+  st.input_ns = input_ns(st.parts);
+  st.input_pct = percent(st.input_ns, st.dur_ns);
+  st.input_bound = st.dur_ns > 0 && st.input_pct >= options.step_input_bound_pct;
+  h2d_total_ns += overlap_length(view[Part::h2d], window);
+
+  step_gaps_.clear();
+  const WindowIdle w = device_idle(window, s.step, view, step_gaps_, idle_scratch_);
+  st.device_busy_ns = w.busy_ns;
+  busy_ns += w.busy_ns;
+  idle_ns += w.idle_ns;
+  for (int c = 0; c < kIdleCauseCount; ++c) idle_by_cause_ns[c] += w.by_cause_ns[c];
+  for (const IdleGap& g : step_gaps_)
+    if (g.end_ns - g.start_ns >= options.min_listed_gap_ns) gaps.push_back(g);
+
+  for (int p = 0; p < kPartCount; ++p) breakdown.ns[p] += st.parts.ns[p];
+  step_time_total_ns += st.dur_ns;
+  if (st.input_bound) ++input_bound_steps;
+  per_step.push_back(st);
+}
+
+void StepFigures::append(StepFigures&& later) {
+  per_step.insert(per_step.end(), later.per_step.begin(), later.per_step.end());
+  for (int p = 0; p < kPartCount; ++p) breakdown.ns[p] += later.breakdown.ns[p];
+  step_time_total_ns += later.step_time_total_ns;
+  h2d_total_ns += later.h2d_total_ns;
+  input_bound_steps += later.input_bound_steps;
+  busy_ns += later.busy_ns;
+  idle_ns += later.idle_ns;
+  for (int c = 0; c < kIdleCauseCount; ++c) idle_by_cause_ns[c] += later.idle_by_cause_ns[c];
+  gaps.insert(gaps.end(), later.gaps.begin(), later.gaps.end());
+  later = StepFigures{};
+}
+
+}  // namespace ts::analysis

@@ -1,0 +1,39 @@
+// The per-step figures of analyse(): each step's breakdown, input time and device busy/idle
+// (with the idle gaps), and the sums over the steps. The event pass hands each step over as soon
+// as the scan has passed its end; a parallel pass joins its parts' figures in time order.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "profiler/analysis/device_idle.hpp"
+#include "profiler/analysis/report.hpp"
+#include "profiler/analysis/step_breakdown.hpp"
+#include "profiler/analysis/timeline.hpp"
+#include "profiler/store/reader.hpp"
+
+namespace ts::analysis {
+
+struct StepFigures {
+  std::vector<StepSummary> per_step;  // in time order
+  Breakdown breakdown;                // summed
+  std::int64_t step_time_total_ns = 0;
+  std::int64_t h2d_total_ns = 0;  // all h2d time inside the steps, exposed or not
+  std::int64_t input_bound_steps = 0;
+  std::int64_t busy_ns = 0, idle_ns = 0;
+  std::array<std::int64_t, kIdleCauseCount> idle_by_cause_ns{};
+  std::vector<IdleGap> gaps;  // listed ones (AnalysisOptions::min_listed_gap_ns), time order
+
+  // Adds one step, its timeline narrowed to it (complete for its time).
+  void add(const store::Step& step, const TimelineWindow& view, const AnalysisOptions& options);
+  // Appends the figures of later steps.
+  void append(StepFigures&& later);
+
+ private:
+  BreakdownScratch breakdown_scratch_;
+  IdleScratch idle_scratch_;
+  std::vector<IdleGap> step_gaps_;
+};
+
+}  // namespace ts::analysis

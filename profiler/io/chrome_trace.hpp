@@ -1,0 +1,49 @@
+// Chrome trace-event JSON export (the format Perfetto UI and chrome://tracing open; see
+// "Trace Event Format", Google, 2016). Layout of the output:
+//
+//   process 1 "host":   one thread per host thread track (tid = track id), counters as "C"
+//                       events ({"value": v}, skipped when not finite)
+//   process 2 "device": one thread per device queue track (present when the trace has any)
+//   every event:        a complete "X" event, name = its label, cat = its category,
+//                       args = bytes, step, work_size, correlation (when present) and the
+//                       source location of host zones
+//   metadata:           process_name / thread_name / *_sort_index "M" events; the trace's
+//                       meta table as "otherData"
+//
+// Timestamps are microseconds (with nanosecond decimals) since the trace start: the capture's
+// clock.origin_ns, or the first event when that is absent or later. Events and counter samples
+// are streamed from the reader in time order; nothing is held in memory but one buffer.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "profiler/io/json_stream.hpp"
+
+namespace ts::store {
+class Reader;
+}
+
+namespace ts::io {
+
+inline constexpr std::int64_t kHostPid = 1;
+inline constexpr std::int64_t kDevicePid = 2;
+
+struct ChromeTraceStats {
+  std::int64_t complete_events = 0;  // "X": one per stored event
+  std::int64_t counter_events = 0;   // "C": one per finite counter sample
+  std::int64_t metadata_events = 0;  // "M": process and thread names and sort indices
+  std::int64_t origin_ns = 0;        // the host time written as ts 0
+  std::int64_t total() const { return complete_events + counter_events + metadata_events; }
+};
+
+// Writes the whole trace to `out`. Throws store::Error when the trace cannot be read and
+// WriteError when `out` fails.
+ChromeTraceStats write_chrome_trace(const store::Reader& reader, std::ostream& out);
+
+// Writes to `path` through a temporary file next to it, renamed when complete, so a failed
+// export never leaves a truncated JSON file behind. WriteError names the path.
+ChromeTraceStats write_chrome_trace(const store::Reader& reader, const std::string& path);
+
+}  // namespace ts::io

@@ -1,0 +1,315 @@
+// report, check, diff and export on the sample traces in traces/ (see traces/README.md): exit
+// codes, the DESIGN §5 JSON keys, the check's violation lines and JUnit XML, and an export that
+// is valid JSON holding one event per stored event.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "profiler/store/writer.hpp"
+#include "run_command.hpp"
+#include "tests/support/json_value.hpp"
+#include "tests/support/xml_value.hpp"
+
+namespace ts::test {
+namespace {
+
+const std::string kInputBound = "traces/input_bound.db";
+const std::string kTuned = "traces/tuned.db";
+const std::string kOpenCl = "traces/opencl.db";
+
+Json report_json(const std::string& args) {
+  const CommandResult r = run_trainscope("report --json " + args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return parse_json(r.out);
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
+    out.push_back(text.substr(start, nl - start));
+  if (start < text.size()) out.push_back(text.substr(start));
+  return out;
+}
+
+TEST(Report, TextStartsWithTheVerdictSentence) {
+  const CommandResult r = run_trainscope("report " + kInputBound);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out.rfind("Highly input-bound: ", 0), 0u) << r.out;
+  const CommandResult t = run_trainscope("report " + kTuned);
+  EXPECT_EQ(t.out.rfind("Not input-bound: ", 0), 0u) << t.out;
+}
+
+TEST(Report, JsonHasTheDesignKeys) {
+  for (const std::string& trace : {kInputBound, kTuned, kOpenCl}) {
+    const Json j = report_json(trace);
+    EXPECT_GT(j.at("steps").number, 0) << trace;
+    for (const char* k : {"mean", "p50", "p90"})
+      EXPECT_TRUE(j.at("step_time_ms").at(k).is(Json::Type::number)) << trace << " " << k;
+    double parts = 0;
+    for (const char* k :
+         {"device_compute", "d2h", "h2d", "input_wait", "launch", "sync", "host_compute", "other"})
+      parts += j.at("breakdown_ms").at(k).number;
+    // The parts sum to the summed step time: steps × mean step time.
+    EXPECT_NEAR(parts, j.at("steps").number * j.at("step_time_ms").at("mean").number,
+                0.01 * parts + 0.01)
+        << trace;
+    EXPECT_TRUE(j.at("input_pct").is(Json::Type::number));
+    const std::set<std::string> verdicts = {"high", "moderate", "none"};
+    EXPECT_TRUE(verdicts.count(j.at("verdict").text)) << j.at("verdict").text;
+    EXPECT_TRUE(j.at("input_bound_steps").is(Json::Type::number));
+    const Json& device = j.at("device");
+    EXPECT_NEAR(device.at("busy_pct").number + device.at("idle_pct").number, 100, 0.01);
+    for (const char* k : {"input", "host", "sync", "other"})
+      EXPECT_TRUE(device.at("idle_by_cause_ms").at(k).is(Json::Type::number)) << k;
+    EXPECT_GT(j.at("samples_per_s").number, 0);
+    const Json& stage = j.at("bottleneck_stage");
+    EXPECT_TRUE(stage.is(Json::Type::string) || stage.is(Json::Type::null));
+    ASSERT_FALSE(j.at("kernels").items.empty()) << trace;
+    for (const Json& k : j.at("kernels").items) {
+      EXPECT_FALSE(k.at("name").text.empty());
+      EXPECT_GT(k.at("count").number, 0);
+      EXPECT_GE(k.at("total_ms").number, 0);
+      EXPECT_GE(k.at("share_pct").number, 0);
+    }
+    EXPECT_TRUE(j.at("recommendations").is(Json::Type::array));
+  }
+}
+
+TEST(Report, SampleVerdicts) {
+  const Json naive = report_json(kInputBound);
+  EXPECT_EQ(naive.at("verdict").text, "high");
+  EXPECT_TRUE(naive.at("bottleneck_stage").is(Json::Type::string));
+  EXPECT_EQ(report_json(kTuned).at("verdict").text, "none");
+}
+
+TEST(Report, OptionsChangeTheFigures) {
+  const Json base = report_json(kOpenCl);
+  const Json pricey = report_json(kOpenCl + " --gpu-hour-price 10");
+  EXPECT_EQ(pricey.at("gpu_hour_price").number, 10);
+  EXPECT_NEAR(pricey.at("idle_cost_per_1000_steps").number,
+              4 * base.at("idle_cost_per_1000_steps").number,
+              0.002 + 0.01 * pricey.at("idle_cost_per_1000_steps").number);
+  const Json all = report_json(kInputBound + " --step-input-threshold 0");
+  EXPECT_EQ(all.at("input_bound_steps").number, all.at("steps").number);
+  const Json none = report_json(kTuned + " --step-input-threshold=100");
+  EXPECT_EQ(none.at("input_bound_steps").number, 0);
+}
+
+TEST(Check, AllLimitsHold) {
+  const CommandResult r = run_trainscope("check " + kTuned + " --max-input-pct 5");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("is within --max-input-pct 5"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("all 1 limit holds"), std::string::npos) << r.out;
+}
+
+TEST(Check, OneLinePerViolatedLimit) {
+  const Json j = report_json(kInputBound);
+  const CommandResult one =
+      run_trainscope("check " + kInputBound + " --max-input-pct 20 --max-device-idle-pct 100");
+  EXPECT_EQ(one.status, 1);
+  const auto err = lines(one.err);
+  ASSERT_EQ(err.size(), 1u) << one.err;
+  char expected[128];
+  std::snprintf(expected, sizeof expected,
+                "%s: input %.1f %% of step time exceeds --max-input-pct 20", kInputBound.c_str(),
+                j.at("input_pct").number);
+  EXPECT_EQ(err[0], expected);
+  EXPECT_NE(one.out.find("is within --max-device-idle-pct 100"), std::string::npos);
+  EXPECT_NE(one.out.find("1 of 2 limits violated"), std::string::npos) << one.out;
+
+  const CommandResult two =
+      run_trainscope("check " + kInputBound + " --max-input-pct 1 --max-device-idle-pct 0");
+  EXPECT_EQ(two.status, 1);
+  const auto err2 = lines(two.err);
+  ASSERT_EQ(err2.size(), 2u) << two.err;
+  EXPECT_NE(err2[0].find("exceeds --max-input-pct 1"), std::string::npos);
+  EXPECT_NE(err2[1].find("exceeds --max-device-idle-pct 0"), std::string::npos);
+}
+
+TEST(Check, LimitEqualToTheFigureHolds) {
+  // --max-input-pct 100 can never be exceeded; 0 is exceeded by any input at all.
+  EXPECT_EQ(run_trainscope("check " + kInputBound + " --max-input-pct 100").status, 0);
+  EXPECT_EQ(run_trainscope("check " + kInputBound + " --max-input-pct 0").status, 1);
+}
+
+TEST(Check, Baseline) {
+  // The tuned CNN's steps take far longer than the naive MLP's: slower than that baseline, faster
+  // than the reverse; a run against itself has not slowed down.
+  const CommandResult slower = run_trainscope("check " + kTuned + " --baseline " + kInputBound +
+                                              " --max-step-time-increase-pct 10");
+  EXPECT_EQ(slower.status, 1) << slower.out;
+  const auto err = lines(slower.err);
+  ASSERT_EQ(err.size(), 1u) << slower.err;
+  EXPECT_NE(err[0].find("median step time"), std::string::npos) << err[0];
+  EXPECT_NE(err[0].find(kInputBound), std::string::npos) << err[0];
+  EXPECT_NE(err[0].find("exceeds --max-step-time-increase-pct 10"), std::string::npos) << err[0];
+  EXPECT_EQ(run_trainscope("check " + kInputBound + " --baseline " + kTuned +
+                           " --max-step-time-increase-pct 0")
+                .status,
+            0);
+  EXPECT_EQ(run_trainscope("check " + kOpenCl + " --baseline " + kOpenCl +
+                           " --max-step-time-increase-pct 0")
+                .status,
+            0);
+}
+
+TEST(Check, JUnitXmlHasOneTestCasePerLimit) {
+  TempDir dir;
+  const std::string junit = dir.file("check.xml");
+  const CommandResult r = run_trainscope(
+      "check " + kInputBound + " --max-input-pct 20 --max-device-idle-pct 100 --baseline " +
+      kTuned + " --max-step-time-increase-pct 5 --junit " + junit);
+  EXPECT_EQ(r.status, 1);
+  const XmlElement doc = parse_xml(read_file(junit));
+  EXPECT_EQ(doc.name, "testsuites");
+  const auto cases = doc.all("testcase");
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(*cases[0]->attribute("name"), "max-input-pct");
+  EXPECT_EQ(*cases[1]->attribute("name"), "max-device-idle-pct");
+  EXPECT_EQ(*cases[2]->attribute("name"), "max-step-time-increase-pct");
+  EXPECT_EQ(cases[0]->all("failure").size(), 1u);
+  EXPECT_EQ(cases[1]->all("failure").size(), 0u);
+  EXPECT_EQ(cases[2]->all("failure").size(), 0u);  // the naive MLP is faster than the CNN
+  EXPECT_EQ(*doc.all("testsuite")[0]->attribute("tests"), "3");
+  EXPECT_EQ(*doc.all("testsuite")[0]->attribute("failures"), "1");
+  EXPECT_EQ(*cases[0]->all("failure")[0]->attribute("message"), lines(r.err).at(0));
+
+  const CommandResult pass =
+      run_trainscope("check " + kTuned + " --max-input-pct 5 --junit " + junit);
+  EXPECT_EQ(pass.status, 0);
+  const XmlElement ok = parse_xml(read_file(junit));
+  EXPECT_EQ(ok.all("testcase").size(), 1u);
+  EXPECT_EQ(ok.all("failure").size(), 0u);
+}
+
+TEST(Check, DeviceIdleOfATraceWithoutDeviceActivityCannotHold) {
+  TempDir dir;
+  const std::string path = dir.file("host_only.db");
+  {
+    store::Writer w(path);
+    w.put_string(1, "step");
+    w.put_string(2, "forward");
+    w.put_label(1, 1, trace::Category::step);
+    w.put_label(2, 2, trace::Category::host_compute);
+    w.put_track(1, "main", trace::TrackKind::thread);
+    const std::vector<store::EventRow> rows = {{1000, 1000, 1, 1, 0}, {1100, 800, 1, 2, 0}};
+    w.append(std::span<const store::EventRow>(rows));
+    w.finish();
+  }
+  const CommandResult r = run_trainscope("check " + path + " --max-device-idle-pct 50");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.err, path +
+                       ": the trace records no device activity, so --max-device-idle-pct 50 "
+                       "cannot hold\n");
+  EXPECT_EQ(run_trainscope("check " + path + " --max-input-pct 5").status, 0);
+}
+
+TEST(Diff, SideBySide) {
+  const CommandResult r = run_trainscope("diff " + kInputBound + " " + kTuned);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(kInputBound), std::string::npos);
+  EXPECT_NE(r.out.find(kTuned), std::string::npos);
+  EXPECT_NE(r.out.find("high -> none"), std::string::npos) << r.out;
+
+  const CommandResult j = run_trainscope("diff --json " + kInputBound + " " + kTuned);
+  ASSERT_EQ(j.status, 0) << j.err;
+  const Json d = parse_json(j.out);
+  EXPECT_EQ(d.at("a").at("file").text, kInputBound);
+  EXPECT_EQ(d.at("b").at("file").text, kTuned);
+  EXPECT_EQ(d.at("verdict").at("a").text, "high");
+  EXPECT_EQ(d.at("verdict").at("b").text, "none");
+  EXPECT_TRUE(d.at("kernels").is(Json::Type::array));
+}
+
+TEST(Recover, IndexesAKilledCapturesStagedEventsInPlace) {
+  TempDir dir;
+  const std::string path = dir.file("killed.db");
+  {
+    store::WriterOptions staged;
+    staged.staged = true;
+    store::Writer w(path, staged);
+    w.put_string(1, "step");
+    w.put_label(1, 1, trace::Category::step);
+    w.put_track(1, "main", trace::TrackKind::thread);
+    const std::vector<store::EventRow> rows = {{1000, 100, 1, 1, 0}, {2000, 100, 1, 1, 1}};
+    w.append(std::span<const store::EventRow>(rows));
+    w.commit();
+    // As a SIGKILL would leave it: the commits in the -wal file, nothing indexed yet.
+    std::filesystem::copy_file(path, dir.file("copy.db"));
+    std::filesystem::copy_file(path + "-wal", dir.file("copy.db-wal"));
+  }
+  const std::string copy = dir.file("copy.db");
+  const CommandResult r = run_trainscope("recover " + copy);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "Indexed 2 staged events into " + copy + "\n");
+  EXPECT_EQ(sql(copy, "SELECT count(*) FROM steps").rows.at(0).at(0), "2");
+  const CommandResult again = run_trainscope("recover " + copy);
+  EXPECT_EQ(again.status, 0);
+  EXPECT_NE(again.out.find("nothing to recover"), std::string::npos) << again.out;
+  const CommandResult bad = run_trainscope("recover " + dir.file("missing.db"));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("missing.db"), std::string::npos) << bad.err;
+}
+
+// The number of events of each kind an export of `trace` must hold, counted with SQL.
+struct Expected {
+  std::int64_t complete = 0, counters = 0, metadata = 0;
+};
+
+Expected expected_counts(const std::string& trace) {
+  Expected e;
+  e.complete = std::stoll(sql(trace, "SELECT count(*) FROM event").rows.at(0).at(0));
+  // Counter samples are all finite in a capture; each is one "C" event.
+  e.counters = std::stoll(sql(trace, "SELECT count(*) FROM counter_sample").rows.at(0).at(0));
+  const auto threads =
+      std::stoll(sql(trace, "SELECT count(*) FROM track WHERE kind IN (0, 1)").rows.at(0).at(0));
+  const bool device =
+      std::stoll(sql(trace, "SELECT count(*) FROM track WHERE kind = 1").rows.at(0).at(0)) > 0;
+  e.metadata = 2 + (device ? 2 : 0) + 2 * threads;  // names and sort indices
+  return e;
+}
+
+TEST(Export, ValidJsonWithOneEventPerStoredEvent) {
+  TempDir dir;
+  for (const std::string& trace : {kInputBound, kTuned, kOpenCl}) {
+    const std::string out = dir.file("out.json");
+    const CommandResult r = run_trainscope("export " + trace + " --chrome " + out);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Expected want = expected_counts(trace);
+    EXPECT_NE(r.out.find(std::to_string(want.complete) + " events"), std::string::npos) << r.out;
+    const Json doc = parse_json(read_file(out));
+    std::map<std::string, std::int64_t> phases;
+    std::set<std::pair<double, double>> device_threads;
+    for (const Json& e : doc.at("traceEvents").items) {
+      ++phases[e.at("ph").text];
+      if (e.at("ph").text == "X" && e.at("cat").text == "kernel")
+        device_threads.insert({e.at("pid").number, e.at("tid").number});
+    }
+    EXPECT_EQ(phases["X"], want.complete) << trace;
+    EXPECT_EQ(phases["C"], want.counters) << trace;
+    EXPECT_EQ(phases["M"], want.metadata) << trace;
+    EXPECT_EQ(phases.size(), 3u) << trace;
+    // Kernels run on device queues, which are threads of the device process (pid 2).
+    ASSERT_FALSE(device_threads.empty()) << trace;
+    for (const auto& [pid, tid] : device_threads) EXPECT_EQ(pid, 2) << trace;
+  }
+}
+
+TEST(Export, ToStandardOutput) {
+  const CommandResult r = run_trainscope("export " + kOpenCl + " --chrome -");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const Json doc = parse_json(r.out);
+  EXPECT_GT(doc.at("traceEvents").items.size(), 0u);
+  EXPECT_EQ(doc.at("otherData").at("engine.backend").text, "opencl");
+}
+
+}  // namespace
+}  // namespace ts::test

@@ -1,0 +1,227 @@
+// analyse() on a trace written with the store Writer: two steps laid out by hand (one
+// input-bound, one not), every figure computed by hand.
+#include <gtest/gtest.h>
+
+#include <span>
+
+#include "profiler/analysis/report.hpp"
+#include "profiler/store/reader.hpp"
+#include "profiler/store/writer.hpp"
+#include "tests/profiler/analysis/json_check.hpp"
+#include "tests/profiler/test_util.hpp"
+
+namespace {
+
+namespace a = ts::analysis;
+using a::IdleCause;
+using a::Part;
+using ts::store::EventRow;
+using ts::store::kNull;
+using ts::trace::Category;
+using ts::trace::TrackKind;
+
+constexpr std::int64_t kT = 1'000'000'000;  // trace origin
+constexpr std::int64_t us(double v) {
+  return static_cast<std::int64_t>(v * 1000);
+}
+
+enum Track : std::uint32_t { kMain = 1, kCompute, kCopy, kWorker, kFill };
+enum Label : std::uint32_t {
+  kStep = 1,
+  kWait,
+  kRead,
+  kDecode,
+  kUpload,
+  kGemm,
+  kRelu,
+  kLaunch,
+  kSync,
+  kOpt
+};
+
+// Step 0 [0,100) µs — input-bound:
+//   main: wait [1,41) launch [41,45) sync [46,90) optimizer [90,98)
+//   copy: upload [45,55) (nothing else runs: exposed)   compute: gemm [55,85)
+// Step 1 [100,200) µs:
+//   main: wait [101,102) launch [102,104) sync [104,195)
+//   copy: upload [104,106) (under relu: hidden)        compute: relu [104,150) gemm [150,190)
+// Worker: read [-50,-10) ⊃ decode [-40,-20); read [50,90) ⊃ decode [60,85).
+// Prefetch fill: 2 from 0 µs, 0 from 100 µs.
+std::string write_trace(const ts::test::TempDir& dir) {
+  const std::string path = dir.file("hand.db");
+  ts::store::Writer w(path);
+  const std::pair<Label, std::pair<const char*, Category>> labels[] = {
+      {kStep, {"step", Category::step}},       {kWait, {"wait for batch", Category::input_wait}},
+      {kRead, {"load", Category::input_read}}, {kDecode, {"decode", Category::input_decode}},
+      {kUpload, {"upload", Category::h2d}},    {kGemm, {"gemm", Category::kernel}},
+      {kRelu, {"relu", Category::kernel}},     {kLaunch, {"enqueue", Category::launch}},
+      {kSync, {"wait", Category::sync}},       {kOpt, {"adam", Category::optimizer}},
+  };
+  for (const auto& [id, l] : labels) {
+    w.put_string(id, l.first);
+    w.put_label(id, id, l.second);
+  }
+  w.put_track(kMain, "main", TrackKind::thread);
+  w.put_track(kCompute, "gpu compute", TrackKind::device_queue);
+  w.put_track(kCopy, "gpu copy", TrackKind::device_queue);
+  w.put_track(kWorker, "input worker 1", TrackKind::thread);
+  w.put_track(kFill, "prefetch buffer fill", TrackKind::counter);
+  w.put_meta("engine.batch", "4");
+  w.put_meta("engine.model", "mlp");
+  w.put_meta("engine.backend", "cpu");
+  w.put_meta("engine.device", "test device");
+  w.put_meta("pipeline.parallel", "1");
+  w.put_meta("pipeline.prefetch", "2");
+  w.put_meta("pipeline.cache", "none");
+  w.put_meta("dropped_events", "0");
+  auto ev = [](double start, double end, Track track, Label label, std::int64_t step,
+               std::int64_t bytes = kNull) {
+    return EventRow{kT + us(start), us(end - start), track, label, step, bytes};
+  };
+  std::vector<EventRow> rows = {
+      ev(-50, -10, kWorker, kRead, kNull), ev(-40, -20, kWorker, kDecode, kNull),
+      ev(0, 100, kMain, kStep, 0),         ev(1, 41, kMain, kWait, 0),
+      ev(41, 45, kMain, kLaunch, 0),       ev(45, 55, kCopy, kUpload, 0, 4096),
+      ev(46, 90, kMain, kSync, 0),         ev(50, 90, kWorker, kRead, kNull),
+      ev(55, 85, kCompute, kGemm, 0),      ev(60, 85, kWorker, kDecode, kNull),
+      ev(90, 98, kMain, kOpt, 0),          ev(100, 200, kMain, kStep, 1),
+      ev(101, 102, kMain, kWait, 1),       ev(102, 104, kMain, kLaunch, 1),
+      ev(104, 150, kCompute, kRelu, 1),    ev(104, 106, kCopy, kUpload, 1, 4096),
+      ev(104, 195, kMain, kSync, 1),       ev(150, 190, kCompute, kGemm, 1),
+  };
+  w.append(std::span<const EventRow>(rows));
+  const ts::store::CounterRow fill[] = {{kFill, kT, 2}, {kFill, kT + us(100), 0}};
+  w.append(std::span<const ts::store::CounterRow>(fill));
+  w.finish();
+  return path;
+}
+
+double ms(double micro) {
+  return micro / 1000;
+}
+
+TEST(AnalyseTrace, HandBuiltTraceGivesHandComputedFigures) {
+  ts::test::TempDir dir;
+  const ts::store::Reader reader(write_trace(dir));
+  const a::Report r = a::analyse(reader);
+
+  EXPECT_EQ(r.steps, 2);
+  EXPECT_EQ(r.events, 18);
+  EXPECT_EQ(r.step_time_total_ns, us(200));
+  EXPECT_DOUBLE_EQ(r.step_time.mean_ms, ms(100));
+  // Breakdown (µs): device compute 30 + 86; h2d 10 (step 1's copy is hidden); input 40 + 1;
+  // launch 4 + 2; sync 5 + 5; optimizer 8; other 3 + 6.
+  EXPECT_EQ(r.breakdown[Part::device_compute], us(116));
+  EXPECT_EQ(r.breakdown[Part::d2h], 0);
+  EXPECT_EQ(r.breakdown[Part::h2d], us(10));
+  EXPECT_EQ(r.breakdown[Part::input_wait], us(41));
+  EXPECT_EQ(r.breakdown[Part::launch], us(6));
+  EXPECT_EQ(r.breakdown[Part::sync], us(10));
+  EXPECT_EQ(r.breakdown[Part::host_compute], us(8));
+  EXPECT_EQ(r.breakdown[Part::other], us(9));
+  EXPECT_EQ(r.breakdown.total(), us(200));
+  EXPECT_EQ(r.h2d_total_ns, us(12));
+
+  ASSERT_EQ(r.per_step.size(), 2u);
+  EXPECT_EQ(r.per_step[0].input_ns, us(50));
+  EXPECT_DOUBLE_EQ(r.per_step[0].input_pct, 50.0);
+  EXPECT_TRUE(r.per_step[0].input_bound);
+  EXPECT_DOUBLE_EQ(r.per_step[1].input_pct, 1.0);
+  EXPECT_FALSE(r.per_step[1].input_bound);
+  EXPECT_EQ(r.per_step[1].parts.total(), r.per_step[1].dur_ns);
+  EXPECT_DOUBLE_EQ(r.input_pct, 25.5);  // 51 of 200 µs: summed, not a mean of 50 % and 1 %
+  EXPECT_EQ(r.verdict, a::Verdict::high);
+  EXPECT_EQ(r.input_bound_steps, 1);
+
+  ASSERT_TRUE(r.device.has_device);
+  EXPECT_EQ(r.device.busy_ns, us(40 + 86));
+  EXPECT_EQ(r.device.idle_ns, us(74));
+  EXPECT_DOUBLE_EQ(r.device.idle_pct, 37.0);
+  EXPECT_EQ(r.device.idle_by_cause_ns[static_cast<int>(IdleCause::input)], us(41));
+  EXPECT_EQ(r.device.idle_by_cause_ns[static_cast<int>(IdleCause::host)], us(4 + 8 + 2));
+  EXPECT_EQ(r.device.idle_by_cause_ns[static_cast<int>(IdleCause::sync)], us(5 + 5));
+  EXPECT_EQ(r.device.idle_by_cause_ns[static_cast<int>(IdleCause::other)], us(3 + 6));
+  EXPECT_EQ(r.device.gaps.front().start_ns, kT);
+  EXPECT_EQ(r.device.gaps.front().cause, IdleCause::other);
+  EXPECT_EQ(r.device.gaps[1].cause, IdleCause::input);
+  EXPECT_EQ(r.device.gaps[1].end_ns, kT + us(41));
+
+  ASSERT_EQ(r.kernels.size(), 2u);
+  EXPECT_EQ(r.kernels[0].name, "gemm");
+  EXPECT_EQ(r.kernels[0].count, 2);
+  EXPECT_EQ(r.kernels[0].total_ns, us(70));
+  EXPECT_EQ(r.kernels[0].max_ns, us(40));
+  EXPECT_NEAR(r.kernels[0].share_pct, 100.0 * 70 / 116, 1e-9);
+  EXPECT_EQ(r.kernels[1].name, "relu");
+
+  // Pipeline: samples = batch 4 × 2 steps (no batch zones); read self 20 + 15, decode 20 + 25.
+  EXPECT_EQ(r.pipeline.samples, 8);
+  ASSERT_EQ(r.pipeline.stages.size(), 2u);
+  EXPECT_EQ(r.pipeline.stages[0].total_ns, us(35));
+  EXPECT_EQ(r.pipeline.stages[1].total_ns, us(45));
+  EXPECT_DOUBLE_EQ(r.pipeline.stages[1].ns_per_sample, us(45) / 8.0);
+  EXPECT_DOUBLE_EQ(r.pipeline.stages[1].utilisation_pct, 100.0 * 45 / 250);  // of -50..200 µs
+  EXPECT_EQ(r.pipeline.bottleneck_stage, "decode");
+  EXPECT_EQ(r.pipeline.workers, 1);
+  EXPECT_EQ(r.pipeline.prefetch, 2);
+  ASSERT_TRUE(r.pipeline.prefetch_fill_mean.has_value());
+  EXPECT_DOUBLE_EQ(*r.pipeline.prefetch_fill_mean, 1.0);  // 2 for 100 µs, 0 for 100 µs
+
+  EXPECT_EQ(r.batch, 4);
+  EXPECT_DOUBLE_EQ(r.samples_per_s, 8 / 200e-6);
+  EXPECT_EQ(r.model, "mlp");
+  EXPECT_EQ(r.backend, "cpu");
+  EXPECT_EQ(r.device_name, "test device");
+  // 37 µs idle per step: 37 ms per 1 000 steps at $2.50 an hour.
+  EXPECT_NEAR(r.idle_cost_per_1000_steps, 0.037 / 3600 * 2.5, 1e-12);
+  ASSERT_GE(r.recommendations.size(), 3u);
+  EXPECT_NE(r.recommendations[0].find("Input is 25.5 % of step time"), std::string::npos);
+
+  const std::string json = a::to_json(r);
+  EXPECT_TRUE(ts::test::JsonCheck::valid(json)) << json;
+  EXPECT_NE(json.find("\"verdict\": \"high\""), std::string::npos);
+  EXPECT_NE(json.find("\"input_pct\": 25.5"), std::string::npos);
+  EXPECT_EQ(a::to_text(r).rfind("Highly input-bound: 25.5 %", 0), 0u);
+}
+
+TEST(AnalyseTrace, OptionsSetTheStepThresholdPriceAndListedGaps) {
+  ts::test::TempDir dir;
+  const ts::store::Reader reader(write_trace(dir));
+  a::AnalysisOptions o;
+  o.step_input_bound_pct = 0.5;  // step 1's 1 % now counts
+  o.gpu_hour_price = 10;
+  o.min_listed_gap_ns = us(5);
+  const a::Report r = a::analyse(reader, o);
+  EXPECT_EQ(r.input_bound_steps, 2);
+  EXPECT_NEAR(r.idle_cost_per_1000_steps, 0.037 / 3600 * 10, 1e-12);
+  for (const a::IdleGap& g : r.device.gaps) EXPECT_GE(g.end_ns - g.start_ns, us(5));
+  EXPECT_EQ(r.device.idle_ns, us(74));  // short gaps still count
+}
+
+TEST(AnalyseTrace, SplitPassesGiveTheSameReport) {
+  ts::test::TempDir dir;
+  const ts::store::Reader reader(write_trace(dir));
+  a::AnalysisOptions one, two;
+  one.threads = 1;
+  two.threads = 2;  // two parts, cut at step 1's start
+  EXPECT_EQ(a::to_json(a::analyse(reader, one)), a::to_json(a::analyse(reader, two)));
+}
+
+TEST(AnalyseTrace, AnEmptyTraceIsNotAnError) {
+  ts::test::TempDir dir;
+  const std::string path = dir.file("empty.db");
+  {
+    ts::store::Writer w(path);
+    w.finish();
+  }
+  const ts::store::Reader reader(path);
+  const a::Report r = a::analyse(reader);
+  EXPECT_EQ(r.steps, 0);
+  EXPECT_EQ(r.events, 0);
+  EXPECT_FALSE(r.device.has_device);
+  EXPECT_FALSE(r.pipeline.bottleneck_stage.has_value());
+  EXPECT_TRUE(ts::test::JsonCheck::valid(a::to_json(r)));
+  EXPECT_EQ(a::verdict_sentence(r), "No training steps recorded: there is nothing to analyse.");
+}
+
+}  // namespace

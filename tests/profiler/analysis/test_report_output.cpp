@@ -1,0 +1,184 @@
+// The JSON and text reports: valid JSON whatever the names hold, the DESIGN §5 keys, no NaN,
+// the verdict sentence first.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/json.hpp"
+#include "profiler/analysis/report.hpp"
+#include "tests/profiler/analysis/json_check.hpp"
+
+namespace {
+
+namespace a = ts::analysis;
+using ts::test::JsonCheck;
+
+a::Report sample_report() {
+  a::Report r;
+  r.file = "run.db";
+  r.steps = 4;
+  r.step_time_total_ns = 40'000'000;
+  r.step_time = {10, 9, 12, 8, 13};
+  r.breakdown[a::Part::device_compute] = 10'000'000;
+  r.breakdown[a::Part::input_wait] = 25'000'000;
+  r.breakdown[a::Part::other] = 5'000'000;
+  r.input_pct = 62.5;
+  r.verdict = a::Verdict::high;
+  r.input_bound_steps = 3;
+  r.device.has_device = true;
+  r.device.busy_pct = 25;
+  r.device.idle_pct = 75;
+  r.samples_per_s = std::numeric_limits<double>::quiet_NaN();  // must not reach the JSON
+  r.pipeline.bottleneck_stage = "decode";
+  a::StageStat decode;
+  decode.stage = "decode";
+  decode.count = 8;
+  decode.threads = 2;
+  r.pipeline.stages.push_back(decode);
+  a::KernelStat k;
+  k.name = "gemm \"NN\"\\\n\x01\xff";  // quotes, backslash, control and an invalid byte
+  k.count = 2;
+  k.total_ns = 10'000'000;
+  k.share_pct = 100;
+  r.kernels.push_back(k);
+  r.recommendations.push_back("Input is 62.5 % of step time.");
+  for (int i = 0; i < 4; ++i) {
+    a::StepSummary s;
+    s.step = i;
+    s.dur_ns = 10'000'000;
+    s.input_pct = i == 0 ? 0 : 83.3;
+    s.input_bound = i != 0;
+    r.per_step.push_back(s);
+  }
+  return r;
+}
+
+TEST(ReportOutput, JsonQuoteEscapesAndRepairsUtf8) {
+  EXPECT_EQ(a::json_quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
+  EXPECT_EQ(a::json_quote("\n\t\x01"), "\"\\n\\t\\u0001\"");
+  EXPECT_EQ(a::json_quote("µs"), "\"µs\"");  // valid UTF-8 kept
+  EXPECT_EQ(a::json_quote("a\xff"
+                          "b"),
+            "\"a\xEF\xBF\xBD"
+            "b\"");                                                      // invalid byte: U+FFFD
+  EXPECT_EQ(a::json_quote("\xC0\xAF"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");  // overlong '/'
+  EXPECT_EQ(a::json_quote("\xED\xA0\x80"),
+            "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");                 // surrogate
+  EXPECT_EQ(a::json_quote("\xE2\x82"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");  // truncated sequence
+}
+
+TEST(ReportOutput, JsonNumbersAreFiniteAndTrimmed) {
+  a::JsonOut j;
+  j.begin_array()
+      .num(12.5)
+      .num(3.0)
+      .num(-0.0001)
+      .num(std::numeric_limits<double>::infinity())
+      .num(std::nan(""))
+      .num(1e300)
+      .integer(-7)
+      .end_array();
+  const std::string s = j.finish();
+  EXPECT_TRUE(JsonCheck::valid(s)) << s;
+  EXPECT_NE(s.find("12.5,"), std::string::npos) << s;
+  EXPECT_NE(s.find("  3,"), std::string::npos) << s;
+  EXPECT_NE(s.find("  0,"), std::string::npos) << s;  // -0.0001 at 3 decimals
+  EXPECT_NE(s.find("null,\n  null"), std::string::npos) << s;
+  EXPECT_NE(s.find("1.0000000000000001e+300"), std::string::npos) << s;
+}
+
+TEST(ReportOutput, ReportJsonIsValidAndHasTheDesignKeys) {
+  const std::string s = a::to_json(sample_report());
+  ASSERT_TRUE(JsonCheck::valid(s)) << s;
+  for (const char* key : {"\"steps\": 4",
+                          "\"step_time_ms\"",
+                          "\"mean\": 10",
+                          "\"p50\": 9",
+                          "\"p90\": 12",
+                          "\"breakdown_ms\"",
+                          "\"device_compute\": 10",
+                          "\"d2h\": 0",
+                          "\"h2d\": 0",
+                          "\"input_wait\": 25",
+                          "\"launch\": 0",
+                          "\"sync\": 0",
+                          "\"host_compute\": 0",
+                          "\"other\": 5",
+                          "\"input_pct\": 62.5",
+                          "\"verdict\": \"high\"",
+                          "\"input_bound_steps\": 3",
+                          "\"device\"",
+                          "\"busy_pct\": 25",
+                          "\"idle_pct\": 75",
+                          "\"idle_by_cause_ms\"",
+                          "\"input\": 0",
+                          "\"host\": 0",
+                          "\"samples_per_s\": null",
+                          "\"bottleneck_stage\": \"decode\"",
+                          "\"kernels\"",
+                          "\"count\": 2",
+                          "\"total_ms\": 10",
+                          "\"share_pct\": 100",
+                          "\"recommendations\": [\n    \"Input is 62.5 % of step time.\""})
+    EXPECT_NE(s.find(key), std::string::npos) << key << "\n" << s;
+  EXPECT_EQ(s.find("nan"), std::string::npos);
+  EXPECT_EQ(s.find("NaN"), std::string::npos);
+}
+
+TEST(ReportOutput, EmptyReportIsValidJsonWithNulls) {
+  const std::string s = a::to_json(a::Report{});
+  ASSERT_TRUE(JsonCheck::valid(s)) << s;
+  EXPECT_NE(s.find("\"bottleneck_stage\": null"), std::string::npos);
+  EXPECT_NE(s.find("\"verdict\": \"none\""), std::string::npos);
+  EXPECT_NE(s.find("\"kernels\": []"), std::string::npos);
+}
+
+TEST(ReportOutput, VerdictSentences) {
+  a::Report r = sample_report();
+  EXPECT_EQ(a::verdict_sentence(r), "Highly input-bound: 62.5 % of step time is spent on input.");
+  r.verdict = a::Verdict::moderate;
+  r.input_pct = 7.24;
+  EXPECT_EQ(a::verdict_sentence(r),
+            "Moderately input-bound: 7.2 % of step time is spent on input.");
+  r.verdict = a::Verdict::none;
+  r.input_pct = 1;
+  r.breakdown[a::Part::input_wait] = 0;
+  r.breakdown[a::Part::device_compute] = 35'000'000;
+  EXPECT_EQ(a::verdict_sentence(r),
+            "Not input-bound: 1.0 % of step time is spent on input; the largest part is device "
+            "compute (87.5 %).");
+  EXPECT_EQ(a::verdict_sentence(a::Report{}),
+            "No training steps recorded: there is nothing to analyse.");
+}
+
+TEST(ReportOutput, TextStartsWithTheVerdictAndListsInputBoundSteps) {
+  const a::Report r = sample_report();
+  const std::string t = a::to_text(r);
+  EXPECT_EQ(t.substr(0, t.find('\n')), a::verdict_sentence(r));
+  EXPECT_NE(t.find("input-bound steps: 1-3"), std::string::npos) << t;
+  EXPECT_NE(t.find("bottleneck stage: decode"), std::string::npos) << t;
+  EXPECT_NE(t.find("recommendations\n  - Input is 62.5 % of step time."), std::string::npos) << t;
+  EXPECT_NE(t.find("device compute"), std::string::npos) << t;
+  // Names from the file are made printable: no control bytes, valid UTF-8.
+  EXPECT_NE(t.find("gemm \"NN\"\\??\xEF\xBF\xBD"), std::string::npos) << t;
+  for (char c : t) EXPECT_TRUE(c == '\n' || static_cast<unsigned char>(c) >= 0x20) << int(c);
+}
+
+TEST(ReportOutput, Formatting) {
+  namespace fmt = ts::analysis::fmt;
+  EXPECT_EQ(fmt::pct(63.04), "63.0 %");
+  EXPECT_EQ(fmt::count(1234567), "1 234 567");
+  EXPECT_EQ(fmt::count(1234), "1234");
+  EXPECT_EQ(fmt::money(0.0028472, "$"), "$0.0028");
+  EXPECT_EQ(fmt::money(0.5, "$"), "$0.50");
+  EXPECT_EQ(fmt::money(12345.678, "$"), "$12 345.68");
+  EXPECT_EQ(fmt::duration(850), "850 ns");
+  EXPECT_EQ(fmt::duration(12'345), "12.3 µs");
+  EXPECT_EQ(fmt::duration(1'840'000), "1.84 ms");
+  EXPECT_EQ(fmt::duration(2'500'000'000), "2.50 s");
+  EXPECT_EQ(fmt::ms(123456.4), "123 456 ms");
+}
+
+}  // namespace
