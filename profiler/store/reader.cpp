@@ -331,15 +331,20 @@ std::int64_t Reader::event_count() const {
 
 TimeRange Reader::time_range() const {
   TimeRange r;
-  Stmt first(db_, "SELECT min(start_ns), max(start_ns) FROM event", kRead);
+  // Two queries, each one end of the primary key: SQLite answers a lone min() or max() from the
+  // index, but scans the whole table for min() and max() in one SELECT.
+  Stmt first(db_, "SELECT min(start_ns) FROM event", kRead);
+  Stmt last(db_, "SELECT max(start_ns) FROM event", kRead);
   bool any = false;
   each_row(first, [&] {
     if (first.col_null(0)) return;
     any = true;
     r.start_ns = first.col_int(0);
-    r.end_ns = first.col_int(1);
   });
   if (!any) return r;
+  each_row(last, [&] {
+    if (!last.col_null(0)) r.end_ns = last.col_int(0);
+  });
   Stmt tail(db_,
             "SELECT max(start_ns + dur_ns) FROM event WHERE start_ns >= ?1 "
             "UNION ALL SELECT max(start_ns + dur_ns) FROM event INDEXED BY event_long "

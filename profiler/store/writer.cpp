@@ -67,11 +67,12 @@ Writer::Writer(const std::string& path, const WriterOptions& options)
   clear_path(path);
   db_.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, kCreate);
   const int page = options.page_size;
-  // Incremental auto-vacuum: the pages staged blocks held go back to the file system when
-  // finish() has indexed them, instead of staying in the file as free pages.
-  db_.exec(
-      ("PRAGMA page_size=" + std::to_string(page) + "; PRAGMA auto_vacuum=INCREMENTAL").c_str(),
-      kCreate);
+  // Staging: incremental auto-vacuum, so that the pages the staged blocks held go back to the
+  // file system when finish() has indexed them instead of staying in the file as free pages.
+  db_.exec(("PRAGMA page_size=" + std::to_string(page) +
+            (options.staged ? "; PRAGMA auto_vacuum=INCREMENTAL" : ""))
+               .c_str(),
+           kCreate);
   {
     Stmt wal(db_, "PRAGMA journal_mode=WAL", kCreate);  // creates the file
     if (!wal.step() || wal.col_text(0) != "wal")

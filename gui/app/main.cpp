@@ -1,0 +1,96 @@
+// trainscope-gui [FILE] [--screenshot OUT.png [--view overview|timeline|kernels|pipeline]]
+// Opens the viewer, or renders one view of FILE offscreen into a PNG and exits (0; 2 with one
+// line on stderr for bad usage or a file that is not a readable trace).
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QRegularExpression>
+#include <cstdio>
+
+#include "gui/widgets/main_window.hpp"
+#include "gui/widgets/screenshot.hpp"
+
+namespace {
+
+int usage_error(const QString& message) {
+  std::fprintf(stderr, "trainscope-gui: %s\n", qPrintable(message));
+  return 2;
+}
+
+bool wants_screenshot(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (QByteArray(argv[i]) == "--screenshot" || QByteArray(argv[i]).startsWith("--screenshot="))
+      return true;
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A screenshot needs no display: render offscreen unless told otherwise.
+  if (wants_screenshot(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("trainscope"));
+  QApplication::setApplicationName(QStringLiteral("trainscope-gui"));
+  QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral("The trainscope trace viewer."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A trace file to open."));
+  const QCommandLineOption screenshot(
+      QStringLiteral("screenshot"), QStringLiteral("Render a view of FILE into OUT.png and exit."),
+      QStringLiteral("OUT.png"));
+  const QCommandLineOption view(QStringLiteral("view"),
+                                QStringLiteral("The view to render: overview, timeline, kernels, "
+                                               "pipeline, steps or compare."),
+                                QStringLiteral("VIEW"), QStringLiteral("overview"));
+  const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size, WxH."),
+                                QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+  const QCommandLineOption steps(QStringLiteral("steps"),
+                                 QStringLiteral("Timeline screenshot: the steps to show, A-B."),
+                                 QStringLiteral("A-B"));
+  const QCommandLineOption compare(QStringLiteral("compare"),
+                                   QStringLiteral("Compare screenshot: the second trace."),
+                                   QStringLiteral("FILE"));
+  parser.addOptions({screenshot, view, size, steps, compare});
+  parser.process(app);  // --help and --version exit here
+
+  const QStringList files = parser.positionalArguments();
+  if (files.size() > 1)
+    return usage_error(QStringLiteral("give one trace file, not %1").arg(files.size()));
+  if (!parser.isSet(screenshot)) {
+    ts::gui::MainWindow window;
+    window.show();
+    if (!files.isEmpty()) window.open(files.first());
+    return app.exec();
+  }
+
+  ts::gui::ScreenshotOptions o;
+  if (files.isEmpty()) return usage_error(QStringLiteral("--screenshot needs a trace file"));
+  o.trace = files.first();
+  o.output = parser.value(screenshot);
+  o.view = parser.value(view);
+  if (!ts::gui::is_screenshot_view(o.view))
+    return usage_error(
+        QStringLiteral("unknown --view %1 (overview, timeline, kernels, pipeline, steps, compare)")
+            .arg(o.view));
+  const auto wh = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(parser.value(size));
+  if (!wh.hasMatch() || wh.captured(1).toInt() < 200 || wh.captured(2).toInt() < 150 ||
+      wh.captured(1).toInt() > 8000 || wh.captured(2).toInt() > 8000)
+    return usage_error(QStringLiteral("--size takes WxH between 200x150 and 8000x8000, not %1")
+                           .arg(parser.value(size)));
+  o.size = QSize(wh.captured(1).toInt(), wh.captured(2).toInt());
+  if (parser.isSet(steps)) {
+    const auto ab =
+        QRegularExpression(QStringLiteral("^(\\d+)-(\\d+)$")).match(parser.value(steps));
+    if (!ab.hasMatch())
+      return usage_error(QStringLiteral("--steps takes A-B, not %1").arg(parser.value(steps)));
+    o.steps = std::pair{ab.captured(1).toLongLong(), ab.captured(2).toLongLong()};
+  }
+  o.compare_with = parser.value(compare);
+  const QString error = ts::gui::take_screenshot(o);
+  if (!error.isEmpty()) return usage_error(error);
+  return 0;
+}

@@ -1,0 +1,244 @@
+#include "gui/models/diff_model.hpp"
+
+#include <QBrush>
+#include <QColor>
+
+#include "gui/models/format.hpp"
+#include "gui/models/palette.hpp"
+
+namespace ts::gui {
+
+namespace {
+
+QString signed_text(double v, const QString& text) {
+  return (v > 0 ? "+" : "") + text;
+}
+
+QString change_text(const analysis::Delta& d) {
+  const auto pct = d.change_pct();
+  if (!pct) return d.b != 0 ? QStringLiteral("new") : QString();
+  return signed_text(*pct, QString::number(*pct, 'f', 1) + " %");
+}
+
+QVariant change_brush(double delta, int better) {
+  if (better == 0 || delta == 0) return {};
+  const bool worse = (better < 0) == (delta > 0);
+  return QBrush(worse ? QColor(0xc6, 0x28, 0x28) : QColor(0x2e, 0x7d, 0x32));
+}
+
+QString verdict_text(analysis::Verdict v) {
+  switch (v) {
+    case analysis::Verdict::high:
+      return QStringLiteral("highly input-bound");
+    case analysis::Verdict::moderate:
+      return QStringLiteral("moderately input-bound");
+    case analysis::Verdict::none:
+      break;
+  }
+  return QStringLiteral("not input-bound");
+}
+
+}  // namespace
+
+void DiffModel::set_diff(const analysis::RunDiff& d, const std::string& currency) {
+  beginResetModel();
+  currency_ = currency;
+  lines_.clear();
+  const auto add = [&](QString name, const analysis::Delta& delta, Unit unit, int better) {
+    lines_.push_back({std::move(name), delta, unit, better, {}, {}});
+  };
+  add(tr("Steps"), d.steps, Unit::count, 0);
+  add(tr("Step time, mean"), d.step_mean_ms, Unit::ms, -1);
+  add(tr("Step time, p50"), d.step_p50_ms, Unit::ms, -1);
+  add(tr("Step time, p90"), d.step_p90_ms, Unit::ms, -1);
+  add(tr("Samples/s"), d.samples_per_s, Unit::rate, +1);
+  add(tr("Input share of step time"), d.input_pct, Unit::pct, -1);
+  lines_.push_back(
+      {tr("Verdict"), {}, Unit::text, 0, verdict_text(d.verdict_a), verdict_text(d.verdict_b)});
+  add(tr("Input-bound steps"), d.input_bound_steps, Unit::count, -1);
+  for (int p = 0; p < analysis::kPartCount; ++p)
+    add(part_label(static_cast<analysis::Part>(p)) + tr(" per step"),
+        d.breakdown_ms_per_step[static_cast<std::size_t>(p)], Unit::ms,
+        p == static_cast<int>(analysis::Part::device_compute) ? 0 : -1);
+  if (d.device_a || d.device_b) {
+    add(tr("Device busy"), d.device_busy_pct, Unit::pct, +1);
+    add(tr("Device idle"), d.device_idle_pct, Unit::pct, -1);
+    for (int c = 0; c < analysis::kIdleCauseCount; ++c)
+      add(tr("Idle, ") + idle_cause_label(static_cast<analysis::IdleCause>(c)) + tr(" per step"),
+          d.idle_by_cause_ms_per_step[static_cast<std::size_t>(c)], Unit::ms, -1);
+    add(tr("Idle cost per 1 000 steps"), d.idle_cost_per_1000_steps, Unit::money, -1);
+  }
+  const auto stage = [](const std::optional<std::string>& s) {
+    return s ? QString::fromStdString(*s) : QStringLiteral("—");
+  };
+  lines_.push_back(
+      {tr("Bottleneck stage"), {}, Unit::text, 0, stage(d.bottleneck_a), stage(d.bottleneck_b)});
+  endResetModel();
+}
+
+void DiffModel::clear() {
+  beginResetModel();
+  lines_.clear();
+  endResetModel();
+}
+
+QString DiffModel::value_text(const Line& l, double v) const {
+  switch (l.unit) {
+    case Unit::count:
+      return QString::number(v, 'f', 0);
+    case Unit::ms:
+      return format_ns(v * 1e6);  // per-step parts are often microseconds
+    case Unit::pct:
+      return format_pct(v);
+    case Unit::rate:
+      return format_rate(v, QStringLiteral("/s"));
+    case Unit::money:
+      return format_money(v, currency_);
+    case Unit::text:
+      break;
+  }
+  return {};
+}
+
+int DiffModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(lines_.size());
+}
+
+int DiffModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant DiffModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    return {};
+  const Line& l = lines_[static_cast<std::size_t>(index.row())];
+  const bool text = l.unit == Unit::text;
+  if (role == ChangePctRole) {
+    const auto pct = l.d.change_pct();
+    return text || !pct ? QVariant() : QVariant(*pct);
+  }
+  if (role == WorseRole)
+    return !text && l.better != 0 && l.d.delta() != 0 && (l.better < 0) == (l.d.delta() > 0);
+  if (role == Qt::ForegroundRole && (index.column() == Delta || index.column() == Change))
+    return text ? QVariant() : change_brush(l.d.delta(), l.better);
+  if (role == Qt::TextAlignmentRole)
+    return index.column() == Figure ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                    : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  if (role != Qt::DisplayRole && role != SortRole) return {};
+  const bool raw = role == SortRole;
+  switch (index.column()) {
+    case Figure:
+      return l.name;
+    case A:
+      return text ? QVariant(l.text_a) : raw ? QVariant(l.d.a) : QVariant(value_text(l, l.d.a));
+    case B:
+      return text ? QVariant(l.text_b) : raw ? QVariant(l.d.b) : QVariant(value_text(l, l.d.b));
+    case Delta:
+      if (text) return {};
+      return raw ? QVariant(l.d.delta())
+                 : QVariant(signed_text(l.d.delta(), value_text(l, l.d.delta())));
+    case Change:
+      if (text) return {};
+      return raw ? QVariant(l.d.change_pct().value_or(0)) : QVariant(change_text(l.d));
+    default:
+      return {};
+  }
+}
+
+QVariant DiffModel::headerData(int section, Qt::Orientation o, int role) const {
+  if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case Figure:
+      return tr("Figure");
+    case A:
+      return tr("A");
+    case B:
+      return tr("B");
+    case Delta:
+      return tr("B − A");
+    case Change:
+      return tr("Change");
+    default:
+      return {};
+  }
+}
+
+void KernelDiffModel::set_kernels(std::vector<analysis::KernelDelta> kernels) {
+  beginResetModel();
+  kernels_ = std::move(kernels);
+  endResetModel();
+}
+
+int KernelDiffModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(kernels_.size());
+}
+
+int KernelDiffModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    return {};
+  const analysis::KernelDelta& k = kernels_[static_cast<std::size_t>(index.row())];
+  if (role == Qt::ForegroundRole && (index.column() == Delta || index.column() == Change))
+    return change_brush(k.ms_per_step.delta(), -1);
+  if (role == Qt::TextAlignmentRole)
+    return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                  : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  if (role != Qt::DisplayRole && role != SortRole) return {};
+  const bool raw = role == SortRole;
+  const auto ms = [&](double v) { return raw ? QVariant(v) : QVariant(format_ns(v * 1e6)); };
+  const auto count = [&](double v) {
+    return raw ? QVariant(v) : QVariant(QString::number(v, 'f', 2));
+  };
+  switch (index.column()) {
+    case Name: {
+      QString name = QString::fromStdString(k.name);
+      if (!raw && !k.in_a) name += tr(" (only in B)");
+      if (!raw && !k.in_b) name += tr(" (only in A)");
+      return name;
+    }
+    case MsPerStepA:
+      return ms(k.ms_per_step.a);
+    case MsPerStepB:
+      return ms(k.ms_per_step.b);
+    case Delta:
+      return raw ? QVariant(k.ms_per_step.delta())
+                 : QVariant(
+                       signed_text(k.ms_per_step.delta(), format_ns(k.ms_per_step.delta() * 1e6)));
+    case Change:
+      return raw ? QVariant(k.ms_per_step.change_pct().value_or(0))
+                 : QVariant(change_text(k.ms_per_step));
+    case CountPerStepA:
+      return count(k.count_per_step.a);
+    case CountPerStepB:
+      return count(k.count_per_step.b);
+    default:
+      return {};
+  }
+}
+
+QVariant KernelDiffModel::headerData(int section, Qt::Orientation o, int role) const {
+  if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case Name:
+      return tr("Kernel");
+    case MsPerStepA:
+      return tr("A per step");
+    case MsPerStepB:
+      return tr("B per step");
+    case Delta:
+      return tr("B − A");
+    case Change:
+      return tr("Change");
+    case CountPerStepA:
+      return tr("A launches/step");
+    case CountPerStepB:
+      return tr("B launches/step");
+    default:
+      return {};
+  }
+}
+
+}  // namespace ts::gui

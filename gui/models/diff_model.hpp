@@ -1,0 +1,75 @@
+// The compare view's tables (analysis::RunDiff): DiffModel lists the run figures of A and B with
+// their change, KernelDiffModel the per-kernel time per step. Changes for the worse are red,
+// for the better green.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QString>
+#include <string>
+#include <vector>
+
+#include "gui/models/table_roles.hpp"
+#include "profiler/analysis/diff.hpp"
+
+namespace ts::gui {
+
+class DiffModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Columns { Figure, A, B, Delta, Change, ColumnCount };
+  enum Roles { DiffSortRole = SortRole, ChangePctRole, WorseRole };
+
+  using QAbstractTableModel::QAbstractTableModel;
+  void set_diff(const analysis::RunDiff& diff, const std::string& currency = "$");
+  void clear();
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+ private:
+  enum class Unit { count, ms, pct, rate, money, text };
+  struct Line {
+    QString name;
+    analysis::Delta d;
+    Unit unit = Unit::count;
+    int better = -1;         // -1: lower is better, +1: higher is better, 0: neither
+    QString text_a, text_b;  // Unit::text
+  };
+  QString value_text(const Line& l, double v) const;
+
+  std::vector<Line> lines_;
+  std::string currency_ = "$";  // the reports' (RunDiff does not carry it)
+};
+
+class KernelDiffModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Columns {
+    Name,
+    MsPerStepA,
+    MsPerStepB,
+    Delta,
+    Change,
+    CountPerStepA,
+    CountPerStepB,
+    ColumnCount
+  };
+  enum Roles { KernelDiffSortRole = SortRole };
+
+  using QAbstractTableModel::QAbstractTableModel;
+  void set_kernels(std::vector<analysis::KernelDelta> kernels);
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+ private:
+  std::vector<analysis::KernelDelta> kernels_;
+};
+
+}  // namespace ts::gui

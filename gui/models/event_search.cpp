@@ -1,0 +1,68 @@
+#include "gui/models/event_search.hpp"
+
+#include <algorithm>
+
+namespace ts::gui {
+
+namespace {
+
+bool before(std::int64_t s1, std::uint32_t t1, std::int64_t s2, std::uint32_t t2) {
+  return s1 != s2 ? s1 < s2 : t1 < t2;
+}
+
+}  // namespace
+
+void EventSearch::set_query(const QString& text, const SummaryData& summary) {
+  query_ = text;
+  labels_.clear();
+  bins_.clear();
+  matches_ = 0;
+  extent_.begin_ns = summary.begin_ns;
+  extent_.end_ns = summary.end_ns;
+  if (text.isEmpty()) return;
+  for (const auto& [id, stats] : summary.labels) {
+    if (!QString::fromStdString(stats.name).contains(text, Qt::CaseInsensitive)) continue;
+    labels_.insert(id);
+    matches_ += stats.count;
+    bins_.insert(bins_.end(), stats.bins.begin(), stats.bins.end());
+  }
+  std::sort(bins_.begin(), bins_.end());
+  bins_.erase(std::unique(bins_.begin(), bins_.end()), bins_.end());
+}
+
+std::optional<std::uint32_t> EventSearch::next_bin(std::uint32_t from, bool forward) const {
+  if (forward) {
+    const auto it = std::lower_bound(bins_.begin(), bins_.end(), from);
+    if (it == bins_.end()) return std::nullopt;
+    return *it;
+  }
+  const auto it = std::upper_bound(bins_.begin(), bins_.end(), from);
+  if (it == bins_.begin()) return std::nullopt;
+  return *(it - 1);
+}
+
+std::optional<store::Event> EventSearch::step(const store::Reader& reader, std::int64_t start_ns,
+                                              std::uint32_t track, bool forward) const {
+  if (labels_.empty()) return std::nullopt;
+  std::optional<std::uint32_t> bin = next_bin(extent_.search_bin(start_ns), forward);
+  while (bin) {
+    // A little slack either side: an event on a bin's edge is found whichever bin indexed it.
+    const auto [lo, hi] = extent_.search_bin_range(*bin);
+    std::optional<store::Event> best;
+    reader.scan(lo - 2, hi + 2, 0, [&](const store::Event& e) {
+      if (e.start_ns < lo - 2 || e.start_ns >= hi + 2 || !labels_.count(e.label)) return;
+      const bool after = before(start_ns, track, e.start_ns, e.track);
+      const bool is_before = before(e.start_ns, e.track, start_ns, track);
+      if (forward ? !after : !is_before) return;
+      if (!best || (forward ? before(e.start_ns, e.track, best->start_ns, best->track)
+                            : before(best->start_ns, best->track, e.start_ns, e.track)))
+        best = e;
+    });
+    if (best) return best;
+    if (forward ? *bin + 1 >= SummaryData::kSearchBins : *bin == 0) break;
+    bin = next_bin(forward ? *bin + 1 : *bin - 1, forward);
+  }
+  return std::nullopt;
+}
+
+}  // namespace ts::gui

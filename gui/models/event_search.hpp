@@ -1,0 +1,41 @@
+// Search by name: the labels whose name contains the text (case-insensitive), and the next or
+// previous event carrying one of them from a position in (start, track) order. The summary's
+// label index says in which parts of the trace those labels occur, so a step to the next match
+// reads only those parts from the file, never the whole trace.
+#pragma once
+
+#include <QString>
+#include <cstdint>
+#include <optional>
+#include <unordered_set>
+#include <vector>
+
+#include "gui/models/trace_summary.hpp"
+#include "profiler/store/reader.hpp"
+
+namespace ts::gui {
+
+class EventSearch {
+ public:
+  // Takes the labels matching `text` from the summary (those scanned so far).
+  void set_query(const QString& text, const SummaryData& summary);
+  const QString& query() const { return query_; }
+  std::uint64_t matches() const { return matches_; }  // events with a matching name
+  int labels() const { return static_cast<int>(labels_.size()); }
+
+  // The first matching event after (or, with forward false, before) the position
+  // (start_ns, track) in (start, track) order.
+  std::optional<store::Event> step(const store::Reader& reader, std::int64_t start_ns,
+                                   std::uint32_t track, bool forward) const;
+
+ private:
+  std::optional<std::uint32_t> next_bin(std::uint32_t from, bool forward) const;
+
+  QString query_;
+  std::unordered_set<std::uint32_t> labels_;
+  std::vector<std::uint32_t> bins_;  // union of the matching labels' bins, ascending
+  std::uint64_t matches_ = 0;
+  SummaryData extent_;  // begin/end only, for bin arithmetic
+};
+
+}  // namespace ts::gui

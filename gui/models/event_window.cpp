@@ -1,0 +1,50 @@
+#include "gui/models/event_window.hpp"
+
+#include <unordered_map>
+
+#include "gui/models/depth_tracker.hpp"
+
+namespace ts::gui {
+
+namespace {
+struct TooManyEvents {};
+}  // namespace
+
+const TrackRows* EventWindow::rows_of(std::uint32_t track) const {
+  for (const TrackRows& t : tracks)
+    if (t.track == track) return &t;
+  return nullptr;
+}
+
+std::optional<EventWindow> load_window(const store::Reader& reader, std::int64_t t0,
+                                       std::int64_t t1, std::uint64_t max_events) {
+  EventWindow w;
+  w.t0 = t0;
+  w.t1 = t1;
+  std::unordered_map<std::uint32_t, std::size_t> index;
+  for (const store::Track& t : reader.tracks()) {
+    if (t.kind == trace::TrackKind::counter) continue;
+    index[t.id] = w.tracks.size();
+    w.tracks.push_back(TrackRows{t.id, {}});
+  }
+  // Events that started before t0 and overlap it come too, so every zone's enclosing zones are
+  // present and depths are right inside the window.
+  DepthTracker depth;
+  try {
+    reader.scan(t0, t1, 0, [&](const store::Event& e) {
+      const auto it = index.find(e.track);
+      if (it == index.end()) return;
+      if (++w.events > max_events) throw TooManyEvents{};
+      const int d = depth.push(e.track, e.start_ns, e.end_ns());
+      if (d > DepthTracker::kMaxDepth) return;
+      w.tracks[it->second]
+          .row(static_cast<std::size_t>(d))
+          .zones.push_back(Zone{e.start_ns, e.end_ns(), e.label, 1});
+    });
+  } catch (const TooManyEvents&) {
+    return std::nullopt;
+  }
+  return w;
+}
+
+}  // namespace ts::gui

@@ -1,0 +1,45 @@
+#include "gui/models/overview_figures.hpp"
+
+#include "gui/models/format.hpp"
+
+namespace ts::gui {
+
+std::vector<Figure> overview_figures(const analysis::Report& r) {
+  std::vector<Figure> f;
+  const auto add = [&](const char* key, const QString& label, const QString& value, double raw,
+                       const QString& detail = {}, bool alarm = false) {
+    f.push_back({QString::fromLatin1(key), label, value, raw, detail, alarm});
+  };
+  add("steps", QStringLiteral("steps"), format_count(r.steps), static_cast<double>(r.steps),
+      r.dropped_events ? QStringLiteral("trace incomplete: %1 events dropped")
+                             .arg(format_count(static_cast<std::int64_t>(r.dropped_events)))
+                       : QString(),
+      r.dropped_events != 0);
+  add("step_time_ms.mean", QStringLiteral("mean step time"), format_ms(r.step_time.mean_ms),
+      r.step_time.mean_ms,
+      QStringLiteral("p50 %1, max %2")
+          .arg(format_ms(r.step_time.p50_ms), format_ms(r.step_time.max_ms)));
+  add("step_time_ms.p90", QStringLiteral("p90 step time"), format_ms(r.step_time.p90_ms),
+      r.step_time.p90_ms);
+  add("samples_per_s", QStringLiteral("samples/s"),
+      r.batch ? format_rate(r.samples_per_s, QStringLiteral("samples/s")) : QStringLiteral("—"),
+      r.samples_per_s,
+      r.batch ? QStringLiteral("batch %1").arg(*r.batch) : QStringLiteral("batch size unknown"));
+  add("input_pct", QStringLiteral("input share of step time"), format_pct(r.input_pct), r.input_pct,
+      QStringLiteral("%1 of %2 steps input-bound")
+          .arg(format_count(r.input_bound_steps), format_count(r.steps)),
+      r.verdict != analysis::Verdict::none);
+  if (r.device.has_device) {
+    add("device.busy_pct", QStringLiteral("device busy"), format_pct(r.device.busy_pct),
+        r.device.busy_pct, format_ns(static_cast<double>(r.device.busy_ns)));
+    add("device.idle_pct", QStringLiteral("device idle"), format_pct(r.device.idle_pct),
+        r.device.idle_pct, format_ns(static_cast<double>(r.device.idle_ns)),
+        r.device.idle_pct >= 20);
+    add("idle_cost_per_1000_steps", QStringLiteral("idle cost per 1 000 steps"),
+        format_money(r.idle_cost_per_1000_steps, r.currency), r.idle_cost_per_1000_steps,
+        QStringLiteral("at %1 per device-hour").arg(format_money(r.gpu_hour_price, r.currency)));
+  }
+  return f;
+}
+
+}  // namespace ts::gui

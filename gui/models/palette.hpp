@@ -1,0 +1,25 @@
+// Colours and human names for event categories, breakdown parts and idle causes. Parts and
+// categories share colours (device compute = kernels, input wait is the one loud red), so the
+// overview chart, the tables and the timeline read as one picture.
+#pragma once
+
+#include <QColor>
+#include <QString>
+
+#include "profiler/analysis/report.hpp"
+#include "trainscope/taxonomy.hpp"
+
+namespace ts::gui {
+
+QColor category_color(trace::Category c);
+QColor part_color(analysis::Part p);
+QColor idle_cause_color(analysis::IdleCause c);
+// Black or white, whichever reads better on `background`.
+QColor text_color_on(const QColor& background);
+
+// "device compute", "host→device copy", "input wait", ...
+QString part_label(analysis::Part p);
+// "waiting for input", "host-bound", "synchronisation", "other"
+QString idle_cause_label(analysis::IdleCause c);
+
+}  // namespace ts::gui

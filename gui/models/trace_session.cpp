@@ -1,0 +1,113 @@
+#include "gui/models/trace_session.hpp"
+
+#include <QFileInfo>
+#include <QPromise>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+
+#include "gui/models/background_pool.hpp"
+#include "gui/models/summary_builder.hpp"
+
+namespace ts::gui {
+
+TraceSession::TraceSession(const QString& path, QObject* parent)
+    : QObject(parent),
+      path_(path),
+      summary_(std::make_shared<TraceSummary>()),
+      cancel_(std::make_shared<std::atomic<bool>>(false)) {
+  const std::string file = path.toStdString();
+  reader_ = std::make_unique<store::Reader>(file);
+  steps_ = reader_->steps();
+  if (!steps_.empty()) {
+    steps_extent_ = {steps_.front().start_ns, steps_.front().start_ns};
+    for (const store::Step& s : steps_) {
+      steps_extent_.first = std::min(steps_extent_.first, s.start_ns);
+      steps_extent_.second = std::max(steps_extent_.second, s.start_ns + s.dur_ns);
+    }
+  } else {
+    const store::TimeRange r = reader_->time_range();
+    steps_extent_ = {r.start_ns, r.end_ns};
+  }
+  windows_ = std::make_unique<WindowCache>(file);
+
+  connect(&analysis_, &QFutureWatcher<AnalysisResult>::finished, this,
+          &TraceSession::analysis_done);
+  analysis_.setFuture(QtConcurrent::run(&background_pool(), [file]() {
+    AnalysisResult r;
+    try {
+      const store::Reader reader(file);
+      r.report = analysis::analyse(reader);
+    } catch (const std::exception& e) {
+      r.error = QString::fromStdString(e.what());
+    }
+    return r;
+  }));
+
+  connect(&scan_, &QFutureWatcher<QString>::progressValueChanged, this,
+          [this](int v) { emit summaryProgress(v / 1000.0); });
+  connect(&scan_, &QFutureWatcher<QString>::finished, this, &TraceSession::summary_done_slot);
+  std::shared_ptr<TraceSummary> summary = summary_;
+  std::shared_ptr<std::atomic<bool>> cancel = cancel_;
+  scan_.setFuture(
+      QtConcurrent::run(&background_pool(), [file, summary, cancel](QPromise<QString>& promise) {
+        promise.setProgressRange(0, 1000);
+        try {
+          build_summary(file, *summary, *cancel,
+                        [&](double f) { promise.setProgressValue(static_cast<int>(f * 1000)); });
+          promise.addResult(QString());
+        } catch (const std::exception& e) {
+          promise.addResult(QString::fromStdString(e.what()));
+        }
+      }));
+}
+
+TraceSession::~TraceSession() {
+  // The scan stops at its next chunk. The analysis cannot be interrupted: it finishes on its
+  // own thread, holding nothing of this object, and its result is dropped.
+  cancel_->store(true);
+  scan_.waitForFinished();
+}
+
+QString TraceSession::file_name() const {
+  return QFileInfo(path_).fileName();
+}
+
+std::pair<std::int64_t, std::int64_t> TraceSession::extent() const {
+  return summary_->read([&](const SummaryData& d) {
+    return d.has_extent ? std::pair{d.begin_ns, d.end_ns} : steps_extent_;
+  });
+}
+
+bool TraceSession::summary_done() const {
+  return summary_->read([](const SummaryData& d) { return d.done || !d.error.empty(); });
+}
+
+void TraceSession::analysis_done() {
+  if (analysis_handled_ || !analysis_.isFinished()) return;
+  analysis_handled_ = true;
+  AnalysisResult r = analysis_.result();
+  if (r.report) {
+    report_ = std::move(r.report);
+    emit reportReady();
+  } else {
+    analysis_error_ = r.error;
+    emit backgroundFailed(r.error);
+  }
+}
+
+void TraceSession::summary_done_slot() {
+  if (scan_handled_ || !scan_.isFinished()) return;
+  scan_handled_ = true;
+  const QString error = scan_.future().resultCount() > 0 ? scan_.result() : QString();
+  if (!error.isEmpty()) emit backgroundFailed(error);
+  emit summaryFinished();
+}
+
+void TraceSession::wait() {
+  analysis_.waitForFinished();
+  analysis_done();
+  scan_.waitForFinished();
+  summary_done_slot();
+}
+
+}  // namespace ts::gui

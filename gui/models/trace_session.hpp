@@ -1,0 +1,82 @@
+// One open trace, no window. Opening reads only what the first frame needs (tracks, steps) and
+// throws store::Error naming the file when it is not a readable trace; the analysis
+// (analysis::analyse) and the timeline's summary scan (summary_builder.hpp) then run on
+// background threads, each with a Reader of its own, and signal when they are done. Event
+// windows are loaded on demand (window_cache.hpp).
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "gui/models/trace_summary.hpp"
+#include "gui/models/window_cache.hpp"
+#include "profiler/analysis/report.hpp"
+#include "profiler/store/reader.hpp"
+
+namespace ts::gui {
+
+class TraceSession : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit TraceSession(const QString& path, QObject* parent = nullptr);
+  ~TraceSession() override;
+
+  const QString& path() const { return path_; }
+  QString file_name() const;
+  // The reader of the GUI thread (details, search, metadata). Not for other threads.
+  const store::Reader& reader() const { return *reader_; }
+  const std::vector<store::Step>& steps() const { return steps_; }
+  // The trace's time extent: the summary's once its scan has read it, the steps' before.
+  std::pair<std::int64_t, std::int64_t> extent() const;
+
+  const TraceSummary& summary() const { return *summary_; }
+  bool summary_done() const;
+  WindowCache& windows() { return *windows_; }
+
+  // Null until the analysis is done (or when it failed: see analysis_error()).
+  const analysis::Report* report() const { return report_ ? &*report_ : nullptr; }
+  const QString& analysis_error() const { return analysis_error_; }
+  bool analysis_finished() const { return report_.has_value() || !analysis_error_.isEmpty(); }
+
+  // Blocks until the analysis and the summary scan are done, delivering their signals
+  // (screenshots, tests, benchmarks).
+  void wait();
+
+ signals:
+  void summaryProgress(double fraction);
+  void summaryFinished();
+  void reportReady();
+  // A background task failed to read the file (it was damaged past its header).
+  void backgroundFailed(const QString& message);
+
+ private:
+  struct AnalysisResult {
+    std::optional<analysis::Report> report;
+    QString error;
+  };
+  void analysis_done();
+  void summary_done_slot();
+
+  QString path_;
+  std::unique_ptr<store::Reader> reader_;
+  std::vector<store::Step> steps_;
+  std::pair<std::int64_t, std::int64_t> steps_extent_{0, 0};
+  std::shared_ptr<TraceSummary> summary_;
+  std::shared_ptr<std::atomic<bool>> cancel_;
+  std::unique_ptr<WindowCache> windows_;
+  QFutureWatcher<AnalysisResult> analysis_;
+  QFutureWatcher<QString> scan_;
+  std::optional<analysis::Report> report_;
+  QString analysis_error_;
+  bool analysis_handled_ = false, scan_handled_ = false;
+};
+
+}  // namespace ts::gui

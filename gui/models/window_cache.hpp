@@ -1,0 +1,63 @@
+// Loads event windows (event_window.hpp) on a background thread with a Reader of its own and
+// keeps the two most recent, so zooming back and forth between two levels costs nothing. One
+// load runs at a time; a request made meanwhile waits, and only the latest one is kept.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "gui/models/event_window.hpp"
+
+namespace ts::gui {
+
+class WindowCache : public QObject {
+  Q_OBJECT
+
+ public:
+  // The most events one window may hold: with two windows kept, at most 2 x 24 bytes x this.
+  static constexpr std::uint64_t kMaxEvents = 4'000'000;
+
+  explicit WindowCache(std::string path, QObject* parent = nullptr);
+  ~WindowCache() override;
+
+  // The cached window covering [t0, t1], or null.
+  const EventWindow* find(std::int64_t t0, std::int64_t t1) const;
+  // Loads [t0, t1) unless a cached or loading window covers it.
+  void request(std::int64_t t0, std::int64_t t1);
+  bool loading() const { return watcher_.isRunning(); }
+  // Blocks until no load runs or waits (tests, screenshots, benchmarks).
+  void wait();
+  std::uint64_t cached_events() const;
+
+ signals:
+  void loaded();
+  void failed(const QString& message);
+
+ private:
+  struct Result {
+    std::optional<EventWindow> window;
+    std::int64_t t0 = 0, t1 = 0;
+    QString error;
+  };
+  struct Loader;
+
+  void start(std::int64_t t0, std::int64_t t1);
+  void finished();
+
+  std::shared_ptr<Loader> loader_;
+  QThreadPool pool_;  // one thread of its own: loads never queue behind the analysis
+  QFutureWatcher<Result> watcher_;
+  std::int64_t loading_t0_ = 0, loading_t1_ = 0;
+  int started_ = 0, handled_ = 0;  // loads started and results taken
+  std::optional<std::pair<std::int64_t, std::int64_t>> waiting_;
+  std::optional<std::pair<std::int64_t, std::int64_t>> refused_;  // held more than kMaxEvents
+  std::shared_ptr<const EventWindow> current_, previous_;
+};
+
+}  // namespace ts::gui

@@ -1,0 +1,114 @@
+#include "gui/widgets/compare/compare_page.hpp"
+
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "gui/models/background_pool.hpp"
+#include "gui/widgets/tables/table_view.hpp"
+
+namespace ts::gui {
+
+ComparePage::ComparePage(QWidget* parent)
+    : QWidget(parent),
+      header_(new QLabel(this)),
+      figures_(new DiffModel(this)),
+      kernels_(new KernelDiffModel(this)) {
+  header_->setWordWrap(true);
+  header_->setTextFormat(Qt::RichText);
+  auto* open = new QPushButton(tr("Compare with…"), this);
+  auto* top = new QHBoxLayout;
+  top->addWidget(header_, 1);
+  top->addWidget(open);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(make_table_view(figures_, nullptr, split));
+  split->addWidget(make_table_view(kernels_, nullptr, split));
+  split->setSizes({560, 300});
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addWidget(split, 1);
+  connect(open, &QPushButton::clicked, this, &ComparePage::openRequested);
+  connect(&loading_, &QFutureWatcher<Loaded>::finished, this, &ComparePage::b_done);
+  refresh();
+}
+
+void ComparePage::set_session(TraceSession* session) {
+  if (session_) disconnect(session_, nullptr, this, nullptr);
+  session_ = session;
+  if (session) connect(session, &TraceSession::reportReady, this, &ComparePage::refresh);
+  refresh();
+}
+
+bool ComparePage::open_b(const QString& path) {
+  try {
+    const store::Reader check(path.toStdString());  // refuses non-traces now, not later
+  } catch (const std::exception& e) {
+    emit failed(QString::fromStdString(e.what()));
+    return false;
+  }
+  loading_.waitForFinished();
+  b_path_ = path;
+  b_.reset();
+  const std::string file = path.toStdString();
+  loading_.setFuture(QtConcurrent::run(&background_pool(), [file] {
+    Loaded l;
+    try {
+      const store::Reader reader(file);
+      l.report = analysis::analyse(reader);
+    } catch (const std::exception& e) {
+      l.error = QString::fromStdString(e.what());
+    }
+    return l;
+  }));
+  refresh();
+  return true;
+}
+
+void ComparePage::wait() {
+  loading_.waitForFinished();
+  b_done();
+}
+
+void ComparePage::b_done() {
+  if (!loading_.isFinished() || loading_.future().resultCount() == 0 || b_) return;
+  Loaded l = loading_.result();
+  if (!l.error.isEmpty()) {
+    b_path_.clear();
+    refresh();
+    emit failed(l.error);
+    return;
+  }
+  b_ = std::move(l.report);
+  refresh();
+}
+
+void ComparePage::refresh() {
+  const analysis::Report* a = session_ ? session_->report() : nullptr;
+  if (a && b_) {
+    diff_ = analysis::diff(*a, *b_);
+    figures_->set_diff(*diff_, a->currency.empty() ? std::string("$") : a->currency);
+    kernels_->set_kernels(diff_->kernels);
+    header_->setText(tr("<b>A</b> %1 &nbsp;→&nbsp; <b>B</b> %2<br><span style='color:#607d8b'>"
+                        "Per-step figures, so runs of different lengths compare fairly. "
+                        "Red: worse in B, green: better.</span>")
+                         .arg(QFileInfo(session_->path()).fileName().toHtmlEscaped(),
+                              QFileInfo(b_path_).fileName().toHtmlEscaped()));
+    return;
+  }
+  diff_.reset();
+  figures_->clear();
+  kernels_->set_kernels({});
+  if (!session_)
+    header_->setText(tr("Open a trace first."));
+  else if (!b_path_.isEmpty())
+    header_->setText(tr("Analysing %1…").arg(QFileInfo(b_path_).fileName().toHtmlEscaped()));
+  else
+    header_->setText(tr("Compare <b>%1</b> with a second trace: step time, breakdown and kernels "
+                        "side by side.")
+                         .arg(QFileInfo(session_->path()).fileName().toHtmlEscaped()));
+}
+
+}  // namespace ts::gui

@@ -1,0 +1,54 @@
+// The compare tab: the open trace (A) against a second one (B) — step time, breakdown per step,
+// device idle and the kernel table side by side with their changes (analysis::diff).
+#pragma once
+
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QWidget>
+#include <optional>
+
+#include "gui/models/diff_model.hpp"
+#include "gui/models/trace_session.hpp"
+
+namespace ts::gui {
+
+class ComparePage : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ComparePage(QWidget* parent = nullptr);
+
+  void set_session(TraceSession* session);
+  // Opens B and analyses it in the background; a file that is not a readable trace fails at once
+  // (failed() is emitted and false returned).
+  bool open_b(const QString& path);
+  // Blocks until B's analysis is done (tests, screenshots).
+  void wait();
+  bool has_diff() const { return diff_.has_value(); }
+  const analysis::RunDiff* diff() const { return diff_ ? &*diff_ : nullptr; }
+  DiffModel* figures() const { return figures_; }
+  KernelDiffModel* kernels() const { return kernels_; }
+
+ signals:
+  void openRequested();  // the "Compare with…" button
+  void failed(const QString& message);
+
+ private:
+  struct Loaded {
+    std::optional<analysis::Report> report;
+    QString error;
+  };
+  void b_done();
+  void refresh();
+
+  TraceSession* session_ = nullptr;
+  QString b_path_;
+  std::optional<analysis::Report> b_;
+  std::optional<analysis::RunDiff> diff_;
+  QFutureWatcher<Loaded> loading_;
+  QLabel* header_;
+  DiffModel* figures_;
+  KernelDiffModel* kernels_;
+};
+
+}  // namespace ts::gui

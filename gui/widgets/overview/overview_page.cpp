@@ -1,0 +1,164 @@
+#include "gui/widgets/overview/overview_page.hpp"
+
+#include <QFrame>
+#include <QGridLayout>
+#include <QVBoxLayout>
+
+#include "gui/models/palette.hpp"
+
+namespace ts::gui {
+
+namespace {
+
+QString verdict_style(analysis::Verdict v) {
+  const char* colour = v == analysis::Verdict::high       ? "#b71c1c"
+                       : v == analysis::Verdict::moderate ? "#e65100"
+                                                          : "#1b5e20";
+  const char* back = v == analysis::Verdict::high       ? "#ffebee"
+                     : v == analysis::Verdict::moderate ? "#fff3e0"
+                                                        : "#e8f5e9";
+  return QStringLiteral(
+             "QLabel{color:%1;background:%2;border-radius:6px;padding:10px;"
+             "font-size:17px;font-weight:bold}")
+      .arg(QLatin1String(colour), QLatin1String(back));
+}
+
+QFrame* card(const Figure& f, QWidget* parent) {
+  auto* frame = new QFrame(parent);
+  frame->setObjectName(f.json_key);
+  frame->setFrameShape(QFrame::StyledPanel);
+  frame->setStyleSheet(
+      f.alarm
+          ? QStringLiteral("QFrame{background:#fff5f5;border:1px solid #ef9a9a;border-radius:6px}")
+          : QStringLiteral(
+                "QFrame{background:#fafbfc;border:1px solid #dfe3e8;border-radius:6px}"));
+  auto* l = new QVBoxLayout(frame);
+  l->setContentsMargins(10, 6, 10, 6);
+  l->setSpacing(1);
+  auto* label = new QLabel(f.label, frame);
+  label->setStyleSheet(QStringLiteral("border:none;background:transparent;color:#607d8b"));
+  auto* value = new QLabel(f.value, frame);
+  value->setObjectName(QStringLiteral("value"));
+  value->setStyleSheet(
+      QStringLiteral("border:none;background:transparent;font-size:20px;font-weight:bold;color:%1")
+          .arg(f.alarm ? QStringLiteral("#c62828") : QStringLiteral("#263238")));
+  l->addWidget(label);
+  l->addWidget(value);
+  if (!f.detail.isEmpty()) {
+    auto* detail = new QLabel(f.detail, frame);
+    detail->setStyleSheet(QStringLiteral("border:none;background:transparent;color:#78909c"));
+    l->addWidget(detail);
+  }
+  return frame;
+}
+
+}  // namespace
+
+OverviewPage::OverviewPage(QWidget* parent)
+    : QWidget(parent),
+      file_(new QLabel(this)),
+      verdict_(new QLabel(this)),
+      cards_(new QWidget(this)),
+      chart_(new StepChart(this)),
+      recommendations_(new QListWidget(this)) {
+  verdict_->setWordWrap(true);
+  verdict_->setObjectName(QStringLiteral("verdict"));
+  file_->setStyleSheet(QStringLiteral("color:#607d8b"));
+  new QGridLayout(cards_);
+  recommendations_->setWordWrap(true);
+  recommendations_->setMaximumHeight(150);
+  recommendations_->setSelectionMode(QAbstractItemView::NoSelection);
+  recommendations_->setStyleSheet(
+      QStringLiteral("QListWidget{border:none;background:transparent}"
+                     "QListWidget::item{padding:3px}"));
+  auto* rec_title = new QLabel(tr("Recommendations"), this);
+  QFont bold = rec_title->font();
+  bold.setBold(true);
+  rec_title->setFont(bold);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(file_);
+  layout->addWidget(verdict_);
+  layout->addWidget(cards_);
+  layout->addWidget(chart_, 1);
+  layout->addWidget(rec_title);
+  layout->addWidget(recommendations_);
+  connect(chart_, &StepChart::stepActivated, this, &OverviewPage::stepActivated);
+  show_pending();
+}
+
+void OverviewPage::set_session(TraceSession* session) {
+  if (session_) disconnect(session_, nullptr, this, nullptr);
+  session_ = session;
+  if (!session) {
+    file_->clear();
+    show_pending();
+    return;
+  }
+  connect(session, &TraceSession::reportReady, this, &OverviewPage::show_report);
+  connect(session, &TraceSession::backgroundFailed, this, [this] {
+    if (session_ && !session_->report()) show_pending();
+  });
+  if (session->report())
+    show_report();
+  else
+    show_pending();
+}
+
+void OverviewPage::clear_cards() {
+  auto* grid = static_cast<QGridLayout*>(cards_->layout());
+  while (QLayoutItem* item = grid->takeAt(0)) {
+    delete item->widget();
+    delete item;
+  }
+  figures_.clear();
+}
+
+void OverviewPage::show_pending() {
+  clear_cards();
+  chart_->set_report(nullptr);
+  recommendations_->clear();
+  if (session_ && !session_->analysis_error().isEmpty()) {
+    verdict_->setStyleSheet(verdict_style(analysis::Verdict::high));
+    verdict_->setText(tr("The trace could not be analysed: %1").arg(session_->analysis_error()));
+  } else {
+    verdict_->setStyleSheet(QStringLiteral("QLabel{color:#546e7a;font-size:17px;padding:10px}"));
+    verdict_->setText(session_ ? tr("Analysing %1…").arg(session_->file_name())
+                               : tr("Open a trace: File → Open, or drop a file on this window."));
+  }
+}
+
+void OverviewPage::show_report() {
+  if (!session_ || !session_->report()) return;
+  const analysis::Report& r = *session_->report();
+  QString run = QString::fromStdString(r.model.empty() ? std::string("run") : r.model);
+  if (!r.backend.empty()) run += " · " + QString::fromStdString(r.backend);
+  if (!r.device_name.empty()) run += " · " + QString::fromStdString(r.device_name);
+  file_->setText(session_->path() + " — " + run);
+  verdict_->setStyleSheet(verdict_style(r.verdict));
+  verdict_->setText(QString::fromStdString(analysis::verdict_sentence(r)));
+
+  clear_cards();
+  figures_ = overview_figures(r);
+  auto* grid = static_cast<QGridLayout*>(cards_->layout());
+  grid->setContentsMargins(0, 0, 0, 0);
+  const int columns = 4;
+  for (std::size_t i = 0; i < figures_.size(); ++i)
+    grid->addWidget(card(figures_[i], cards_), static_cast<int>(i) / columns,
+                    static_cast<int>(i) % columns);
+
+  chart_->set_report(&r);
+  recommendations_->clear();
+  for (const std::string& rec : r.recommendations)
+    recommendations_->addItem(QStringLiteral("•  ") + QString::fromStdString(rec));
+  if (r.recommendations.empty())
+    recommendations_->addItem(tr("Nothing to recommend: no rule fired."));
+}
+
+QStringList OverviewPage::recommendations() const {
+  QStringList out;
+  for (int i = 0; i < recommendations_->count(); ++i) out << recommendations_->item(i)->text();
+  return out;
+}
+
+}  // namespace ts::gui

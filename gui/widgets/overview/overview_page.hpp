@@ -1,0 +1,47 @@
+// The overview tab: the verdict in one sentence, the key figures, the step-time chart and the
+// recommendations — what a person should understand about the run in ten seconds.
+#pragma once
+
+#include <QLabel>
+#include <QListWidget>
+#include <QWidget>
+#include <cstdint>
+#include <vector>
+
+#include "gui/models/overview_figures.hpp"
+#include "gui/models/trace_session.hpp"
+#include "gui/widgets/overview/step_chart.hpp"
+
+namespace ts::gui {
+
+class OverviewPage : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit OverviewPage(QWidget* parent = nullptr);
+  void set_session(TraceSession* session);
+
+  QString verdict_text() const { return verdict_->text(); }
+  // The figures shown, as the cards show them.
+  const std::vector<Figure>& figures() const { return figures_; }
+  QStringList recommendations() const;
+  StepChart* chart() const { return chart_; }
+
+ signals:
+  void stepActivated(std::int64_t step);
+
+ private:
+  void show_report();
+  void show_pending();
+  void clear_cards();
+
+  QLabel* file_;
+  QLabel* verdict_;
+  QWidget* cards_;
+  StepChart* chart_;
+  QListWidget* recommendations_;
+  std::vector<Figure> figures_;
+  TraceSession* session_ = nullptr;
+};
+
+}  // namespace ts::gui

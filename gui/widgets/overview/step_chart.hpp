@@ -1,0 +1,32 @@
+// The overview's step-time chart (Qt Charts): one stacked bar per step (or per run of steps,
+// step_bars.hpp) split by breakdown part, input-bound bars marked with a red triangle above
+// them and a red band behind them. Clicking a bar asks to open that step in the timeline.
+#pragma once
+
+#include <QChartView>
+#include <cstdint>
+#include <vector>
+
+#include "gui/models/step_bars.hpp"
+#include "profiler/analysis/report.hpp"
+
+namespace ts::gui {
+
+class StepChart : public QChartView {
+  Q_OBJECT
+
+ public:
+  explicit StepChart(QWidget* parent = nullptr);
+  void set_report(const analysis::Report* report);
+  const std::vector<StepBar>& bars() const { return bars_; }
+
+ signals:
+  void stepActivated(std::int64_t step);
+
+ private:
+  void rebuild(const analysis::Report& report);
+
+  std::vector<StepBar> bars_;
+};
+
+}  // namespace ts::gui

@@ -1,0 +1,31 @@
+// `trainscope-gui FILE --screenshot OUT.png [--view ...]`: opens the trace in a window that is
+// never shown on a screen, waits for the analysis and the timeline's data, renders one view into
+// a PNG and returns. For documentation and tests: the picture is what a person would see.
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+namespace ts::gui {
+
+struct ScreenshotOptions {
+  QString trace;
+  QString output;
+  QString view = QStringLiteral("overview");  // overview|timeline|kernels|pipeline|steps|compare
+  QSize size{1600, 1000};
+  // Timeline: the steps to show (first, last); by default a few steps around the first
+  // input-bound one, or around the middle of the run.
+  std::optional<std::pair<std::int64_t, std::int64_t>> steps;
+  QString compare_with;  // compare view: the second trace
+};
+
+// The views --view accepts.
+bool is_screenshot_view(const QString& view);
+
+// Renders and writes the PNG. Returns an empty string, or one sentence saying what failed.
+QString take_screenshot(const ScreenshotOptions& options);
+
+}  // namespace ts::gui

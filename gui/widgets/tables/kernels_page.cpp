@@ -1,0 +1,28 @@
+#include "gui/widgets/tables/kernels_page.hpp"
+
+#include <QVBoxLayout>
+
+#include "gui/widgets/tables/table_view.hpp"
+
+namespace ts::gui {
+
+KernelsPage::KernelsPage(QWidget* parent)
+    : QWidget(parent),
+      model_(new KernelModel(this)),
+      proxy_(new KernelProxyModel(this)),
+      filter_(new QLineEdit(this)) {
+  filter_->setPlaceholderText(tr("Filter kernels by name"));
+  filter_->setClearButtonEnabled(true);
+  view_ = make_table_view(model_, proxy_, this);
+  view_->sortByColumn(KernelModel::Total, Qt::DescendingOrder);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(filter_);
+  layout->addWidget(view_, 1);
+  connect(filter_, &QLineEdit::textChanged, proxy_, &KernelProxyModel::set_name_filter);
+}
+
+void KernelsPage::set_report(const analysis::Report* report) {
+  model_->set_kernels(report ? report->kernels : std::vector<analysis::KernelStat>{});
+}
+
+}  // namespace ts::gui

@@ -1,0 +1,30 @@
+// The kernels tab: the kernel statistics, sortable by any column and filtered by name.
+#pragma once
+
+#include <QLineEdit>
+#include <QTableView>
+#include <QWidget>
+
+#include "gui/models/kernel_model.hpp"
+#include "profiler/analysis/report.hpp"
+
+namespace ts::gui {
+
+class KernelsPage : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit KernelsPage(QWidget* parent = nullptr);
+  void set_report(const analysis::Report* report);
+  KernelModel* model() const { return model_; }
+  KernelProxyModel* proxy() const { return proxy_; }
+  QLineEdit* filter() const { return filter_; }
+
+ private:
+  KernelModel* model_;
+  KernelProxyModel* proxy_;
+  QLineEdit* filter_;
+  QTableView* view_;
+};
+
+}  // namespace ts::gui

@@ -1,0 +1,25 @@
+#include "gui/widgets/tables/steps_page.hpp"
+
+#include <QHeaderView>
+#include <QVBoxLayout>
+
+#include "gui/widgets/tables/table_view.hpp"
+
+namespace ts::gui {
+
+StepsPage::StepsPage(QWidget* parent) : QWidget(parent), model_(new StepModel(this)) {
+  view_ = make_table_view(model_, nullptr, this);
+  view_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(view_, 1);
+  connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+    emit stepActivated(index.data(StepModel::StepNumberRole).toLongLong());
+  });
+}
+
+void StepsPage::set_report(const analysis::Report* report) {
+  model_->set_steps(report ? report->per_step : std::vector<analysis::StepSummary>{});
+}
+
+}  // namespace ts::gui

@@ -1,0 +1,361 @@
+#include "gui/widgets/timeline/draw_list.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gui/models/format.hpp"
+#include "gui/models/lod.hpp"
+#include "gui/models/palette.hpp"
+
+namespace ts::gui {
+
+namespace {
+
+QColor blend(const QColor& a, const QColor& b, double f) {
+  f = std::clamp(f, 0.0, 1.0);
+  return QColor::fromRgbF(static_cast<float>(a.redF() * (1 - f) + b.redF() * f),
+                          static_cast<float>(a.greenF() * (1 - f) + b.greenF() * f),
+                          static_cast<float>(a.blueF() * (1 - f) + b.blueF() * f));
+}
+
+QColor with_alpha(QColor c, int alpha) {
+  c.setAlpha(alpha);
+  return c;
+}
+
+class Builder {
+ public:
+  explicit Builder(const DrawContext& c) : c_(c), m_(*c.mapping) {}
+
+  DrawList run() {
+    out_.ticks = ruler_ticks(m_);
+    const auto [dev_top, dev_bottom] = c_.layout->device_span();
+    device_top_ = dev_top;
+    device_bottom_ = dev_bottom;
+    for (const Lane& lane : c_.layout->lanes()) {
+      if (y_of(lane.y) > c_.area.bottom() || y_of(lane.y + lane.height) < c_.area.top()) continue;
+      switch (lane.kind) {
+        case LaneKind::steps:
+          steps_lane(lane);
+          break;
+        case LaneKind::thread:
+        case LaneKind::device:
+          zone_lane(lane);
+          break;
+        case LaneKind::idle:
+          idle_lane(lane);
+          break;
+        case LaneKind::counter:
+          counter_lane(lane);
+          break;
+      }
+    }
+    loading_overlay();
+    selection();
+    for (QImage* s : {&step_bands_, &gap_shades_})
+      if (!s->isNull())
+        out_.strips.push_back({strip_rects_[s == &step_bands_ ? 0 : 1], std::move(*s)});
+    return std::move(out_);
+  }
+
+ private:
+  double y_of(double content_y) const { return c_.area.top() + content_y - c_.scroll_y; }
+  QRectF rect(const DrawItem& it, double top, double height) const {
+    return {c_.area.left() + it.x0, top, it.x1 - it.x0, height};
+  }
+
+  // The first candidate that fits `width`, else the last one elided; empty when too narrow.
+  QString fit(std::initializer_list<QString> candidates, double width) const {
+    const double room = width - 6;
+    if (room < 14) return {};
+    for (const QString& s : candidates)
+      if (c_.metrics.horizontalAdvance(s) <= room) return s;
+    const QString elided = c_.metrics.elidedText(*(candidates.end() - 1), Qt::ElideRight, room);
+    return elided.size() <= 1 ? QString() : elided;
+  }
+
+  const TrackRows* rows_of(std::uint32_t track) const {
+    if (c_.window) return c_.window->rows_of(track);
+    return c_.summary ? c_.summary->rows_of(track) : nullptr;
+  }
+
+  void zone_lane(const Lane& lane) {
+    const TrackRows* rows = rows_of(lane.track);
+    if (!rows) return;
+    for (std::size_t depth = 0; depth < rows->rows.size(); ++depth) {
+      const double top = y_of(lane.y + static_cast<double>(depth) * LaneLayout::kRowHeight);
+      if (top > c_.area.bottom() || top + LaneLayout::kRowHeight < c_.area.top()) continue;
+      const Row& row = rows->rows[depth];
+      items_.clear();
+      build_row_items(row, m_, c_.min_px, items_);
+      for (const DrawItem& it : items_) {
+        const Zone& first = row.zones[it.first];
+        const Zone& last = row.zones[it.first + it.zones - 1];
+        const LabelInfo& info = c_.labels->get(row.zones[it.longest].label);
+        DrawBox b;
+        b.rect = rect(it, top + 1, LaneLayout::kRowHeight - 2);
+        b.events = it.events;
+        b.hit = {Selection::Kind::event,
+                 lane.track,
+                 static_cast<int>(depth),
+                 first.start_ns,
+                 last.end_ns,
+                 first.label,
+                 0};
+        if (it.merged()) {
+          b.style = DrawBox::Style::merged;
+          b.fill = info.color;
+          b.text_color = info.text;
+          b.text = fit(
+              {QStringLiteral("%1 events").arg(format_count(static_cast<std::int64_t>(it.events))),
+               format_count(static_cast<std::int64_t>(it.events))},
+              b.rect.width());
+        } else {
+          b.fill = info.color;
+          b.text_color = info.text;
+          if (b.rect.width() >= 20)
+            b.text = fit(
+                {info.name + "  " + format_ns(static_cast<double>(first.end_ns - first.start_ns)),
+                 info.name},
+                b.rect.width());
+        }
+        out_.events_shown += it.events;
+        out_.boxes.push_back(std::move(b));
+      }
+    }
+  }
+
+  void steps_lane(const Lane& lane) {
+    if (!c_.steps) return;
+    const StepRow& s = *c_.steps;
+    const double top = y_of(lane.y);
+    const QColor plain = category_color(trace::Category::step);
+    const QColor bound = category_color(trace::Category::input_wait);
+    const double lanes_top = y_of(lane.y + lane.height);
+    const double lanes_bottom = std::min(c_.area.bottom(), y_of(c_.layout->height()));
+    items_.clear();
+    build_row_items(s.row, m_, c_.min_px, items_);
+    for (const DrawItem& it : items_) {
+      const std::size_t i = it.first, j = it.first + it.zones;
+      const std::uint32_t nbound = s.bound_in(i, j);
+      const double frac = static_cast<double>(nbound) / static_cast<double>(it.zones);
+      DrawBox b;
+      b.rect = rect(it, top + 1, lane.height - 2);
+      b.fill = blend(plain, bound, frac);
+      b.text_color = text_color_on(b.fill);
+      b.hit = {Selection::Kind::step,     0, 0, s.row.zones[i].start_ns,
+               s.row.zones[j - 1].end_ns, 0, i};
+      if (it.zones == 1) {
+        const QString step = QStringLiteral("step %1").arg(s.numbers[i]);
+        if (s.input_bound[i]) {
+          const QString pct = format_pct(s.input_pct[i]);
+          b.text = fit({step + QStringLiteral(" · input-bound, input ") + pct,
+                        step + QStringLiteral(" · input ") + pct, step,
+                        QStringLiteral("%1").arg(s.numbers[i])},
+                       b.rect.width());
+        } else {
+          b.text = fit({step, QStringLiteral("%1").arg(s.numbers[i])}, b.rect.width());
+        }
+      } else {
+        b.style = DrawBox::Style::merged;
+        b.events = it.zones;
+        b.text = fit({QStringLiteral("%1 steps, %2 input-bound").arg(it.zones).arg(nbound),
+                      QStringLiteral("%1 steps").arg(it.zones)},
+                     b.rect.width());
+      }
+      if (nbound > 0 && lanes_bottom > lanes_top) {
+        // A faint band down every lane: what happened during the input-bound step. Merged runs
+        // get it in proportion, so scattered input-bound steps do not tint the whole trace.
+        if (step_bands_.isNull()) step_bands_ = strip(0, lanes_top, lanes_bottom);
+        shade(step_bands_, b.rect, with_alpha(bound, static_cast<int>(28 * frac * frac)));
+      }
+      out_.boxes.push_back(std::move(b));
+    }
+  }
+
+  void idle_lane(const Lane& lane) {
+    if (!c_.gaps) return;
+    const GapRow& g = *c_.gaps;
+    const double top = y_of(lane.y);
+    items_.clear();
+    build_row_items(g.row, m_, 1.0, items_);  // gaps stay visible down to a pixel
+    for (const DrawItem& it : items_) {
+      const std::size_t i = it.first, j = it.first + it.zones;
+      const auto cause =
+          it.zones == 1 ? static_cast<analysis::IdleCause>(g.row.zones[i].label) : g.dominant(i, j);
+      const QColor color = idle_cause_color(cause);
+      DrawBox b;
+      b.rect = rect(it, top + 1, lane.height - 2);
+      b.fill = color;
+      b.text_color = text_color_on(color);
+      b.hit = {Selection::Kind::gap,      0, 0, g.row.zones[i].start_ns,
+               g.row.zones[j - 1].end_ns, 0, i};
+      const QString why = idle_cause_label(cause);
+      if (it.zones == 1) {
+        const QString dur =
+            format_ns(static_cast<double>(g.row.zones[i].end_ns - g.row.zones[i].start_ns));
+        b.text = fit(
+            {QStringLiteral("idle %1 · %2").arg(dur, why), QStringLiteral("idle · ") + why, why},
+            b.rect.width());
+      } else {
+        b.style = DrawBox::Style::merged;
+        b.events = it.zones;
+        b.text = fit({QStringLiteral("%1 idle gaps, mostly %2").arg(it.zones).arg(why), why},
+                     b.rect.width());
+      }
+      if (device_top_ >= 0 && top > y_of(device_top_)) {
+        if (gap_shades_.isNull()) gap_shades_ = strip(1, y_of(device_top_), top);
+        shade(gap_shades_, b.rect, with_alpha(color, 60));
+      }
+      out_.boxes.push_back(std::move(b));
+    }
+  }
+
+  void counter_lane(const Lane& lane) {
+    const CounterSeries* s = c_.summary ? c_.summary->counter_of(lane.track) : nullptr;
+    if (!s || s->empty()) return;
+    const double top = y_of(lane.y) + 3, height = lane.height - 6;
+    const double span = s->max > s->min ? s->max - s->min : 1;
+    const auto y = [&](double v) { return top + height - (v - s->min) / span * height; };
+    const double left = c_.area.left(), right = c_.area.right();
+    std::ptrdiff_t i = std::max<std::ptrdiff_t>(0, s->at(m_.view_begin()));
+    const auto end = static_cast<std::ptrdiff_t>(
+        std::upper_bound(s->ts_ns.begin(), s->ts_ns.end(), m_.view_end()) - s->ts_ns.begin());
+    DrawLine line;
+    line.color = QColor(0x37, 0x47, 0x4f);
+    if (end - i > 2 * static_cast<std::ptrdiff_t>(m_.width())) {
+      line.segments = true;
+      // Denser than the pixels: one vertical min-max stroke per pixel column.
+      int col = -1;
+      double lo = 0, hi = 0;
+      const auto flush = [&] {
+        if (col < 0) return;
+        line.points << QPointF(left + col + 0.5, y(lo)) << QPointF(left + col + 0.5, y(hi));
+      };
+      for (; i < end; ++i) {
+        const int x = static_cast<int>(
+            std::clamp(m_.x_of(s->ts_ns[static_cast<std::size_t>(i)]), 0.0, m_.width()));
+        const double v = s->values[static_cast<std::size_t>(i)];
+        if (x != col) {
+          flush();
+          col = x;
+          lo = hi = v;
+        }
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+      flush();
+    } else {
+      for (; i < end; ++i) {
+        const double x =
+            std::clamp(left + m_.x_of(s->ts_ns[static_cast<std::size_t>(i)]), left, right);
+        const double v = y(s->values[static_cast<std::size_t>(i)]);
+        if (!line.points.isEmpty()) line.points << QPointF(x, line.points.back().y());
+        line.points << QPointF(x, v);
+      }
+      if (!line.points.isEmpty()) line.points << QPointF(right, line.points.back().y());
+    }
+    out_.lines.push_back(std::move(line));
+    out_.texts.push_back({QPointF(right - 4, top + c_.metrics.ascent()),
+                          QStringLiteral("max %1").arg(format_compact(s->max)),
+                          QColor(0x61, 0x61, 0x61)});
+  }
+
+  // A blank strip for rows top..bottom; which: 0 step bands, 1 gap shades.
+  QImage strip(int which, double top, double bottom) {
+    QImage img(static_cast<int>(std::ceil(c_.area.width())), 1,
+               QImage::Format_ARGB32_Premultiplied);
+    img.fill(Qt::transparent);
+    strip_rects_[which] = QRectF(c_.area.left(), top, img.width(), bottom - top);
+    return img;
+  }
+
+  // Shades the pixel columns under `r` (widget coordinates) with `c`, keeping the strongest.
+  void shade(QImage& img, const QRectF& r, const QColor& c) {
+    const int x0 = std::max(0, static_cast<int>(std::floor(r.left() - c_.area.left())));
+    const int x1 = std::min(img.width(), static_cast<int>(std::ceil(r.right() - c_.area.left())));
+    const QRgb rgb = qPremultiply(c.rgba());
+    auto* px = reinterpret_cast<QRgb*>(img.scanLine(0));
+    for (int x = x0; x < x1; ++x)
+      if (qAlpha(px[x]) < qAlpha(rgb)) px[x] = rgb;
+  }
+
+  // The part of the trace the summary scan has not reached yet, hatched.
+  void loading_overlay() {
+    if (c_.window || !c_.summary || c_.summary->done) return;
+    const double x0 =
+        c_.summary->has_extent ? std::max(0.0, m_.x_of(c_.summary->scanned_until_ns)) : 0.0;
+    if (x0 >= m_.width()) return;
+    double top = -1;
+    for (const Lane& l : c_.layout->lanes())
+      if (l.kind != LaneKind::steps && l.kind != LaneKind::idle) {
+        top = y_of(l.y);
+        break;
+      }
+    if (top < 0) return;
+    DrawBox b;
+    b.style = DrawBox::Style::loading;
+    b.rect = QRectF(c_.area.left() + x0, std::max(top, c_.area.top()), m_.width() - x0,
+                    c_.area.bottom() - std::max(top, c_.area.top()));
+    b.fill = QColor(0xec, 0xef, 0xf1);
+    b.text_color = QColor(0x54, 0x6e, 0x7a);
+    b.text = QStringLiteral("reading the trace…");
+    out_.under.push_back(std::move(b));
+  }
+
+  void selection() {
+    const Selection& s = c_.selection;
+    if (s.empty()) return;
+    const Lane* lane = nullptr;
+    for (const Lane& l : c_.layout->lanes()) {
+      const bool match = (s.kind == Selection::Kind::step && l.kind == LaneKind::steps) ||
+                         (s.kind == Selection::Kind::gap && l.kind == LaneKind::idle) ||
+                         (s.kind == Selection::Kind::event && l.track == s.track &&
+                          (l.kind == LaneKind::thread || l.kind == LaneKind::device));
+      if (match) {
+        lane = &l;
+        break;
+      }
+    }
+    if (!lane) return;
+    const double x0 = std::max(-4.0, m_.x_of(s.start_ns));
+    const double x1 = std::min(m_.width() + 4, std::max(m_.x_of(s.end_ns), x0 + 2));
+    if (x1 < 0 || x0 > m_.width()) return;
+    const int depth = s.kind == Selection::Kind::event && s.depth < 0 ? depth_of(s) : s.depth;
+    const double row =
+        s.kind == Selection::Kind::event ? std::max(0, depth) * LaneLayout::kRowHeight : 0;
+    const double h = s.kind == Selection::Kind::event ? LaneLayout::kRowHeight : lane->height;
+    out_.selection = QRectF(c_.area.left() + x0, y_of(lane->y + row), x1 - x0, h);
+  }
+
+  // The row of an event found by search (its depth is not known until it is drawn).
+  int depth_of(const Selection& s) const {
+    const TrackRows* rows = rows_of(s.track);
+    if (!rows) return 0;
+    for (std::size_t d = 0; d < rows->rows.size(); ++d) {
+      const auto& z = rows->rows[d].zones;
+      const auto it = std::partition_point(z.begin(), z.end(),
+                                           [&](const Zone& a) { return a.start_ns < s.start_ns; });
+      if (it != z.end() && it->start_ns == s.start_ns) return static_cast<int>(d);
+    }
+    return 0;
+  }
+
+  const DrawContext& c_;
+  const TimeMapping& m_;
+  DrawList out_;
+  std::vector<DrawItem> items_;
+  double device_top_ = -1, device_bottom_ = -1;
+  QImage step_bands_, gap_shades_;
+  QRectF strip_rects_[2];
+};
+
+}  // namespace
+
+DrawList build_draw_list(const DrawContext& ctx) {
+  DrawList list = Builder(ctx).run();
+  list.used_window = ctx.window != nullptr;
+  return list;
+}
+
+}  // namespace ts::gui

@@ -1,0 +1,86 @@
+// Pass 1 of drawing the timeline (Tracy's two-pass scheme): everything visible becomes a flat
+// list of boxes, lines and texts in widget coordinates, with sub-pixel events merged (lod.hpp).
+// Pass 2 (draw_list_painter.hpp) only paints the list. Keeping the passes apart makes the list
+// testable and the cost of each pass measurable.
+#pragma once
+
+#include <QColor>
+#include <QFontMetricsF>
+#include <QImage>
+#include <QPolygonF>
+#include <QRectF>
+#include <QString>
+#include <cstdint>
+#include <vector>
+
+#include "gui/models/event_window.hpp"
+#include "gui/models/ruler.hpp"
+#include "gui/models/time_mapping.hpp"
+#include "gui/models/trace_summary.hpp"
+#include "gui/widgets/timeline/label_cache.hpp"
+#include "gui/widgets/timeline/lane_layout.hpp"
+#include "gui/widgets/timeline/selection.hpp"
+#include "gui/widgets/timeline/timeline_data.hpp"
+
+namespace ts::gui {
+
+struct DrawBox {
+  enum class Style : std::uint8_t { solid, merged, loading };
+  QRectF rect;
+  QColor fill;
+  QColor text_color;
+  QString text;
+  Style style = Style::solid;
+  Selection hit;             // what a click here selects (kind none: nothing)
+  std::uint64_t events = 1;  // merged boxes: events it stands for
+};
+
+struct DrawLine {
+  QPolygonF points;
+  QColor color;
+  bool segments = false;  // points are pairs, each a separate segment (drawLines)
+};
+
+// Vertical shading (idle gaps behind the device lanes, input-bound steps behind every lane) as
+// one pixel row of colours stretched over `rect`: one draw call however many bands there are.
+struct ShadeStrip {
+  QRectF rect;
+  QImage columns;  // width x 1, ARGB32 premultiplied; column i shades pixel column i of rect
+};
+
+struct DrawText {
+  QPointF at;
+  QString text;
+  QColor color;
+};
+
+struct DrawList {
+  std::vector<ShadeStrip> strips;  // drawn first
+  std::vector<DrawBox> under;      // behind the zones: the part of the trace not read yet
+  std::vector<DrawBox> boxes;
+  std::vector<DrawLine> lines;
+  std::vector<DrawText> texts;
+  std::vector<Tick> ticks;
+  QRectF selection;              // empty: none visible
+  std::size_t events_shown = 0;  // events the boxes stand for
+  bool used_window = false;      // drawn from a loaded window (exact), not the summary
+};
+
+struct DrawContext {
+  const TimeMapping* mapping = nullptr;  // its x = 0 is area.left()
+  const LaneLayout* layout = nullptr;
+  QRectF area;          // where time is drawn, in widget coordinates
+  double scroll_y = 0;  // content y at area.top()
+  const SummaryData* summary = nullptr;
+  const EventWindow* window = nullptr;  // covers the view, or null
+  const StepRow* steps = nullptr;
+  const GapRow* gaps = nullptr;  // null until the analysis is done
+  const LabelCache* labels = nullptr;
+  QFontMetricsF metrics{QFont()};
+  Selection selection;
+  double min_px = 3;
+};
+
+DrawList build_draw_list(const DrawContext& ctx);
+
+}  // namespace ts::gui

@@ -1,0 +1,29 @@
+// Pass 2 of drawing the timeline: paints a DrawList, plus the chrome around it (lane stripes,
+// track names, the ruler). Decides nothing about what is visible; pass 1 did.
+#pragma once
+
+#include <QPainter>
+#include <QRectF>
+
+#include "gui/widgets/timeline/draw_list.hpp"
+#include "gui/widgets/timeline/lane_layout.hpp"
+
+namespace ts::gui {
+
+struct TimelineGeometry {
+  static constexpr double kNamesWidth = 200;
+  static constexpr double kRulerHeight = 26;
+
+  QRectF names;  // track names, left of the lanes
+  QRectF ruler;  // above the lanes
+  QRectF area;   // where time is drawn
+  double scroll_y = 0;
+
+  // Splits a widget rectangle (less the vertical scroll bar).
+  static TimelineGeometry of(const QRectF& widget, double scroll_y);
+};
+
+void paint_draw_list(QPainter& p, const DrawList& list, const LaneLayout& layout,
+                     const TimelineGeometry& g);
+
+}  // namespace ts::gui

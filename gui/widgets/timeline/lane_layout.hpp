@@ -1,0 +1,63 @@
+// The lanes of the timeline, top to bottom: steps, host threads (the trainer first, then input
+// workers, then the rest), device queues, the device-idle lane, counters. A lane is as tall as
+// its deepest nesting; y positions are in content coordinates (before vertical scrolling).
+#pragma once
+
+#include <QString>
+#include <cstdint>
+#include <vector>
+
+#include "profiler/store/reader.hpp"
+
+namespace ts::gui {
+
+enum class LaneKind { steps, thread, device, idle, counter };
+
+struct Lane {
+  LaneKind kind = LaneKind::thread;
+  std::uint32_t track = 0;  // thread, device and counter lanes
+  QString title;
+  int rows = 1;
+  double y = 0, height = 0;
+};
+
+class LaneLayout {
+ public:
+  static constexpr double kRowHeight = 18;
+  static constexpr double kLaneGap = 7;
+  static constexpr double kCounterHeight = 36;
+
+  // rows_of(track) gives how many nesting rows a track has (at least one lane row is kept).
+  template <class RowsOf>
+  void build(const std::vector<store::Track>& tracks, bool has_idle_lane, RowsOf&& rows_of) {
+    lanes_.clear();
+    add(LaneKind::steps, 0, QStringLiteral("steps"), 1);
+    for (const store::Track* t : ordered(tracks)) {
+      const LaneKind kind = t->kind == trace::TrackKind::device_queue ? LaneKind::device
+                            : t->kind == trace::TrackKind::counter    ? LaneKind::counter
+                                                                      : LaneKind::thread;
+      if (kind == LaneKind::counter && has_idle_lane && !idle_added_) add_idle();
+      add(kind, t->id, QString::fromStdString(t->name),
+          kind == LaneKind::counter ? 1 : rows_of(t->id));
+    }
+    if (has_idle_lane && !idle_added_) add_idle();
+    idle_added_ = false;
+  }
+
+  const std::vector<Lane>& lanes() const { return lanes_; }
+  double height() const;
+  // The lane at content y, or null.
+  const Lane* lane_at(double y) const;
+  // The vertical span of the device lanes and the idle lane (for idle shading); empty if none.
+  std::pair<double, double> device_span() const;
+
+ private:
+  static std::vector<const store::Track*> ordered(const std::vector<store::Track>& tracks);
+  void add(LaneKind kind, std::uint32_t track, QString title, int rows);
+  void add_idle();
+
+  std::vector<Lane> lanes_;
+  bool idle_added_ = false;
+};
+
+}  // namespace ts::gui

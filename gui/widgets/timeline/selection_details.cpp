@@ -1,0 +1,121 @@
+#include "gui/widgets/timeline/selection_details.hpp"
+
+#include <optional>
+
+#include "gui/models/format.hpp"
+#include "gui/models/palette.hpp"
+
+namespace ts::gui {
+
+namespace {
+
+QString text_of(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+QString offset(const TraceSession& s, std::int64_t t) {
+  return "+" + format_ns(static_cast<double>(t - s.extent().first));
+}
+
+void event_details(const TraceSession& s, const Selection& sel, Details& d) {
+  const store::Reader& r = s.reader();
+  std::optional<store::Event> event;
+  for (const store::Event& e : r.events(sel.start_ns, sel.start_ns + 1, sel.track))
+    if (e.start_ns == sel.start_ns && e.track == sel.track) event = e;
+  if (!event) {
+    d.emplace_back(QStringLiteral("Event"), QStringLiteral("no longer in the trace"));
+    return;
+  }
+  const store::Label& label = r.label(event->label);
+  const store::Track* track = r.track(event->track);
+  d.emplace_back(QStringLiteral("Name"), QString::fromStdString(label.name));
+  d.emplace_back(QStringLiteral("Category"), text_of(trace::category_name(label.category)));
+  d.emplace_back(QStringLiteral("Track"),
+                 track ? QString::fromStdString(track->name) : QString::number(event->track));
+  d.emplace_back(QStringLiteral("Start"), offset(s, event->start_ns));
+  d.emplace_back(QStringLiteral("Duration"), format_ns(static_cast<double>(event->dur_ns)));
+  if (event->step != store::kNull)
+    d.emplace_back(QStringLiteral("Step"), QString::number(event->step));
+  if (event->bytes != store::kNull) {
+    QString bytes = format_bytes(static_cast<double>(event->bytes));
+    if (event->dur_ns > 0)
+      bytes += QStringLiteral(" (%1/s)").arg(format_bytes(static_cast<double>(event->bytes) * 1e9 /
+                                                          static_cast<double>(event->dur_ns)));
+    d.emplace_back(QStringLiteral("Bytes"), bytes);
+  }
+  const store::EventArgs args = r.args(*event);
+  if (args.work_size != store::kNull)
+    d.emplace_back(QStringLiteral("Work size"), format_count(args.work_size));
+  if (args.correlation != store::kNull)
+    d.emplace_back(QStringLiteral("Correlation"), QString::number(args.correlation));
+  if (!label.file.empty())
+    d.emplace_back(
+        QStringLiteral("Source"),
+        QString::fromStdString(label.file) +
+            (label.line != store::kNull ? ":" + QString::number(label.line) : QString()));
+}
+
+void step_details(const TraceSession& s, const StepRow& steps, const Selection& sel, Details& d) {
+  if (sel.index >= steps.numbers.size()) return;
+  const std::int64_t number = steps.numbers[sel.index];
+  d.emplace_back(QStringLiteral("Step"), QString::number(number));
+  d.emplace_back(QStringLiteral("Start"), offset(s, sel.start_ns));
+  d.emplace_back(QStringLiteral("Duration"),
+                 format_ns(static_cast<double>(sel.end_ns - sel.start_ns)));
+  const analysis::Report* r = s.report();
+  if (!r) {
+    d.emplace_back(QStringLiteral("Breakdown"), QStringLiteral("analysing…"));
+    return;
+  }
+  for (const analysis::StepSummary& st : r->per_step) {
+    if (st.step != number) continue;
+    d.emplace_back(
+        QStringLiteral("Input"),
+        format_pct(st.input_pct) + (st.input_bound ? QStringLiteral(" — input-bound") : QString()));
+    for (int p = 0; p < analysis::kPartCount; ++p) {
+      const std::int64_t ns = st.parts.ns[static_cast<std::size_t>(p)];
+      if (ns > 0)
+        d.emplace_back(part_label(static_cast<analysis::Part>(p)),
+                       format_ns(static_cast<double>(ns)));
+    }
+    if (r->device.has_device)
+      d.emplace_back(QStringLiteral("Device busy"),
+                     format_ns(static_cast<double>(st.device_busy_ns)));
+    break;
+  }
+}
+
+void gap_details(const TraceSession& s, const GapRow& gaps, const Selection& sel, Details& d) {
+  const analysis::Report* r = s.report();
+  if (!r || sel.index >= gaps.row.zones.size() || sel.index >= r->device.gaps.size()) return;
+  const Zone& z = gaps.row.zones[sel.index];
+  d.emplace_back(QStringLiteral("Device idle"),
+                 format_ns(static_cast<double>(z.end_ns - z.start_ns)));
+  d.emplace_back(QStringLiteral("Cause"),
+                 idle_cause_label(static_cast<analysis::IdleCause>(z.label)));
+  d.emplace_back(QStringLiteral("Start"), offset(s, z.start_ns));
+  d.emplace_back(QStringLiteral("Step"), QString::number(r->device.gaps[sel.index].step));
+}
+
+}  // namespace
+
+Details selection_details(const TraceSession& session, const StepRow& steps, const GapRow& gaps,
+                          const Selection& selection) {
+  Details d;
+  switch (selection.kind) {
+    case Selection::Kind::event:
+      event_details(session, selection, d);
+      break;
+    case Selection::Kind::step:
+      step_details(session, steps, selection, d);
+      break;
+    case Selection::Kind::gap:
+      gap_details(session, gaps, selection, d);
+      break;
+    case Selection::Kind::none:
+      break;
+  }
+  return d;
+}
+
+}  // namespace ts::gui

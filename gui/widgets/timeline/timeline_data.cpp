@@ -1,0 +1,57 @@
+#include "gui/widgets/timeline/timeline_data.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <unordered_map>
+
+namespace ts::gui {
+
+StepRow make_step_row(const std::vector<store::Step>& steps, const analysis::Report* report) {
+  std::unordered_map<std::int64_t, const analysis::StepSummary*> by_number;
+  if (report)
+    for (const analysis::StepSummary& s : report->per_step) by_number[s.step] = &s;
+  StepRow r;
+  r.bound_cum.push_back(0);
+  std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
+  for (const store::Step& s : steps) {
+    // Steps of one trainer never overlap; with several (a hostile or odd file) keep a row.
+    if (s.start_ns < last_end) continue;
+    last_end = s.start_ns + s.dur_ns;
+    const auto it = by_number.find(s.step);
+    const bool bound = it != by_number.end() && it->second->input_bound;
+    r.row.zones.push_back(
+        Zone{s.start_ns, s.start_ns + s.dur_ns, static_cast<std::uint32_t>(r.numbers.size()), 1});
+    r.numbers.push_back(s.step);
+    r.input_pct.push_back(it != by_number.end() ? static_cast<float>(it->second->input_pct) : -1.f);
+    r.input_bound.push_back(bound ? 1 : 0);
+    r.bound_cum.push_back(r.bound_cum.back() + (bound ? 1 : 0));
+  }
+  return r;
+}
+
+GapRow make_gap_row(const analysis::Report& report) {
+  GapRow g;
+  g.row.zones.reserve(report.device.gaps.size());
+  std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
+  for (const analysis::IdleGap& gap : report.device.gaps) {
+    // Gaps come sorted and disjoint; clamp anyway, keeping zone i = gap i, so a row never overlaps.
+    const std::int64_t start = std::max(gap.start_ns, last_end);
+    const std::int64_t end = std::max(gap.end_ns, start);
+    last_end = end;
+    g.row.zones.push_back(Zone{start, end, static_cast<std::uint32_t>(gap.cause), 1});
+  }
+  return g;
+}
+
+analysis::IdleCause GapRow::dominant(std::size_t first, std::size_t last) const {
+  std::array<std::int64_t, analysis::kIdleCauseCount> ns{};
+  const std::size_t step = std::max<std::size_t>(1, (last - first) / 16);
+  for (std::size_t i = first; i < last; i += step) {
+    const Zone& z = row.zones[i];
+    if (z.label < ns.size()) ns[z.label] += z.end_ns - z.start_ns;
+  }
+  return static_cast<analysis::IdleCause>(std::max_element(ns.begin(), ns.end()) - ns.begin());
+}
+
+}  // namespace ts::gui

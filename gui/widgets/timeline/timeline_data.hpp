@@ -1,0 +1,39 @@
+// The timeline's rows that come from the steps and the analysis rather than from track events:
+// the step lane (with which steps are input-bound) and the device-idle lane (gaps with their
+// cause). A prefix sum lets a merged run of steps say how many were input-bound without visiting
+// each one; a merged run of gaps samples its cause.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "gui/models/zone.hpp"
+#include "profiler/analysis/report.hpp"
+#include "profiler/store/reader.hpp"
+
+namespace ts::gui {
+
+struct StepRow {
+  Row row;  // zone i is step steps[i]; zones[i].label = i
+  std::vector<std::int64_t> numbers;
+  std::vector<float> input_pct;  // -1 until the analysis is done
+  std::vector<std::uint8_t> input_bound;
+  std::vector<std::uint32_t> bound_cum;  // input-bound steps in zones[0, i)
+  std::uint32_t bound_in(std::size_t first, std::size_t last) const {
+    return bound_cum.empty() ? 0 : bound_cum[last] - bound_cum[first];
+  }
+};
+
+struct GapRow {
+  Row row;  // zone i is Report::device.gaps[i]; zones[i].label = its cause
+  // The cause with the most idle time among up to 16 gaps sampled over zones[first, last): a
+  // 10 M-event trace has millions of gaps, so no per-gap bookkeeping beyond the zone itself.
+  analysis::IdleCause dominant(std::size_t first, std::size_t last) const;
+};
+
+// Steps in time order (the store's step_span rows); `report` adds the input-bound flags.
+StepRow make_step_row(const std::vector<store::Step>& steps, const analysis::Report* report);
+GapRow make_gap_row(const analysis::Report& report);
+
+}  // namespace ts::gui

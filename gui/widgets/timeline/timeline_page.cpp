@@ -1,0 +1,169 @@
+#include "gui/widgets/timeline/timeline_page.hpp"
+
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QPushButton>
+#include <QSplitter>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <limits>
+#include <tuple>
+
+#include "gui/models/format.hpp"
+#include "gui/widgets/timeline/legend.hpp"
+
+namespace ts::gui {
+
+TimelinePage::TimelinePage(QWidget* parent)
+    : QWidget(parent),
+      view_(new TimelineView(this)),
+      details_(new DetailsPanel(this)),
+      search_edit_(new QLineEdit(this)),
+      matches_(new QLabel(this)),
+      status_(new QLabel(this)) {
+  search_edit_->setPlaceholderText(tr("Find events by name (Enter: next, Shift+Enter: previous)"));
+  search_edit_->setClearButtonEnabled(true);
+  search_edit_->setMinimumWidth(360);
+  search_edit_->setMaximumWidth(460);
+  auto* prev = new QToolButton(this);
+  prev->setText(QStringLiteral("◀"));
+  prev->setToolTip(tr("Previous match"));
+  auto* next = new QToolButton(this);
+  next->setText(QStringLiteral("▶"));
+  next->setToolTip(tr("Next match"));
+  auto* all = new QPushButton(tr("Show all"), this);
+  status_->setStyleSheet(QStringLiteral("color:#607d8b"));
+
+  auto* bar = new QHBoxLayout;
+  bar->addWidget(search_edit_);
+  bar->addWidget(prev);
+  bar->addWidget(next);
+  bar->addWidget(matches_);
+  bar->addStretch(1);
+  bar->addWidget(status_);
+  bar->addWidget(all);
+
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  split->addWidget(view_);
+  split->addWidget(details_);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 0);
+  split->setSizes({1000, 260});
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(6, 6, 6, 4);
+  layout->addLayout(bar);
+  layout->addWidget(split, 1);
+  layout->addWidget(new Legend(this));
+
+  connect(search_edit_, &QLineEdit::textChanged, this,
+          [this](const QString&) { refresh_search(); });
+  connect(search_edit_, &QLineEdit::returnPressed, this,
+          [this] { find_next(!(QGuiApplication::keyboardModifiers() & Qt::ShiftModifier)); });
+  connect(prev, &QToolButton::clicked, this, [this] { find_next(false); });
+  connect(next, &QToolButton::clicked, this, [this] { find_next(true); });
+  connect(all, &QPushButton::clicked, view_, &TimelineView::show_all);
+  connect(view_, &TimelineView::selectionChanged, this, &TimelinePage::show_details);
+}
+
+void TimelinePage::set_session(TraceSession* session, bool keep_view) {
+  if (view_->session()) disconnect(view_->session(), nullptr, this, nullptr);
+  view_->set_session(session, keep_view);
+  show_details(view_->selection());
+  if (session) {
+    connect(session, &TraceSession::summaryProgress, this, &TimelinePage::update_status);
+    connect(session, &TraceSession::summaryFinished, this, [this] {
+      refresh_search();
+      update_status();
+    });
+    connect(session, &TraceSession::reportReady, this, [this] {
+      update_status();
+      show_details(view_->selection());
+    });
+  }
+  refresh_search();
+  update_status();
+}
+
+void TimelinePage::update_status() {
+  TraceSession* s = view_->session();
+  if (!s) {
+    status_->clear();
+    return;
+  }
+  QStringList parts;
+  const auto [done, events, progress] = s->summary().read([](const SummaryData& d) {
+    const double span = static_cast<double>(d.end_ns - d.begin_ns);
+    const double f =
+        d.has_extent && span > 0 ? static_cast<double>(d.scanned_until_ns - d.begin_ns) / span : 0;
+    return std::tuple{d.done, d.events, f};
+  });
+  if (!done)
+    parts
+        << tr("reading the trace %1 %").arg(static_cast<int>(std::clamp(progress, 0.0, 1.0) * 100));
+  else
+    parts << tr("%1 events").arg(format_count(static_cast<std::int64_t>(events)));
+  if (!s->analysis_finished()) parts << tr("analysing…");
+  status_->setText(parts.join(QStringLiteral(" · ")));
+}
+
+void TimelinePage::set_search(const QString& text) {
+  search_edit_->setText(text);
+}
+
+void TimelinePage::refresh_search() {
+  TraceSession* s = view_->session();
+  if (!s) {
+    search_ = {};
+    matches_->clear();
+    return;
+  }
+  s->summary().read([&](const SummaryData& d) { search_.set_query(search_edit_->text(), d); });
+  if (search_edit_->text().isEmpty())
+    matches_->clear();
+  else
+    matches_->setText(
+        tr("%1 matches").arg(format_count(static_cast<std::int64_t>(search_.matches()))));
+}
+
+bool TimelinePage::find_next(bool forward) {
+  TraceSession* s = view_->session();
+  if (!s || search_.labels() == 0) return false;
+  const Selection& cur = view_->selection();
+  std::int64_t from = forward ? view_->mapping().view_begin() - 1 : view_->mapping().view_end() + 1;
+  std::uint32_t track = forward ? std::numeric_limits<std::uint32_t>::max() : 0;
+  if (cur.kind == Selection::Kind::event) {
+    from = cur.start_ns;
+    track = cur.track;
+  }
+  try {
+    std::optional<store::Event> e = search_.step(s->reader(), from, track, forward);
+    if (!e)  // wrap around
+      e = search_.step(s->reader(),
+                       forward ? std::numeric_limits<std::int64_t>::min()
+                               : std::numeric_limits<std::int64_t>::max(),
+                       forward ? 0 : std::numeric_limits<std::uint32_t>::max(), forward);
+    if (!e) return false;
+    view_->reveal({Selection::Kind::event, e->track, -1, e->start_ns, e->end_ns(), e->label, 0});
+    return true;
+  } catch (const std::exception& ex) {
+    matches_->setText(QString::fromStdString(ex.what()));
+    return false;
+  }
+}
+
+void TimelinePage::show_details(const Selection& sel) {
+  TraceSession* s = view_->session();
+  if (!s) {
+    details_->set_details({});
+    return;
+  }
+  try {
+    details_->set_details(selection_details(*s, view_->step_row(), view_->gap_row(), sel));
+  } catch (const std::exception& e) {
+    details_->set_details({{tr("Error"), QString::fromStdString(e.what())}});
+  }
+}
+
+}  // namespace ts::gui

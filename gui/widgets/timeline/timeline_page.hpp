@@ -1,0 +1,44 @@
+// The timeline tab: the search bar (find by name, next/previous match), the timeline view, the
+// details panel for the selection and the colour legend.
+#pragma once
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QWidget>
+
+#include "gui/models/event_search.hpp"
+#include "gui/models/trace_session.hpp"
+#include "gui/widgets/timeline/details_panel.hpp"
+#include "gui/widgets/timeline/timeline_view.hpp"
+
+namespace ts::gui {
+
+class TimelinePage : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TimelinePage(QWidget* parent = nullptr);
+
+  void set_session(TraceSession* session, bool keep_view = false);
+  TimelineView* view() const { return view_; }
+  DetailsPanel* details() const { return details_; }
+
+  // Search: sets the query and steps to the next (or previous) match; false when none.
+  void set_search(const QString& text);
+  bool find_next(bool forward = true);
+  const EventSearch& search() const { return search_; }
+
+ private:
+  void refresh_search();
+  void show_details(const Selection& s);
+  void update_status();
+
+  TimelineView* view_;
+  DetailsPanel* details_;
+  QLineEdit* search_edit_;
+  QLabel* matches_;
+  QLabel* status_;
+  EventSearch search_;
+};
+
+}  // namespace ts::gui

@@ -1,0 +1,388 @@
+#include "gui/widgets/timeline/timeline_view.hpp"
+
+#include <QElapsedTimer>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "gui/models/format.hpp"
+#include "gui/models/lod.hpp"
+#include "gui/models/palette.hpp"
+
+namespace ts::gui {
+
+namespace {
+
+constexpr double kWheelStep = 1.25;  // zoom per wheel notch and per W/S press
+constexpr double kPanStep = 0.15;    // of the width, per A/D press
+constexpr double kDragThreshold = 3;
+
+// Events of the summary's rows overlapping [t0, t1]: what loading that window would cost.
+QString category_text(trace::Category c) {
+  const std::string_view name = trace::category_name(c);
+  return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
+
+std::uint64_t estimate_events(const SummaryData& d, std::int64_t t0, std::int64_t t1) {
+  std::uint64_t n = 0;
+  for (const TrackRows& t : d.tracks)
+    for (const Row& r : t.rows) {
+      const auto [first, last] = visible_zones(r, t0, t1);
+      n += r.events(first, last);
+    }
+  return n;
+}
+
+}  // namespace
+
+TimelineView::TimelineView(QWidget* parent)
+    : QWidget(parent), vbar_(new QScrollBar(Qt::Vertical, this)) {
+  setFocusPolicy(Qt::StrongFocus);
+  setMouseTracking(true);
+  setMinimumSize(400, 200);
+  setAttribute(Qt::WA_OpaquePaintEvent);
+  vbar_->setRange(0, 0);
+  connect(vbar_, &QScrollBar::valueChanged, this, [this] { update(); });
+}
+
+void TimelineView::set_session(TraceSession* session, bool keep_view) {
+  if (session_) disconnect(session_, nullptr, this, nullptr);
+  session_ = session;
+  labels_.reset(session ? &session->reader() : nullptr);
+  steps_ = {};
+  gaps_ = {};
+  has_gaps_ = false;
+  last_ = {};
+  if (!keep_view) selection_ = {};
+  if (!session) {
+    update();
+    return;
+  }
+  steps_ = make_step_row(session->steps(), session->report());
+  if (session->report()) report_ready();
+  const auto [begin, end] = session->extent();
+  if (keep_view) {
+    mapping_.set_extent(begin, end);
+  } else {
+    mapping_ = TimeMapping(begin, end, std::max(1.0, geometry().area.width()));
+  }
+  connect(session, &TraceSession::summaryProgress, this, [this] { update(); });
+  connect(session, &TraceSession::summaryFinished, this, [this] { update(); });
+  connect(session, &TraceSession::reportReady, this, &TimelineView::report_ready);
+  connect(&session->windows(), &WindowCache::loaded, this, [this] { update(); });
+  changed();
+}
+
+void TimelineView::report_ready() {
+  if (!session_ || !session_->report()) return;
+  const analysis::Report& r = *session_->report();
+  steps_ = make_step_row(session_->steps(), &r);
+  gaps_ = make_gap_row(r);
+  has_gaps_ = r.device.has_device;
+  update();
+}
+
+TimelineGeometry TimelineView::geometry() const {
+  const double bar = vbar_->isVisible() ? vbar_->width() : 0;
+  return TimelineGeometry::of(QRectF(0, 0, width() - bar, height()), vbar_->value());
+}
+
+void TimelineView::sync_extent() {
+  if (!session_) return;
+  const auto [begin, end] = session_->extent();
+  if (begin != mapping_.extent_begin() || end != mapping_.extent_end())
+    mapping_.set_extent(begin, end);
+  const double w = std::max(1.0, geometry().area.width());
+  if (w != mapping_.width()) mapping_.set_width(w);
+}
+
+void TimelineView::show_range(std::int64_t t0, std::int64_t t1) {
+  sync_extent();
+  mapping_.show(t0, t1);
+  changed();
+}
+
+void TimelineView::show_all() {
+  sync_extent();
+  mapping_.show_all();
+  changed();
+}
+
+bool TimelineView::show_step(std::int64_t step) {
+  for (std::size_t i = 0; i < steps_.numbers.size(); ++i) {
+    if (steps_.numbers[i] != step) continue;
+    const Zone& z = steps_.row.zones[i];
+    const std::int64_t margin = std::max<std::int64_t>(1, (z.end_ns - z.start_ns) / 6);
+    show_range(z.start_ns - margin, z.end_ns + margin);
+    select({Selection::Kind::step, 0, 0, z.start_ns, z.end_ns, 0, i});
+    return true;
+  }
+  return false;
+}
+
+void TimelineView::zoom(double factor) {
+  const TimelineGeometry g = geometry();
+  const QPointF cursor = mapFromGlobal(QCursor::pos());
+  const double x = g.area.contains(cursor) ? cursor.x() - g.area.left() : mapping_.width() / 2;
+  mapping_.zoom_at(x, factor);
+  changed();
+}
+
+void TimelineView::pan_fraction(double fraction) {
+  mapping_.pan_px(-fraction * mapping_.width());
+  changed();
+}
+
+void TimelineView::select(const Selection& s) {
+  if (s == selection_) return;
+  selection_ = s;
+  update();
+  emit selectionChanged(selection_);
+}
+
+void TimelineView::reveal(const Selection& s) {
+  const double span = mapping_.view_span_ns();
+  const double dur = static_cast<double>(s.end_ns - s.start_ns);
+  if (dur < 0.8 * span) {
+    const double centre = static_cast<double>(s.start_ns) + dur / 2;
+    mapping_.show(static_cast<std::int64_t>(centre - span / 2),
+                  static_cast<std::int64_t>(centre + span / 2));
+  } else {
+    const auto m = static_cast<std::int64_t>(dur / 4) + 1;
+    mapping_.show(s.start_ns - m, s.end_ns + m);
+  }
+  select(s);
+  changed();
+}
+
+void TimelineView::changed() {
+  update();
+  emit viewChanged();
+}
+
+void TimelineView::request_window() {
+  const std::int64_t v0 = mapping_.view_begin(), v1 = mapping_.view_end();
+  WindowCache& windows = session_->windows();
+  if (windows.find(v0, v1)) return;
+  const double span = static_cast<double>(v1 - v0);
+  const std::int64_t w0 = std::max(mapping_.extent_begin(), v0 - static_cast<std::int64_t>(span));
+  const std::int64_t w1 = std::min(mapping_.extent_end() + 1, v1 + static_cast<std::int64_t>(span));
+  const auto want = session_->summary().read(
+      [&](const SummaryData& d) -> std::optional<std::pair<std::int64_t, std::int64_t>> {
+        // Zoomed out, the summary is as good as the events: it merged only what a pixel merges.
+        if (!d.has_extent || mapping_.ns_per_px() >= 4 * d.resolution_ns) return std::nullopt;
+        const auto limit = static_cast<std::uint64_t>(0.9 * WindowCache::kMaxEvents);
+        if (estimate_events(d, w0, w1) <= limit) return std::pair{w0, w1};
+        if (estimate_events(d, v0, v1) <= limit) return std::pair{v0, v1};
+        return std::nullopt;
+      });
+  if (want) windows.request(want->first, want->second);
+}
+
+DrawList TimelineView::build_frame() {
+  if (!session_) return {};
+  sync_extent();
+  request_window();
+  const TimelineGeometry g = geometry();
+  const EventWindow* window = session_->windows().find(mapping_.view_begin(), mapping_.view_end());
+  return session_->summary().read([&](const SummaryData& d) {
+    layout_.build(session_->reader().tracks(), has_gaps_, [&](std::uint32_t track) {
+      std::size_t rows = 1;
+      if (const TrackRows* r = d.rows_of(track)) rows = std::max(rows, r->rows.size());
+      if (window)
+        if (const TrackRows* r = window->rows_of(track)) rows = std::max(rows, r->rows.size());
+      return static_cast<int>(rows);
+    });
+    DrawContext ctx;
+    ctx.mapping = &mapping_;
+    ctx.layout = &layout_;
+    ctx.area = g.area;
+    ctx.scroll_y = g.scroll_y;
+    ctx.summary = &d;
+    ctx.window = window;
+    ctx.steps = &steps_;
+    ctx.gaps = has_gaps_ ? &gaps_ : nullptr;
+    ctx.labels = &labels_;
+    ctx.metrics = QFontMetricsF(font());
+    ctx.selection = selection_;
+    return build_draw_list(ctx);
+  });
+}
+
+void TimelineView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  if (!session_) {
+    p.fillRect(rect(), palette().window());
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(rect(), Qt::AlignCenter, tr("Open a trace: File → Open, or drop a file here"));
+    return;
+  }
+  QElapsedTimer timer;
+  timer.start();
+  last_ = build_frame();
+  build_ms_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+  timer.restart();
+  paint_draw_list(p, last_, layout_, geometry());
+  paint_ms_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+  update_scrollbar();
+}
+
+void TimelineView::update_scrollbar() {
+  const double overflow = layout_.height() - geometry().area.height();
+  const int max = std::max(0, static_cast<int>(std::ceil(overflow)));
+  if (vbar_->maximum() != max) vbar_->setRange(0, max);
+  vbar_->setPageStep(static_cast<int>(geometry().area.height()));
+  const bool show = max > 0;
+  if (vbar_->isVisible() != show) {
+    vbar_->setVisible(show);
+    update();
+  }
+}
+
+void TimelineView::resizeEvent(QResizeEvent*) {
+  vbar_->setGeometry(width() - vbar_->sizeHint().width(),
+                     static_cast<int>(TimelineGeometry::kRulerHeight), vbar_->sizeHint().width(),
+                     height() - static_cast<int>(TimelineGeometry::kRulerHeight));
+  mapping_.set_width(std::max(1.0, geometry().area.width()));
+}
+
+void TimelineView::wheelEvent(QWheelEvent* e) {
+  const QPoint d = e->angleDelta();
+  if (e->modifiers() & Qt::ShiftModifier) {
+    vbar_->setValue(vbar_->value() - d.y() / 2);
+  } else if (std::abs(d.x()) > std::abs(d.y())) {
+    mapping_.pan_px(d.x() / 2.0);
+    changed();
+  } else if (d.y() != 0) {
+    const double x = e->position().x() - geometry().area.left();
+    mapping_.zoom_at(std::clamp(x, 0.0, mapping_.width()), std::pow(kWheelStep, d.y() / 120.0));
+    changed();
+  }
+  e->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* e) {
+  if (e->button() != Qt::LeftButton) return;
+  press_ = last_drag_ = e->position();
+  dragging_ = false;
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* e) {
+  if (!press_ || !(e->buttons() & Qt::LeftButton)) return;
+  const QPointF pos = e->position();
+  if (!dragging_ && (pos - *press_).manhattanLength() < kDragThreshold) return;
+  dragging_ = true;
+  setCursor(Qt::ClosedHandCursor);
+  const QPointF delta = pos - *last_drag_;
+  last_drag_ = pos;
+  mapping_.pan_px(delta.x());
+  vbar_->setValue(vbar_->value() - static_cast<int>(delta.y()));
+  changed();
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
+  if (e->button() != Qt::LeftButton || !press_) return;
+  if (!dragging_) click(e->position());
+  press_.reset();
+  dragging_ = false;
+  unsetCursor();
+}
+
+const DrawBox* TimelineView::box_at(const QPointF& pos) const {
+  for (auto it = last_.boxes.rbegin(); it != last_.boxes.rend(); ++it)
+    if (it->hit.kind != Selection::Kind::none && it->rect.adjusted(-1, 0, 1, 0).contains(pos))
+      return &*it;
+  return nullptr;
+}
+
+void TimelineView::click(const QPointF& pos) {
+  const DrawBox* b = box_at(pos);
+  if (!b) {
+    select({});
+    return;
+  }
+  if (b->style == DrawBox::Style::merged) {  // a merged run: zoom until it comes apart
+    const std::int64_t margin = std::max<std::int64_t>(1, (b->hit.end_ns - b->hit.start_ns) / 10);
+    show_range(b->hit.start_ns - margin, b->hit.end_ns + margin);
+    return;
+  }
+  select(b->hit);
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* e) {
+  switch (e->key()) {
+    case Qt::Key_W:
+    case Qt::Key_Plus:
+      zoom(kWheelStep);
+      break;
+    case Qt::Key_S:
+    case Qt::Key_Minus:
+      zoom(1 / kWheelStep);
+      break;
+    case Qt::Key_A:
+    case Qt::Key_Left:
+      pan_fraction(-kPanStep);
+      break;
+    case Qt::Key_D:
+    case Qt::Key_Right:
+      pan_fraction(kPanStep);
+      break;
+    case Qt::Key_Home:
+    case Qt::Key_0:
+      show_all();
+      break;
+    case Qt::Key_F:
+      if (!selection_.empty()) {
+        const std::int64_t m =
+            std::max<std::int64_t>(1, (selection_.end_ns - selection_.start_ns) / 4);
+        show_range(selection_.start_ns - m, selection_.end_ns + m);
+      }
+      break;
+    default:
+      QWidget::keyPressEvent(e);
+      return;
+  }
+  e->accept();
+}
+
+bool TimelineView::event(QEvent* e) {
+  if (e->type() != QEvent::ToolTip) return QWidget::event(e);
+  const auto* help = static_cast<QHelpEvent*>(e);
+  const DrawBox* b = box_at(help->pos());
+  if (!b) {
+    QToolTip::hideText();
+    return true;
+  }
+  QString tip;
+  const Selection& h = b->hit;
+  const QString dur = format_ns(static_cast<double>(h.end_ns - h.start_ns));
+  if (b->style == DrawBox::Style::merged) {
+    tip = tr("%1 merged over %2 — click to zoom in")
+              .arg(h.kind == Selection::Kind::step ? tr("%1 steps").arg(b->events)
+                   : h.kind == Selection::Kind::gap
+                       ? tr("%1 idle gaps").arg(b->events)
+                       : tr("%1 events").arg(format_count(static_cast<std::int64_t>(b->events))),
+                   dur);
+  } else if (h.kind == Selection::Kind::event) {
+    const LabelInfo& l = labels_.get(h.label);
+    tip = QStringLiteral("%1 (%2) — %3").arg(l.name, category_text(l.category), dur);
+  } else if (h.kind == Selection::Kind::step) {
+    tip = tr("step %1 — %2").arg(steps_.numbers[h.index]).arg(dur);
+    if (steps_.input_pct[h.index] >= 0)
+      tip += tr(", input %1").arg(format_pct(steps_.input_pct[h.index]));
+    if (steps_.input_bound[h.index]) tip += tr(" — input-bound");
+  } else {
+    tip = tr("device idle %1 — %2")
+              .arg(dur, idle_cause_label(
+                            static_cast<analysis::IdleCause>(gaps_.row.zones[h.index].label)));
+  }
+  QToolTip::showText(help->globalPos(), tip, this);
+  return true;
+}
+
+}  // namespace ts::gui

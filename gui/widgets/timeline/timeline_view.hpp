@@ -1,0 +1,95 @@
+// The timeline: one lane per track (steps, trainer, input workers, device queues, device idle,
+// counters), nested zones by depth, a time ruler. Wheel zooms around the cursor, dragging pans,
+// W/S zoom and A/D pan (as in Perfetto and Tracy), Home shows everything. A click selects an
+// event, a step or an idle gap; a click on a merged block zooms into it. Each frame is built as
+// a draw list (pass 1, from the trace summary when zoomed out, from a loaded window of exact
+// events when zoomed in) and then painted (pass 2).
+#pragma once
+
+#include <QPointer>
+#include <QScrollBar>
+#include <QWidget>
+#include <cstdint>
+#include <optional>
+
+#include "gui/models/time_mapping.hpp"
+#include "gui/models/trace_session.hpp"
+#include "gui/widgets/timeline/draw_list.hpp"
+#include "gui/widgets/timeline/draw_list_painter.hpp"
+#include "gui/widgets/timeline/label_cache.hpp"
+#include "gui/widgets/timeline/lane_layout.hpp"
+#include "gui/widgets/timeline/timeline_data.hpp"
+
+namespace ts::gui {
+
+class TimelineView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TimelineView(QWidget* parent = nullptr);
+
+  // The session to show (not owned; null clears). Keeps the visible window when keep_view is
+  // set and the new session is the same file reloaded (live mode).
+  void set_session(TraceSession* session, bool keep_view = false);
+  TraceSession* session() const { return session_; }
+
+  const TimeMapping& mapping() const { return mapping_; }
+  void show_range(std::int64_t t0, std::int64_t t1);
+  void show_all();
+  // Shows step number `step` with a little context either side and selects it.
+  bool show_step(std::int64_t step);
+  void zoom(double factor);            // around the cursor when over the lanes, else the centre
+  void pan_fraction(double fraction);  // of the visible width; positive shows later time
+
+  const Selection& selection() const { return selection_; }
+  void select(const Selection& s);
+  // Selects an event and scrolls it into view, keeping the zoom when it fits.
+  void reveal(const Selection& s);
+
+  // Pass 1 for the current view, as paintEvent builds it (tests, benchmarks).
+  DrawList build_frame();
+  double last_build_ms() const { return build_ms_; }
+  double last_paint_ms() const { return paint_ms_; }
+  const StepRow& step_row() const { return steps_; }
+  const GapRow& gap_row() const { return gaps_; }
+
+ signals:
+  void selectionChanged(const ts::gui::Selection& selection);
+  void viewChanged();
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  bool event(QEvent* event) override;
+
+ private:
+  void report_ready();
+  TimelineGeometry geometry() const;
+  void sync_extent();
+  void request_window();
+  void update_scrollbar();
+  const DrawBox* box_at(const QPointF& pos) const;
+  void click(const QPointF& pos);
+  void changed();
+
+  QPointer<TraceSession> session_;
+  TimeMapping mapping_;
+  LaneLayout layout_;
+  LabelCache labels_;
+  StepRow steps_;
+  GapRow gaps_;
+  bool has_gaps_ = false;
+  Selection selection_;
+  DrawList last_;
+  QScrollBar* vbar_;
+  double build_ms_ = 0, paint_ms_ = 0;
+  std::optional<QPointF> press_, last_drag_;
+  bool dragging_ = false;
+};
+
+}  // namespace ts::gui

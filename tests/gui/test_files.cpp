@@ -1,0 +1,269 @@
+// Files: the window title, recent files, drag and drop; hostile files (garbage, truncated,
+// empty, missing, a directory) get an error and never a crash; live mode shows new steps as a
+// capture writes them; `trainscope-gui --screenshot` writes a PNG of the requested size, and
+// exits 2 with one line on stderr for a bad file or bad usage.
+#include <QImage>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProcess>
+#include <QtTest>
+
+#include "gui/widgets/main_window.hpp"
+#include "gui_test_util.hpp"
+#include "profiler/store/writer.hpp"
+
+using namespace ts::gui;
+
+namespace {
+
+void write_file(const QString& path, const QByteArray& bytes) {
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+  f.write(bytes);
+}
+
+QMessageBox* message_box(QWidget* parent) {
+  for (QMessageBox* box : parent->findChildren<QMessageBox*>())
+    if (box->isVisible()) return box;
+  return nullptr;
+}
+
+struct Run {
+  int code = -1;
+  QByteArray err;
+};
+
+Run gui(const QStringList& args) {
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+  p.setProcessEnvironment(env);
+  p.start(QStringLiteral(TS_GUI_BINARY), args);
+  if (!p.waitForFinished(120000)) return {};
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardError()};
+}
+
+// stderr without Qt's own platform chatter.
+QStringList error_lines(const QByteArray& err) {
+  QStringList out;
+  for (const QString& l : QString::fromUtf8(err).split('\n', Qt::SkipEmptyParts))
+    if (l.startsWith(QStringLiteral("trainscope-gui:"))) out << l;
+  return out;
+}
+
+}  // namespace
+
+class TestFiles : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  QString good_;
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+    QVERIFY(dir_.isValid());
+    good_ = test::synth_trace(dir_, 20000);
+  }
+
+  void title_names_the_file_and_recent_files_remember_it() {
+    MainWindow w;
+    QCOMPARE(w.open(good_), QString());
+    QVERIFY(w.windowTitle().startsWith(QFileInfo(good_).fileName()));
+    QCOMPARE(MainWindow::recent_files().value(0), QFileInfo(good_).absoluteFilePath());
+    w.session()->wait();
+  }
+
+  void hostile_files_are_refused_without_a_crash_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("words");  // part of the message
+    std::mt19937 rng(3);
+    QByteArray garbage(64 * 1024, '\0');
+    for (char& c : garbage) c = static_cast<char>(rng());
+    write_file(dir_.filePath(QStringLiteral("garbage.db")), garbage);
+    QFile good(good_);
+    QVERIFY(good.open(QIODevice::ReadOnly));
+    const QByteArray whole = good.readAll();
+    write_file(dir_.filePath(QStringLiteral("truncated.db")), whole.left(whole.size() / 2));
+    write_file(dir_.filePath(QStringLiteral("empty.db")), {});
+    QByteArray header_only = whole.left(100);
+    write_file(dir_.filePath(QStringLiteral("header.db")), header_only);
+    QByteArray sqlite_text = "SQLite format 3";
+    sqlite_text.append('\0');
+    sqlite_text.append(garbage.left(8000));
+    write_file(dir_.filePath(QStringLiteral("fake_sqlite.db")), sqlite_text);
+    QTest::newRow("garbage") << dir_.filePath(QStringLiteral("garbage.db"))
+                             << QStringLiteral("not");
+    QTest::newRow("truncated") << dir_.filePath(QStringLiteral("truncated.db"))
+                               << QStringLiteral("truncated");
+    QTest::newRow("empty") << dir_.filePath(QStringLiteral("empty.db")) << QString();
+    QTest::newRow("header only") << dir_.filePath(QStringLiteral("header.db")) << QString();
+    QTest::newRow("fake sqlite") << dir_.filePath(QStringLiteral("fake_sqlite.db")) << QString();
+    QTest::newRow("missing") << dir_.filePath(QStringLiteral("missing.db"))
+                             << QStringLiteral("missing.db");
+    QTest::newRow("directory") << dir_.path() << QString();
+  }
+
+  void hostile_files_are_refused_without_a_crash() {
+    QFETCH(QString, path);
+    QFETCH(QString, words);
+    MainWindow w;
+    w.show();
+    const QString title = w.windowTitle();
+    const QString error = w.open(path);
+    QVERIFY2(!error.isEmpty(), qPrintable(path));
+    QVERIFY(error.contains(words, Qt::CaseInsensitive));
+    QMessageBox* box = message_box(&w);
+    QVERIFY(box);
+    QCOMPARE(box->text(), error);
+    QCOMPARE(w.windowTitle(), title);
+    QVERIFY(!w.session());
+    box->accept();
+    // The window still works: a good file opens after the bad one.
+    QCOMPARE(w.open(good_), QString());
+    w.session()->wait();
+    QVERIFY(w.session()->report());
+  }
+
+  void a_trace_damaged_past_its_header_reports_and_survives() {
+    // Intact header and schema, damaged event pages: opening may work; reading fails later.
+    QFile good(good_);
+    QVERIFY(good.open(QIODevice::ReadOnly));
+    QByteArray bytes = good.readAll();
+    for (qsizetype i = bytes.size() / 3; i < bytes.size(); i += 97)
+      bytes[i] = static_cast<char>(bytes[i] ^ 0x5a);
+    const QString path = dir_.filePath(QStringLiteral("damaged.db"));
+    write_file(path, bytes);
+    MainWindow w;
+    w.show();
+    const QString error = w.open(path);
+    if (!error.isEmpty()) return;  // refused at once: also fine
+    w.session()->wait();
+    QApplication::processEvents();
+    QVERIFY(w.session()->report() || !w.session()->analysis_error().isEmpty());
+    w.timeline()->view()->show_all();
+    w.timeline()->view()->build_frame();  // draws what could be read
+  }
+
+  void an_empty_trace_opens() {
+    const QString path = dir_.filePath(QStringLiteral("empty_trace.db"));
+    {
+      ts::store::Writer writer(path.toStdString());
+      writer.put_track(1, "trainer", ts::trace::TrackKind::thread);
+      writer.finish();
+    }
+    MainWindow w;
+    w.show();
+    QCOMPARE(w.open(path), QString());
+    w.session()->wait();
+    QVERIFY(w.session()->steps().empty());
+    QVERIFY(!w.overview()->verdict_text().isEmpty());
+    w.show_view(MainWindow::View::timeline);
+    w.timeline()->view()->show_all();
+    const DrawList list = w.timeline()->view()->build_frame();
+    QCOMPARE(list.events_shown, std::size_t{0});
+    QVERIFY(w.timeline()->view()->grab().width() > 0);
+  }
+
+  void dropping_a_file_opens_it() {
+    MainWindow w;
+    auto* mime = new QMimeData;
+    mime->setUrls({QUrl::fromLocalFile(good_)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &drop);
+    QVERIFY(w.session());
+    QCOMPARE(w.session()->path(), good_);
+    w.session()->wait();
+    delete mime;
+  }
+
+  void compare_shows_the_diff() {
+    MainWindow w;
+    QCOMPARE(w.open(good_), QString());
+    w.session()->wait();
+    const QString b = test::synth_trace(dir_, 30000, 0.0, QStringLiteral("b.db"));
+    QVERIFY(w.compare()->open_b(b));
+    w.compare()->wait();
+    QVERIFY(w.compare()->has_diff());
+    QVERIFY(w.compare()->figures()->rowCount() > 10);
+    QVERIFY(w.compare()->kernels()->rowCount() > 0);
+    QSignalSpy failed(w.compare(), &ComparePage::failed);
+    QVERIFY(!w.compare()->open_b(dir_.filePath(QStringLiteral("missing.db"))));
+    QCOMPARE(failed.count(), 1);
+  }
+
+  void live_trace_shows_new_steps() {
+    const QString path = dir_.filePath(QStringLiteral("live.db"));
+    ts::store::Writer writer(path.toStdString());
+    writer.put_string(1, "step");
+    writer.put_string(2, "kernel");
+    writer.put_label(1, 1, ts::trace::Category::step);
+    writer.put_label(2, 2, ts::trace::Category::kernel);
+    writer.put_track(1, "trainer", ts::trace::TrackKind::thread);
+    writer.put_track(2, "compute", ts::trace::TrackKind::device_queue);
+    std::int64_t t = 1'000'000;
+    std::int64_t step = 0;
+    const auto add_steps = [&](int n) {
+      std::vector<ts::store::EventRow> rows;
+      for (int i = 0; i < n; ++i, ++step, t += 1'000'000) {
+        rows.push_back({t, 900'000, 1, 1, step});
+        rows.push_back({t + 100'000, 500'000, 2, 2, step});
+      }
+      writer.append(std::span<const ts::store::EventRow>(rows));
+      writer.commit();
+    };
+    add_steps(5);
+    MainWindow w;
+    QCOMPARE(w.open(path, false), QString());
+    QVERIFY(w.live()->active());  // no capture.end_ns: still being written
+    QCOMPARE(w.session()->steps().size(), std::size_t{5});
+    w.live()->set_interval_ms(50);
+    add_steps(7);
+    QTRY_COMPARE_WITH_TIMEOUT(w.session()->steps().size(), std::size_t{12}, 10000);
+    writer.put_meta("capture.end_ns", std::to_string(t));
+    writer.finish();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.live()->active(), 10000);
+    w.session()->wait();
+    QCOMPARE(w.session()->report()->steps, 12);
+  }
+
+  void screenshot_writes_a_png_of_each_view_data() {
+    QTest::addColumn<QString>("view");
+    for (const char* v : {"overview", "timeline", "kernels", "pipeline"})
+      QTest::newRow(v) << QString::fromLatin1(v);
+  }
+
+  void screenshot_writes_a_png_of_each_view() {
+    QFETCH(QString, view);
+    const QString out = dir_.filePath(view + QStringLiteral(".png"));
+    const Run r = gui({good_, QStringLiteral("--screenshot"), out, QStringLiteral("--view"), view,
+                       QStringLiteral("--size"), QStringLiteral("1200x800")});
+    QCOMPARE(r.code, 0);
+    const QImage img(out);
+    QVERIFY(!img.isNull());
+    QCOMPARE(img.size(), QSize(1200, 800));
+    QVERIFY(QFileInfo(out).size() > 10000);  // a picture, not a blank page
+  }
+
+  void screenshot_of_a_bad_file_fails_in_one_line() {
+    write_file(dir_.filePath(QStringLiteral("bad.db")), QByteArray("hello, I am not a trace"));
+    const QString out = dir_.filePath(QStringLiteral("bad.png"));
+    const Run r =
+        gui({dir_.filePath(QStringLiteral("bad.db")), QStringLiteral("--screenshot"), out});
+    QCOMPARE(r.code, 2);
+    QCOMPARE(error_lines(r.err).size(), 1);
+    QVERIFY(error_lines(r.err).front().contains(QStringLiteral("bad.db")));
+    QVERIFY(!QFile::exists(out));
+    const Run usage = gui({good_, QStringLiteral("--screenshot"), out, QStringLiteral("--view"),
+                           QStringLiteral("sideways")});
+    QCOMPARE(usage.code, 2);
+    QCOMPARE(error_lines(usage.err).size(), 1);
+  }
+};
+
+QTEST_MAIN(TestFiles)
+#include "test_files.moc"

@@ -1,0 +1,129 @@
+// The overview page: its figures are the analysis's — analyse() on the same file and the golden
+// `report --json` output of the sample traces (traces/*.report.json) — and the chart marks the
+// input-bound steps. Runs on every sample trace, and on a synthetic trace.
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QtTest>
+
+#include "gui/widgets/main_window.hpp"
+#include "gui_test_util.hpp"
+#include "profiler/store/reader.hpp"
+
+using namespace ts::gui;
+
+namespace {
+
+// The value at a dotted path ("device.idle_pct") of a JSON object.
+QJsonValue at(const QJsonObject& o, const QString& path) {
+  QJsonValue v = o;
+  for (const QString& k : path.split('.')) v = v.toObject().value(k);
+  return v;
+}
+
+}  // namespace
+
+class TestOverview : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+  }
+
+  void figures_data() {
+    QTest::addColumn<QString>("trace");
+    for (const QString& t : test::sample_traces())
+      QTest::newRow(qPrintable(QFileInfo(t).fileName())) << t;
+    QTest::newRow("synthetic") << test::synth_trace(dir_, 30000);
+  }
+
+  void figures() {
+    QFETCH(QString, trace);
+    MainWindow w;
+    QCOMPARE(w.open(trace, false), QString());
+    w.session()->wait();
+    QVERIFY(w.session()->report());
+
+    // analyse() on its own reader: the same figures, the same verdict.
+    const ts::store::Reader reader(trace.toStdString());
+    const ts::analysis::Report r = ts::analysis::analyse(reader);
+    QCOMPARE(w.overview()->verdict_text(),
+             QString::fromStdString(ts::analysis::verdict_sentence(r)));
+    const auto expected = overview_figures(r);
+    const auto& shown = w.overview()->figures();
+    QCOMPARE(shown.size(), expected.size());
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+      QCOMPARE(shown[i].json_key, expected[i].json_key);
+      QCOMPARE(shown[i].value, expected[i].value);
+      QCOMPARE(shown[i].raw, expected[i].raw);
+      // The card on the page shows that text.
+      auto* card = w.overview()->findChild<QWidget*>(shown[i].json_key);
+      QVERIFY2(card, qPrintable(shown[i].json_key));
+      auto* value = card->findChild<QLabel*>(QStringLiteral("value"));
+      QVERIFY(value);
+      QCOMPARE(value->text(), shown[i].value);
+    }
+    QCOMPARE(w.overview()->recommendations().size(),
+             std::max<qsizetype>(1, static_cast<qsizetype>(r.recommendations.size())));
+
+    // The golden `report --json` of a sample trace: every figure's raw value is in it.
+    const QString golden =
+        QString(trace).replace(QStringLiteral(".db"), QStringLiteral(".report.json"));
+    if (QFile::exists(golden)) {
+      QFile f(golden);
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      const QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
+      QVERIFY(!json.isEmpty());
+      for (const Figure& fig : shown) {
+        const QJsonValue v = at(json, fig.json_key);
+        QVERIFY2(v.isDouble(), qPrintable(fig.json_key));
+        // report --json rounds to 3 decimals (4 for the idle cost).
+        QVERIFY2(std::abs(v.toDouble() - fig.raw) <= 0.0006 + 1e-9 * std::abs(fig.raw),
+                 qPrintable(QStringLiteral("%1: json %2, viewer %3")
+                                .arg(fig.json_key)
+                                .arg(v.toDouble())
+                                .arg(fig.raw)));
+      }
+      QCOMPARE(w.overview()->verdict_text(),
+               at(json, QStringLiteral("verdict_sentence")).toString());
+    }
+
+    // The chart: a bar per step (or per run of steps), input-bound ones marked.
+    const auto& bars = w.overview()->chart()->bars();
+    const auto want = step_bars(r.per_step);
+    QCOMPARE(bars.size(), want.size());
+    std::size_t marked = 0;
+    for (std::size_t i = 0; i < bars.size(); ++i) {
+      QCOMPARE(bars[i].first_step, want[i].first_step);
+      QCOMPARE(bars[i].marked(), want[i].marked());
+      marked += bars[i].marked();
+    }
+    if (bars.size() == r.per_step.size())
+      QCOMPARE(static_cast<std::int64_t>(marked), r.input_bound_steps);
+  }
+
+  void a_bar_opens_its_step_in_the_timeline() {
+    MainWindow w;
+    QCOMPARE(w.open(test::synth_trace(dir_, 20000, 0.5, QStringLiteral("bars.db")), false),
+             QString());
+    w.session()->wait();
+    const auto& steps = w.session()->steps();
+    const std::int64_t step = steps[steps.size() / 2].step;
+    emit w.overview()->chart()->stepActivated(step);
+    QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.timeline()));
+    const Selection& sel = w.timeline()->view()->selection();
+    QCOMPARE(sel.kind, Selection::Kind::step);
+    const auto& m = w.timeline()->view()->mapping();
+    QVERIFY(m.view_begin() <= steps[steps.size() / 2].start_ns);
+    QVERIFY(m.view_end() >= steps[steps.size() / 2].start_ns + steps[steps.size() / 2].dur_ns);
+    QVERIFY(m.view_span_ns() < 3.0 * static_cast<double>(steps[steps.size() / 2].dur_ns));
+  }
+};
+
+QTEST_MAIN(TestOverview)
+#include "test_overview.moc"

@@ -1,0 +1,177 @@
+// The timeline's data: the summary scan, range loading of exact windows (with its cap), the
+// window cache and search by name, all checked against the reader.
+#include <QSignalSpy>
+#include <QtTest>
+#include <atomic>
+#include <set>
+
+#include "gui/models/event_search.hpp"
+#include "gui/models/event_window.hpp"
+#include "gui/models/summary_builder.hpp"
+#include "gui/models/trace_session.hpp"
+#include "gui/models/window_cache.hpp"
+#include "gui_test_util.hpp"
+
+using namespace ts::gui;
+
+namespace {
+
+void check_rows(const TrackRows& t) {
+  for (const Row& r : t.rows)
+    for (std::size_t i = 1; i < r.zones.size(); ++i) {
+      QVERIFY(r.zones[i - 1].end_ns <= r.zones[i].start_ns);  // sorted, never overlapping
+      QVERIFY(r.zones[i].start_ns <= r.zones[i].end_ns);
+    }
+}
+
+}  // namespace
+
+class TestSummary : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  QString path_;
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    path_ = test::synth_trace(dir_, 60000);
+  }
+
+  void summary_holds_every_event() {
+    TraceSummary summary;
+    std::atomic<bool> cancel{false};
+    std::vector<double> progress;
+    build_summary(path_.toStdString(), summary, cancel, [&](double f) { progress.push_back(f); });
+    const ts::store::Reader reader(path_.toStdString());
+    summary.read([&](const SummaryData& d) {
+      QVERIFY(d.done);
+      QVERIFY(d.error.empty());
+      QCOMPARE(static_cast<std::int64_t>(d.events), reader.event_count());
+      std::uint64_t in_rows = 0;
+      for (const TrackRows& t : d.tracks) {
+        check_rows(t);
+        for (const Row& r : t.rows) in_rows += r.events(0, r.zones.size());
+      }
+      QCOMPARE(static_cast<std::int64_t>(in_rows), reader.event_count());
+      std::uint64_t labelled = 0;
+      for (const auto& [id, l] : d.labels) labelled += l.count;
+      QCOMPARE(static_cast<std::int64_t>(labelled), reader.event_count());
+      QVERIFY(!d.counters.empty());  // the prefetch buffer fill
+      const auto range = reader.time_range();
+      QCOMPARE(d.begin_ns, range.start_ns);
+      QCOMPARE(d.end_ns, range.end_ns);
+    });
+    QVERIFY(!progress.empty());
+    QCOMPARE(progress.back(), 1.0);
+    QVERIFY(std::is_sorted(progress.begin(), progress.end()));
+  }
+
+  void cancelled_scan_stops() {
+    TraceSummary summary;
+    std::atomic<bool> cancel{true};
+    build_summary(path_.toStdString(), summary, cancel);
+    summary.read([](const SummaryData& d) { QVERIFY(!d.done); });
+  }
+
+  void window_is_exact() {
+    const ts::store::Reader reader(path_.toStdString());
+    const auto range = reader.time_range();
+    const std::int64_t t0 = range.start_ns + (range.end_ns - range.start_ns) / 3;
+    const std::int64_t t1 = t0 + (range.end_ns - range.start_ns) / 50;
+    const auto w = load_window(reader, t0, t1, 1'000'000);
+    QVERIFY(w.has_value());
+    const auto expected = reader.events(t0, t1);
+    QCOMPARE(w->events, static_cast<std::uint64_t>(expected.size()));
+    std::set<std::pair<std::int64_t, std::uint32_t>> want, got;
+    for (const auto& e : expected)
+      if (reader.track(e.track)->kind != ts::trace::TrackKind::counter)
+        want.insert({e.start_ns, e.track});
+    for (const TrackRows& t : w->tracks) {
+      check_rows(t);
+      for (const Row& r : t.rows)
+        for (const Zone& z : r.zones) {
+          QCOMPARE(z.count, 1u);
+          got.insert({z.start_ns, t.track});
+        }
+    }
+    QVERIFY(got == want);
+    QVERIFY(!load_window(reader, range.start_ns, range.end_ns + 1, 100).has_value());  // capped
+  }
+
+  void window_cache_loads_in_the_background() {
+    WindowCache cache(path_.toStdString());
+    const ts::store::Reader reader(path_.toStdString());
+    const auto range = reader.time_range();
+    const std::int64_t t0 = range.start_ns,
+                       t1 = range.start_ns + (range.end_ns - range.start_ns) / 10;
+    QVERIFY(!cache.find(t0, t1));
+    QSignalSpy loaded(&cache, &WindowCache::loaded);
+    cache.request(t0, t1);
+    QVERIFY(loaded.wait(10000) || cache.find(t0, t1));
+    QVERIFY(cache.find(t0, t1));
+    QVERIFY(cache.find(t0 + 1, t1 - 1));
+    QVERIFY(!cache.find(t0, t1 + (t1 - t0)));
+    const std::int64_t u0 = t1 * 2 - t0;  // a second window; the first stays cached
+    QSignalSpy failed(&cache, &WindowCache::failed);
+    cache.request(u0, u0 + (t1 - t0));
+    cache.wait();
+    QCOMPARE(failed.count(), 0);
+    QVERIFY(cache.find(u0, u0 + (t1 - t0)));
+    QVERIFY(cache.find(t0, t1));
+    QVERIFY(cache.cached_events() > 0);
+  }
+
+  void search_steps_through_matches_in_order() {
+    TraceSummary summary;
+    std::atomic<bool> cancel{false};
+    build_summary(path_.toStdString(), summary, cancel);
+    const ts::store::Reader reader(path_.toStdString());
+    // The brute-force answer: every event whose name contains "wait", in (start, track) order.
+    std::vector<ts::store::Event> all;
+    const auto range = reader.time_range();
+    for (const auto& e : reader.events(range.start_ns, range.end_ns + 1))
+      if (QString::fromStdString(std::string(reader.name(e)))
+              .contains(QStringLiteral("WAIT"), Qt::CaseInsensitive))
+        all.push_back(e);
+    QVERIFY(all.size() > 10);
+    EventSearch search;
+    summary.read([&](const SummaryData& d) { search.set_query(QStringLiteral("WAIT"), d); });
+    QCOMPARE(search.matches(), static_cast<std::uint64_t>(all.size()));
+    std::int64_t at = std::numeric_limits<std::int64_t>::min();
+    std::uint32_t track = 0;
+    for (std::size_t i = 0; i < 25; ++i) {
+      const auto e = search.step(reader, at, track, true);
+      QVERIFY(e.has_value());
+      QCOMPARE(e->start_ns, all[i].start_ns);
+      QCOMPARE(e->track, all[i].track);
+      at = e->start_ns;
+      track = e->track;
+    }
+    const auto back = search.step(reader, at, track, false);  // and one back
+    QVERIFY(back.has_value());
+    QCOMPARE(back->start_ns, all[23].start_ns);
+    QVERIFY(!search.step(reader, all.back().start_ns, all.back().track, true).has_value());
+    summary.read(
+        [&](const SummaryData& d) { search.set_query(QStringLiteral("no such name"), d); });
+    QCOMPARE(search.matches(), std::uint64_t{0});
+  }
+
+  void session_signals_when_done() {
+    TraceSession session(path_);
+    QSignalSpy report(&session, &TraceSession::reportReady);
+    QSignalSpy summary(&session, &TraceSession::summaryFinished);
+    QVERIFY(!session.steps().empty());
+    const auto [b, e] = session.extent();
+    QVERIFY(b < e);
+    session.wait();
+    QVERIFY(session.report());
+    QVERIFY(session.summary_done());
+    QCOMPARE(report.count(), 1);
+    QCOMPARE(summary.count(), 1);
+    QCOMPARE(session.report()->steps, static_cast<std::int64_t>(session.steps().size()));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSummary)
+#include "test_summary.moc"
