@@ -16,6 +16,12 @@ const TrackRows* EventWindow::rows_of(std::uint32_t track) const {
   return nullptr;
 }
 
+const CounterSeries* EventWindow::counter_of(std::uint32_t track) const {
+  for (const CounterSeries& c : counters)
+    if (c.track == track) return &c;
+  return nullptr;
+}
+
 std::optional<EventWindow> load_window(const store::Reader& reader, std::int64_t t0,
                                        std::int64_t t1, std::uint64_t max_events) {
   EventWindow w;
@@ -44,6 +50,9 @@ std::optional<EventWindow> load_window(const store::Reader& reader, std::int64_t
   } catch (const TooManyEvents&) {
     return std::nullopt;
   }
+  for (const store::Track& t : reader.tracks())
+    if (t.kind == trace::TrackKind::counter)
+      w.counters.push_back(make_counter_series(t.id, reader.counter(t.id, t0, t1)));
   return w;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "gui/models/background_pool.hpp"
+#include "gui/models/initial_view.hpp"
 #include "gui/models/summary_builder.hpp"
 
 namespace ts::gui {
@@ -76,6 +77,23 @@ std::pair<std::int64_t, std::int64_t> TraceSession::extent() const {
   return summary_->read([&](const SummaryData& d) {
     return d.has_extent ? std::pair{d.begin_ns, d.end_ns} : steps_extent_;
   });
+}
+
+std::optional<std::int64_t> TraceSession::first_input_bound_step() const {
+  if (!first_input_bound_) {
+    first_input_bound_.emplace();
+    try {
+      *first_input_bound_ = gui::first_input_bound_step(*reader_, steps_, kInputBoundSearchEvents);
+    } catch (const std::exception&) {
+      // Damage past the header: the background tasks find it too and report it.
+    }
+  }
+  return *first_input_bound_;
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> TraceSession::initial_range() const {
+  const auto numbers = typical_steps(steps_, first_input_bound_step());
+  return numbers ? steps_time_range(steps_, *numbers) : std::nullopt;
 }
 
 bool TraceSession::summary_done() const {

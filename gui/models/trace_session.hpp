@@ -1,8 +1,9 @@
-// One open trace, no window. Opening reads only what the first frame needs (tracks, steps) and
-// throws store::Error naming the file when it is not a readable trace; the analysis
-// (analysis::analyse) and the timeline's summary scan (summary_builder.hpp) then run on
-// background threads, each with a Reader of its own, and signal when they are done. Event
-// windows are loaded on demand (window_cache.hpp).
+// One open trace, no window. Opening reads only what the first frame needs (tracks, steps; the
+// timeline then asks where to open: initial_view.hpp) and throws store::Error naming the file
+// when it is not a readable trace; the analysis (analysis::analyse) and the timeline's summary
+// scan (summary_builder.hpp) then run on background threads, each with a Reader of its own, and
+// signal when they are done. Event windows are loaded on demand (window_cache.hpp), on a thread
+// of their own, so the initial view's window never waits for the scan.
 #pragma once
 
 #include <QFutureWatcher>
@@ -36,6 +37,12 @@ class TraceSession : public QObject {
   const std::vector<store::Step>& steps() const { return steps_; }
   // The trace's time extent: the summary's once its scan has read it, the steps' before.
   std::pair<std::int64_t, std::int64_t> extent() const;
+  // The first input-bound step, looking at the first kInputBoundSearchEvents events only
+  // (initial_view.hpp; read on the first call, on the calling thread: the GUI's).
+  std::optional<std::int64_t> first_input_bound_step() const;
+  // Where the timeline opens: a few steps around that step, or around the middle of the run;
+  // nullopt (everything) for a trace without steps.
+  std::optional<std::pair<std::int64_t, std::int64_t>> initial_range() const;
 
   const TraceSummary& summary() const { return *summary_; }
   bool summary_done() const;
@@ -69,6 +76,7 @@ class TraceSession : public QObject {
   std::unique_ptr<store::Reader> reader_;
   std::vector<store::Step> steps_;
   std::pair<std::int64_t, std::int64_t> steps_extent_{0, 0};
+  mutable std::optional<std::optional<std::int64_t>> first_input_bound_;  // outer: looked yet
   std::shared_ptr<TraceSummary> summary_;
   std::shared_ptr<std::atomic<bool>> cancel_;
   std::unique_ptr<WindowCache> windows_;

@@ -5,6 +5,7 @@
 #include <QPixmap>
 #include <algorithm>
 
+#include "gui/models/initial_view.hpp"
 #include "gui/widgets/main_window.hpp"
 
 namespace ts::gui {
@@ -17,20 +18,16 @@ const std::pair<const char*, MainWindow::View> kViews[] = {
     {"steps", MainWindow::View::steps},       {"compare", MainWindow::View::compare}};
 
 // A few steps around the first input-bound step (or the middle of the run, past warm-up).
-std::optional<std::pair<std::int64_t, std::int64_t>> typical_steps(const TraceSession& s) {
-  const auto& steps = s.steps();
-  if (steps.empty()) return std::nullopt;
-  std::size_t at = steps.size() / 2;
-  if (const analysis::Report* r = s.report())
+std::optional<std::pair<std::int64_t, std::int64_t>> screenshot_steps(const TraceSession& s) {
+  std::optional<std::int64_t> at;
+  if (const analysis::Report* r = s.report()) {
     for (const analysis::StepSummary& st : r->per_step)
       if (st.input_bound) {
-        for (std::size_t i = 0; i < steps.size(); ++i)
-          if (steps[i].step == st.step) at = i;
+        at = st.step;
         break;
       }
-  const std::size_t first = at >= 1 ? at - 1 : 0;
-  const std::size_t last = std::min(steps.size() - 1, first + 3);
-  return std::pair{steps[first].step, steps[last].step};
+  }
+  return typical_steps(s.steps(), at);
 }
 
 void settle() {
@@ -63,21 +60,10 @@ QString take_screenshot(const ScreenshotOptions& o) {
   settle();
   if (o.view == QLatin1String("timeline")) {
     TimelineView* view = w.timeline()->view();
-    const auto steps = o.steps ? o.steps : typical_steps(s);
-    if (steps) {
-      std::int64_t t0 = 0, t1 = 0;
-      bool found = false;
-      for (const store::Step& st : s.steps())
-        if (st.step >= steps->first && st.step <= steps->second) {
-          t0 = found ? std::min(t0, st.start_ns) : st.start_ns;
-          t1 = found ? std::max(t1, st.start_ns + st.dur_ns) : st.start_ns + st.dur_ns;
-          found = true;
-        }
-      if (found) {
-        const std::int64_t margin = (t1 - t0) / 40 + 1;
-        view->show_range(t0 - margin, t1 + margin);
-      }
-    }
+    const auto steps = o.steps ? o.steps : screenshot_steps(s);
+    if (steps)
+      if (const auto range = steps_time_range(s.steps(), *steps))
+        view->show_range(range->first, range->second);
     view->build_frame();  // asks for the window of exact events it needs
     s.windows().wait();
     settle();

@@ -3,10 +3,12 @@
 #include <QSignalSpy>
 #include <QtTest>
 #include <atomic>
+#include <optional>
 #include <set>
 
 #include "gui/models/event_search.hpp"
 #include "gui/models/event_window.hpp"
+#include "gui/models/initial_view.hpp"
 #include "gui/models/summary_builder.hpp"
 #include "gui/models/trace_session.hpp"
 #include "gui/models/window_cache.hpp"
@@ -96,7 +98,59 @@ class TestSummary : public QObject {
         }
     }
     QVERIFY(got == want);
+    // The counters' samples in the window, exactly, so the window draws their lanes too.
+    std::size_t counter_tracks = 0;
+    for (const ts::store::Track& t : reader.tracks()) {
+      if (t.kind != ts::trace::TrackKind::counter) continue;
+      ++counter_tracks;
+      const CounterSeries* c = w->counter_of(t.id);
+      QVERIFY(c);
+      const auto samples = reader.counter(t.id, t0, t1);
+      QVERIFY(!samples.empty());
+      QCOMPARE(c->ts_ns.size(), samples.size());
+      for (std::size_t i = 0; i < samples.size(); ++i) {
+        QCOMPARE(c->ts_ns[i], samples[i].ts_ns);
+        QCOMPARE(c->values[i], samples[i].value);
+      }
+    }
+    QVERIFY(counter_tracks > 0);
+    QCOMPARE(w->counters.size(), counter_tracks);
     QVERIFY(!load_window(reader, range.start_ns, range.end_ns + 1, 100).has_value());  // capped
+  }
+
+  // Opening looks for the first input-bound step itself (initial_view.hpp): the same step as
+  // the whole analysis finds, or none when the budget of events runs out first.
+  void first_input_bound_step_matches_the_analysis() {
+    QStringList traces = test::sample_traces();
+    traces << path_ << test::synth_trace(dir_, 30000, 0.02, QStringLiteral("rare.db"))
+           << test::synth_trace(dir_, 30000, 0.0, QStringLiteral("never.db"));
+    int found = 0, later = 0;
+    for (const QString& path : traces) {
+      const ts::store::Reader reader(path.toStdString());
+      const auto steps = reader.steps();
+      for (const double pct : {5.0, 25.0, 1000.0}) {
+        ts::analysis::AnalysisOptions o;
+        o.step_input_bound_pct = pct;
+        const ts::analysis::Report r = ts::analysis::analyse(reader, o);
+        std::optional<std::int64_t> want;
+        std::size_t index = 0;
+        for (const ts::analysis::StepSummary& st : r.per_step) {
+          if (st.input_bound) {
+            want = st.step;
+            break;
+          }
+          ++index;
+        }
+        const auto got = first_input_bound_step(reader, steps, kInputBoundSearchEvents, o);
+        QVERIFY2(got == want, qPrintable(path + QStringLiteral(" at %1 %").arg(pct)));
+        found += want.has_value();
+        later += index >= 4 && want.has_value();
+        if (want && index > 0)  // a budget that ends before the step: not found
+          QVERIFY(!first_input_bound_step(reader, steps, 1, o).has_value());
+      }
+    }
+    QVERIFY(found >= 4);
+    QVERIFY(later >= 1);  // not only first steps: the search goes past them
   }
 
   void window_cache_loads_in_the_background() {

@@ -2,6 +2,8 @@
 // merged blocks with counts), keyboard and wheel navigation, selection with its details, search.
 #include <QLineEdit>
 #include <QtTest>
+#include <optional>
+#include <set>
 
 #include "gui/widgets/timeline/timeline_page.hpp"
 #include "gui_test_util.hpp"
@@ -40,12 +42,78 @@ class TestTimeline : public QObject {
   Q_OBJECT
 
   QTemporaryDir dir_;
-  QString synth_;
+  QString synth_, rare_;
 
  private slots:
   void initTestCase() {
     QVERIFY(dir_.isValid());
     synth_ = test::synth_trace(dir_, 40000, 0.5);
+    rare_ = test::synth_trace(dir_, 40000, 0.02, QStringLiteral("rare.db"));
+  }
+
+  // The first frame is complete without the summary: the view opens on a few steps around the
+  // first input-bound step and draws every lane from that window's exact events.
+  void opens_on_the_first_input_bound_step_from_the_exact_window() {
+    for (const QString& path : {rare_, synth_}) {
+      auto session = std::make_unique<TraceSession>(path);  // no wait(): nothing is scanned yet
+      TimelinePage page;
+      page.resize(1400, 800);
+      page.set_session(session.get());
+      page.show();  // lays the page out: every lane in sight
+      QVERIFY(QTest::qWaitForWindowExposed(&page));
+      TimelineView* v = page.view();
+      const TimeMapping m = v->mapping();
+      QVERIFY(!m.shows_all());
+      QVERIFY(session->initial_range());
+      session->windows().wait();  // requested at set_session, before any paint
+      const DrawList list = v->build_frame();
+      QVERIFY(list.used_window);  // not the summary
+      const EventWindow* w = session->windows().find(m.view_begin(), m.view_end());
+      QVERIFY(w);
+      // Exactly the reader's events of the view, on every track lane.
+      const ts::store::Reader reader(path.toStdString());
+      std::set<std::uint32_t> tracks_with_events;
+      std::size_t in_view = 0;
+      for (const auto& e : reader.events(m.view_begin(), m.view_end())) {
+        if (reader.track(e.track)->kind == ts::trace::TrackKind::counter) continue;
+        ++in_view;
+        tracks_with_events.insert(e.track);
+      }
+      QVERIFY(in_view > 0);
+      QCOMPARE(list.events_shown, in_view);
+      for (const ts::store::Track& t : reader.tracks()) {
+        if (t.kind == ts::trace::TrackKind::counter) {
+          QVERIFY(w->counter_of(t.id) && !w->counter_of(t.id)->empty());
+        } else {
+          QVERIFY2(tracks_with_events.count(t.id), t.name.c_str());  // a lane left empty
+        }
+      }
+      QVERIFY(!list.lines.empty());  // the counter lane, from the window's samples
+
+      // Where: the first input-bound step as the analysis finds it, with a little context.
+      session->wait();
+      const ts::analysis::Report* r = session->report();
+      QVERIFY(r);
+      std::size_t index = 0;
+      while (index < r->per_step.size() && !r->per_step[index].input_bound) ++index;
+      QVERIFY(index < r->per_step.size());
+      if (path == rare_) QVERIFY(index >= 4);  // not merely the first steps
+      const ts::analysis::StepSummary& st = r->per_step[index];
+      QCOMPARE(session->first_input_bound_step(), std::optional<std::int64_t>(st.step));
+      QVERIFY(m.view_begin() <= st.start_ns);
+      QVERIFY(m.view_end() >= st.start_ns + st.dur_ns);
+      std::int64_t longest = 0;
+      for (const auto& s : r->per_step) longest = std::max(longest, s.dur_ns);
+      QVERIFY(m.view_span_ns() <= 4.2 * static_cast<double>(longest));
+      QVERIFY(m.view_span_ns() >= static_cast<double>(st.dur_ns));
+
+      // Home: the whole trace, from the summary.
+      v->setFocus();
+      QTest::keyClick(v, Qt::Key_Home);
+      QVERIFY(v->mapping().shows_all());
+      QVERIFY(!v->build_frame().used_window);
+      page.set_session(nullptr);
+    }
   }
 
   void cleanup() {
@@ -99,6 +167,7 @@ class TestTimeline : public QObject {
     Opened o = open(synth_);
     TimelineView* v = o.page->view();
     v->setFocus();
+    v->show_all();  // it opens on a few steps; navigate from the whole trace
     const double all = v->mapping().view_span_ns();
     QTest::keyClick(v, Qt::Key_W);
     QVERIFY(v->mapping().view_span_ns() < all);

@@ -212,11 +212,16 @@ class Builder {
   }
 
   void counter_lane(const Lane& lane) {
-    const CounterSeries* s = c_.summary ? c_.summary->counter_of(lane.track) : nullptr;
+    // The window's samples when one is loaded (exact), else the summary's; the scale is the
+    // whole series' once the summary has it, so zooming does not rescale the lane.
+    const CounterSeries* whole = c_.summary ? c_.summary->counter_of(lane.track) : nullptr;
+    const CounterSeries* s = c_.window ? c_.window->counter_of(lane.track) : whole;
     if (!s || s->empty()) return;
+    const CounterSeries* scale = whole && !whole->empty() ? whole : s;
+    const double lo_v = std::min(scale->min, s->min), hi_v = std::max(scale->max, s->max);
     const double top = y_of(lane.y) + 3, height = lane.height - 6;
-    const double span = s->max > s->min ? s->max - s->min : 1;
-    const auto y = [&](double v) { return top + height - (v - s->min) / span * height; };
+    const double span = hi_v > lo_v ? hi_v - lo_v : 1;
+    const auto y = [&](double v) { return top + height - (v - lo_v) / span * height; };
     const double left = c_.area.left(), right = c_.area.right();
     std::ptrdiff_t i = std::max<std::ptrdiff_t>(0, s->at(m_.view_begin()));
     const auto end = static_cast<std::ptrdiff_t>(
@@ -257,7 +262,7 @@ class Builder {
     }
     out_.lines.push_back(std::move(line));
     out_.texts.push_back({QPointF(right - 4, top + c_.metrics.ascent()),
-                          QStringLiteral("max %1").arg(format_compact(s->max)),
+                          QStringLiteral("max %1").arg(format_compact(hi_v)),
                           QColor(0x61, 0x61, 0x61)});
   }
 

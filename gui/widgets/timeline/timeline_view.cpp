@@ -70,11 +70,15 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
     mapping_.set_extent(begin, end);
   } else {
     mapping_ = TimeMapping(begin, end, std::max(1.0, geometry().area.width()));
+    // A few steps around the first input-bound one, read exactly: complete long before the
+    // summary of the whole trace is (Home shows everything).
+    if (const auto r = session->initial_range()) mapping_.show(r->first, r->second);
   }
   connect(session, &TraceSession::summaryProgress, this, [this] { update(); });
   connect(session, &TraceSession::summaryFinished, this, [this] { update(); });
   connect(session, &TraceSession::reportReady, this, &TimelineView::report_ready);
   connect(&session->windows(), &WindowCache::loaded, this, [this] { update(); });
+  request_window();  // now, not at the first paint: the page may not be shown yet
   changed();
 }
 
@@ -166,6 +170,7 @@ void TimelineView::changed() {
 }
 
 void TimelineView::request_window() {
+  sync_extent();
   const std::int64_t v0 = mapping_.view_begin(), v1 = mapping_.view_end();
   WindowCache& windows = session_->windows();
   if (windows.find(v0, v1)) return;
@@ -174,8 +179,17 @@ void TimelineView::request_window() {
   const std::int64_t w1 = std::min(mapping_.extent_end() + 1, v1 + static_cast<std::int64_t>(span));
   const auto want = session_->summary().read(
       [&](const SummaryData& d) -> std::optional<std::pair<std::int64_t, std::int64_t>> {
+        if (!d.has_extent) {
+          // The scan has not read the extent yet: the resolution it will have, from the steps'
+          // extent, and no estimate of the window's size (the cache's cap still holds).
+          const double resolution =
+              std::max(1.0, static_cast<double>(mapping_.extent_end() - mapping_.extent_begin()) /
+                                SummaryData::kBins);
+          if (mapping_.ns_per_px() >= 4 * resolution) return std::nullopt;
+          return std::pair{w0, w1};
+        }
         // Zoomed out, the summary is as good as the events: it merged only what a pixel merges.
-        if (!d.has_extent || mapping_.ns_per_px() >= 4 * d.resolution_ns) return std::nullopt;
+        if (mapping_.ns_per_px() >= 4 * d.resolution_ns) return std::nullopt;
         const auto limit = static_cast<std::uint64_t>(0.9 * WindowCache::kMaxEvents);
         if (estimate_events(d, w0, w1) <= limit) return std::pair{w0, w1};
         if (estimate_events(d, v0, v1) <= limit) return std::pair{v0, v1};

@@ -3,7 +3,9 @@
 // W/S zoom and A/D pan (as in Perfetto and Tracy), Home shows everything. A click selects an
 // event, a step or an idle gap; a click on a merged block zooms into it. Each frame is built as
 // a draw list (pass 1, from the trace summary when zoomed out, from a loaded window of exact
-// events when zoomed in) and then painted (pass 2).
+// events when zoomed in) and then painted (pass 2). A new trace opens on a few steps around its
+// first input-bound step (TraceSession::initial_range), whose window is asked for at once, so
+// the first complete frame does not wait for the summary of the whole trace.
 #pragma once
 
 #include <QPointer>
@@ -28,8 +30,9 @@ class TimelineView : public QWidget {
  public:
   explicit TimelineView(QWidget* parent = nullptr);
 
-  // The session to show (not owned; null clears). Keeps the visible window when keep_view is
-  // set and the new session is the same file reloaded (live mode).
+  // The session to show (not owned; null clears). Opens on session->initial_range(), or keeps
+  // the visible window when keep_view is set and the new session is the same file reloaded
+  // (live mode).
   void set_session(TraceSession* session, bool keep_view = false);
   TraceSession* session() const { return session_; }
 
@@ -48,6 +51,8 @@ class TimelineView : public QWidget {
 
   // Pass 1 for the current view, as paintEvent builds it (tests, benchmarks).
   DrawList build_frame();
+  // The draw list of the last paint (its used_window: every lane drawn from exact events).
+  const DrawList& last_frame() const { return last_; }
   double last_build_ms() const { return build_ms_; }
   double last_paint_ms() const { return paint_ms_; }
   const StepRow& step_row() const { return steps_; }
