@@ -115,10 +115,11 @@ void write_summary(const std::string& path, const TrainOptions& o, const SampleS
 // Starts the --trace session before anything else runs, so an unwritable path fails at once.
 void start_trace(const TrainOptions& o) {
   if (o.trace.empty()) return;
-  // 256 Ki events (8 MB) per thread: the trainer of a fast CPU-backend run records ~300 k
-  // events/s, so this rides out a writer stalled for most of a second without dropping any.
+  // 512 Ki events (16 MB) per thread: the trainer of a fast CPU-backend run records ~300 k
+  // events/s, so this rides out a writer stalled for more than a second (a busy machine, a slow
+  // disk's fsync at a WAL checkpoint) without dropping any.
   ts::trace::SessionOptions options;
-  options.ring_events = 1u << 18;
+  options.ring_events = 1u << 19;
   try {
     ts::trace::start(o.trace,
                      {{"engine.model", o.model},

@@ -117,10 +117,16 @@ TEST_P(TrainTrace, SigkillKeepsAtLeastNinetyPercentOfTheStartedSteps) {
   const std::vector<store::Step> steps = reader.steps();
   EXPECT_GE(static_cast<double>(steps.size()), 0.9 * static_cast<double>(started))
       << steps.size() << " of " << started << " started steps survived";
-  // What survived is a prefix: steps 0..n-1.
-  for (std::size_t i = 0; i < steps.size(); ++i)
-    ASSERT_EQ(steps[i].step, static_cast<std::int64_t>(i))
-        << "dropped: " << reader.meta("dropped_events").value_or("?") << " of " << steps.size();
+  // What survived is a prefix, steps 0..n-1, unless the writer fell so far behind (starved of
+  // CPU or stalled on the disk by other work on the machine) that full rings dropped events:
+  // then the gaps must be counted, never silent.
+  const std::int64_t dropped = std::stoll(reader.meta("dropped_events").value_or("0"));
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (steps[i].step == static_cast<std::int64_t>(i)) continue;
+    EXPECT_GT(dropped, 0) << "step " << i << " is missing and no dropped events were counted";
+    for (std::size_t k = 1; k < steps.size(); ++k) ASSERT_GT(steps[k].step, steps[k - 1].step);
+    break;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, TrainTrace, ::testing::Values("cpu", "opencl"),
