@@ -166,8 +166,10 @@ int run_check(Args& args) {
     }
   }
   if (violated == 0) {
-    std::cout << file << ": all " << limits.size()
-              << (limits.size() == 1 ? " limit holds" : " limits hold") << "\n";
+    std::cout << file << ": "
+              << (limits.size() == 1 ? std::string("the limit holds")
+                                     : "all " + std::to_string(limits.size()) + " limits hold")
+              << "\n";
     return 0;
   }
   std::cout << file << ": " << violated << " of " << limits.size()

@@ -80,8 +80,12 @@ Writer::Writer(const std::string& path, const WriterOptions& options)
   }
   const int checkpoint_pages = std::max(64, (16 << 20) / std::max(page, 512));
   // Staging only appends: a small page cache recycles its pages instead of faulting in fresh
-  // memory while training runs; index_staged() grows it.
-  db_.exec(("PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-" +
+  // memory while training runs; index_staged() grows it. Nor does staging fsync: a commit in the
+  // OS's page cache survives the process being killed (DESIGN §7), and a WAL checkpoint's fsync
+  // on a busy disk could hold the writer long enough for full rings to drop events. finish()
+  // syncs the file it leaves.
+  db_.exec(("PRAGMA synchronous=" + std::string(options.staged ? "OFF" : "NORMAL") +
+            "; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-" +
             std::to_string((options.staged ? 2 : options.cache_mib) * 1024) +
             "; PRAGMA wal_autocheckpoint=" + std::to_string(checkpoint_pages))
                .c_str(),
@@ -154,6 +158,8 @@ void Writer::finish() {
   if (!owns_file_) return;
   // Hands the staged blocks' pages back; a failure only leaves free pages in the file.
   sqlite3_exec(db_.get(), "PRAGMA incremental_vacuum", nullptr, nullptr, nullptr);
+  // The last checkpoint syncs: the finished trace is durable.
+  sqlite3_exec(db_.get(), "PRAGMA synchronous=NORMAL", nullptr, nullptr, nullptr);
   close_file();
 }
 
