@@ -45,6 +45,14 @@ void rgb_to_gray(std::vector<unsigned char>& pixels) {
 
 }  // namespace
 
+DatasetError image_too_large(const char* format, const std::string& path, std::int64_t width,
+                             std::int64_t height) {
+  return DatasetError(std::string(format) + " file '" + path + "' is " + std::to_string(width) +
+                      "x" + std::to_string(height) + " pixels, larger than the " +
+                      std::to_string(kMaxImageSide) + "x" + std::to_string(kMaxImageSide) +
+                      " this reader accepts (corrupt or hostile header?)");
+}
+
 ImageFormat detect_image_format(const unsigned char* data, std::size_t size) {
   if (size >= sizeof kPngMagic && std::memcmp(data, kPngMagic, sizeof kPngMagic) == 0)
     return ImageFormat::png;

@@ -19,6 +19,10 @@ inline constexpr std::int64_t kMaxImageSide = 16384;
 
 enum class ImageFormat { unknown, png, jpeg };
 
+// The error for a header announcing an image larger than kMaxImageSide (format: "PNG", "JPEG").
+DatasetError image_too_large(const char* format, const std::string& path, std::int64_t width,
+                             std::int64_t height);
+
 // The format the first bytes announce: PNG (89 50 4E 47 0D 0A 1A 0A) or JPEG (FF D8 FF).
 ImageFormat detect_image_format(const unsigned char* data, std::size_t size);
 

@@ -186,12 +186,7 @@ ImageInfo read(ReadJob& job, const std::string& path) {
     throw DatasetError("JPEG file '" + path +
                        "' is corrupt or truncated (libjpeg: " + job.err.message + ")");
   }
-  if (job.too_large) {
-    throw DatasetError("JPEG file '" + path + "' is " + std::to_string(job.info.width) + "x" +
-                       std::to_string(job.info.height) + " pixels, larger than the " +
-                       std::to_string(kMaxImageSide) + "x" + std::to_string(kMaxImageSide) +
-                       " this reader accepts (corrupt or hostile header?)");
-  }
+  if (job.too_large) throw image_too_large("JPEG", path, job.info.width, job.info.height);
   return job.info;
 }
 

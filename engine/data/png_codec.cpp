@@ -164,12 +164,7 @@ ImageInfo read(ReadJob& job, const std::string& path) {
     throw DatasetError("PNG file '" + path + "' is corrupt or truncated (libpng: " + job.message +
                        ")");
   }
-  if (job.too_large) {
-    throw DatasetError("PNG file '" + path + "' is " + std::to_string(job.info.width) + "x" +
-                       std::to_string(job.info.height) + " pixels, larger than the " +
-                       std::to_string(kMaxImageSide) + "x" + std::to_string(kMaxImageSide) +
-                       " this reader accepts (corrupt or hostile header?)");
-  }
+  if (job.too_large) throw image_too_large("PNG", path, job.info.width, job.info.height);
   return job.info;
 }
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "profiler/analysis/event_pass.hpp"
-#include "profiler/analysis/intervals.hpp"
+#include "profiler/analysis/steps.hpp"
 #include "profiler/analysis/tracks.hpp"
 
 namespace ts::gui {
@@ -14,29 +14,6 @@ namespace {
 
 struct Stop {};
 
-// The steps as analyse() sees them: clamped, in time order, disjoint.
-std::vector<store::Step> clean_steps(std::span<const store::Step> in) {
-  std::vector<store::Step> steps(in.begin(), in.end());
-  for (store::Step& s : steps) {
-    const analysis::Interval i = analysis::event_interval(s.start_ns, s.dur_ns);
-    s.start_ns = i.start;
-    s.dur_ns = i.length();
-  }
-  std::sort(steps.begin(), steps.end(), [](const store::Step& a, const store::Step& b) {
-    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.step < b.step;
-  });
-  std::int64_t end = std::numeric_limits<std::int64_t>::min();
-  for (store::Step& s : steps) {
-    if (s.start_ns < end) {
-      const std::int64_t s_end = s.start_ns + s.dur_ns;
-      s.start_ns = end;
-      s.dur_ns = std::max<std::int64_t>(0, s_end - end);
-    }
-    end = std::max(end, s.start_ns + s.dur_ns);
-  }
-  return steps;
-}
-
 }  // namespace
 
 std::optional<std::int64_t> first_input_bound_step(const store::Reader& reader,
@@ -44,13 +21,9 @@ std::optional<std::int64_t> first_input_bound_step(const store::Reader& reader,
                                                    std::uint64_t max_events,
                                                    const analysis::AnalysisOptions& options) {
   if (all.empty()) return std::nullopt;
-  const std::vector<store::Step> steps = clean_steps(all);
-  std::vector<std::uint32_t> step_tracks;
-  for (const store::Step& s : steps)
-    if (std::find(step_tracks.begin(), step_tracks.end(), s.track) == step_tracks.end())
-      step_tracks.push_back(s.track);
+  const std::vector<store::Step> steps = analysis::clean_steps(all);
   const std::vector<store::Track> track_list = reader.tracks();
-  const analysis::TrackTable tracks(track_list, step_tracks);
+  const analysis::TrackTable tracks(track_list, analysis::step_tracks(steps));
   // Parts of analyse()'s pass, in time order, stopping early: a step's figures are final (and
   // equal to analyse()'s) once an event starts at or after its end, since events come in start
   // order. Parts of a few hundred steps keep the memory small whatever the trace's length.

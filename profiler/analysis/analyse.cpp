@@ -13,6 +13,7 @@
 #include "profiler/analysis/report.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
 #include "profiler/analysis/step_figures.hpp"
+#include "profiler/analysis/steps.hpp"
 #include "profiler/analysis/timeline.hpp"
 #include "profiler/analysis/tracks.hpp"
 #include "profiler/store/reader.hpp"
@@ -62,30 +63,6 @@ StepTime step_time(const std::vector<StepSummary>& steps) {
   return t;
 }
 
-// Steps in time order, clamped (event_interval) and made disjoint: a step starting before the
-// previous one ended (only a damaged or hostile file has those) starts at that end instead, so
-// no time is counted twice and every sum over steps stays within the trace's span.
-std::vector<store::Step> clean_steps(std::vector<store::Step> steps) {
-  for (store::Step& s : steps) {
-    const Interval i = event_interval(s.start_ns, s.dur_ns);
-    s.start_ns = i.start;
-    s.dur_ns = i.length();
-  }
-  std::sort(steps.begin(), steps.end(), [](const store::Step& a, const store::Step& b) {
-    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.step < b.step;
-  });
-  std::int64_t end = std::numeric_limits<std::int64_t>::min();
-  for (store::Step& s : steps) {
-    if (s.start_ns < end) {
-      const std::int64_t s_end = s.start_ns + s.dur_ns;
-      s.start_ns = end;
-      s.dur_ns = std::max<std::int64_t>(0, s_end - end);
-    }
-    end = std::max(end, s.start_ns + s.dur_ns);
-  }
-  return steps;
-}
-
 // Where a parallel pass cuts the trace: at step starts, so the parts hold about as many steps
 // (and events) each. Empty for a single-threaded pass.
 std::vector<std::int64_t> split_points(const std::vector<store::Step>& steps, int threads) {
@@ -122,13 +99,8 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
   r.file = reader.path();
   read_meta(reader, r);
 
-  std::vector<store::Step> steps = clean_steps(reader.steps());
-  std::vector<std::uint32_t> step_tracks;
-  for (const store::Step& s : steps)
-    if (std::find(step_tracks.begin(), step_tracks.end(), s.track) == step_tracks.end())
-      step_tracks.push_back(s.track);
-
-  const TrackTable tracks(reader.tracks(), step_tracks);
+  const std::vector<store::Step> steps = clean_steps(reader.steps());
+  const TrackTable tracks(reader.tracks(), step_tracks(steps));
   const std::vector<std::int64_t> splits = split_points(steps, options.threads);
   EventPass pass = scan_events(reader, tracks, steps, splits, options);
   StepFigures& f = pass.figures;

@@ -83,17 +83,25 @@ TEST(StagedWrites, EventsWaitInBlocksAndReadersSeeThemBeforeFinish) {
   EXPECT_EQ(w.events_written(), 110u);
 }
 
-TEST(StagedWrites, StoreExactlyTheRowsDirectWritesStore) {
-  TempDir dir;
+// Writes the same trace twice, directly and staged: `fill` appends to a writer with the
+// dictionary in place. Returns the paths {direct, staged}.
+template <class Fill>
+std::pair<std::string, std::string> write_direct_and_staged(TempDir& dir, Fill&& fill) {
   const auto direct = dir.file("direct.db");
   const auto staged_path = dir.file("staged.db");
   for (const auto& [path, options] :
        {std::pair{direct, ts::store::WriterOptions{}}, std::pair{staged_path, staged()}}) {
     Writer w(path, options);
     ts::test::write_dictionary(w);
-    append_in_two_calls(w);
+    fill(w);
     w.finish();
   }
+  return {direct, staged_path};
+}
+
+TEST(StagedWrites, StoreExactlyTheRowsDirectWritesStore) {
+  TempDir dir;
+  const auto [direct, staged_path] = write_direct_and_staged(dir, append_in_two_calls);
   const std::string q =
       "SELECT start_ns, track, dur_ns, label, step, bytes FROM event ORDER BY start_ns, track";
   const auto a = sql(direct, q);
@@ -108,20 +116,14 @@ TEST(StagedWrites, StoreExactlyTheRowsDirectWritesStore) {
 
 TEST(StagedWrites, FinishHandsTheBlocksPagesBack) {
   TempDir dir;
-  const auto direct = dir.file("direct.db");
-  const auto staged_path = dir.file("staged.db");
-  for (const auto& [path, options] :
-       {std::pair{direct, ts::store::WriterOptions{}}, std::pair{staged_path, staged()}}) {
-    Writer w(path, options);
-    ts::test::write_dictionary(w);
+  const auto [direct, staged_path] = write_direct_and_staged(dir, [](Writer& w) {
     for (int chunk = 0; chunk < 20; ++chunk) {
       auto rows = ts::test::step_rows(1000);
       for (EventRow& r : rows) r.start_ns += std::int64_t{chunk} * 2'000'000'000;
       w.append(std::span<EventRow>(rows));
       w.commit();
     }
-    w.finish();
-  }
+  });
   const auto size_direct = std::filesystem::file_size(direct);
   const auto size_staged = std::filesystem::file_size(staged_path);
   EXPECT_LE(size_staged, size_direct + size_direct / 20)

@@ -1,0 +1,21 @@
+// The steps as analysis sees them, shared by analyse() and the viewer's early look at the first
+// steps, so both take exactly the same step boundaries.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "profiler/store/reader.hpp"
+
+namespace ts::analysis {
+
+// Steps in time order, clamped (event_interval) and made disjoint: a step starting before the
+// previous one ended (only a damaged or hostile file has those) starts at that end instead, so
+// no time is counted twice and every sum over steps stays within the trace's span.
+std::vector<store::Step> clean_steps(std::span<const store::Step> steps);
+
+// The tracks the steps were recorded on (the trainer threads), in order of first appearance.
+std::vector<std::uint32_t> step_tracks(std::span<const store::Step> steps);
+
+}  // namespace ts::analysis
