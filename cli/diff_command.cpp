@@ -1,5 +1,6 @@
 // trainscope diff A B: two runs side by side.
 #include <iostream>
+#include <limits>
 
 #include "cli/commands.hpp"
 #include "cli/trace_input.hpp"
@@ -14,14 +15,21 @@ Analyses the traces A and B and shows them side by side: step times, the breakdo
 time, throughput, the bottleneck stage, and the kernels whose time changed most. Changes are
 B relative to A: A is the baseline.
 
-  --json   the same as JSON
+The first lines say how much faster B is and what that saves: the share of device time B no
+longer needs for the same steps, priced per device-hour.
+
+  --json               the same as JSON
+  --gpu-hour-price X   what an hour of the device costs (default 2.50)
 )";
 
 int run_diff(Args& args) {
   const bool json = args.flag("json");
+  analysis::AnalysisOptions options;
+  options.gpu_hour_price = args.real_in("gpu-hour-price", 0, std::numeric_limits<double>::max())
+                               .value_or(options.gpu_hour_price);
   const auto files = trace_arguments(args, 2, "two trace files A and B");
-  const analysis::Report a = analyse_trace(files[0], {});
-  const analysis::Report b = analyse_trace(files[1], {});
+  const analysis::Report a = analyse_trace(files[0], options);
+  const analysis::Report b = analyse_trace(files[1], options);
   const analysis::RunDiff d = analysis::diff(a, b);
   const std::string out = json ? analysis::to_json(d) : analysis::to_text(d);
   std::cout << out;

@@ -40,7 +40,9 @@ constexpr const char* kTrainHelp = R"(usage: trainscope train [options]
   --optimizer adam|sgd       optimizer (default adam; sgd uses momentum 0.9)
   --lr X                     learning rate (default: adam 0.001, sgd 0.01)
   --seed N                   seed for weights, data and shuffling (default 1)
-  --backend auto|cpu|opencl  compute backend (default auto: OpenCL if a device exists)
+  --backend auto|cpu|opencl  compute backend (default auto: an OpenCL GPU or accelerator
+                             if there is one, else the CPU backend; an OpenCL CPU device
+                             such as PoCL only with --backend opencl)
   --device N                 OpenCL device index from 'trainscope devices' (default 0)
   --threads N                CPU backend threads (default 0: all cores)
   --precision fp32|mixed     mixed: f16 activations and weight copies, f32 master weights,
@@ -77,7 +79,8 @@ Lists every OpenCL platform and device: index (for --device), OpenCL version, me
 whether the device has f16 arithmetic (cl_khr_fp16).
 )";
 
-constexpr const char* kMakeDatasetHelp = R"(usage: trainscope make-dataset --from SPEC --to images:DIR [--seed N]
+constexpr const char* kMakeDatasetHelp =
+    R"(usage: trainscope make-dataset --from SPEC --to images:DIR [--seed N]
 
 Writes a dataset as an image folder that '--dataset images:DIR' reads: DIR/<class>/<index>.png,
 one sub-folder per class, 8-bit grey or RGB PNG files. DIR must not exist or be empty.

@@ -11,7 +11,7 @@ packages=(
   libeigen3-dev libsqlite3-dev sqlite3 zlib1g-dev libpng-dev libjpeg-dev
   ocl-icd-opencl-dev opencl-headers libclblast-dev pocl-opencl-icd clinfo
   libgtest-dev libgmock-dev libbenchmark-dev
-  qt6-base-dev qt6-charts-dev libgl-dev xvfb xauth
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev xvfb xauth
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,5 +1,7 @@
 #include "engine/backend/factory.hpp"
 
+#include <algorithm>
+
 #include "engine/backend/cpu/cpu_backend.hpp"
 #ifdef TRAINSCOPE_WITH_OPENCL
 #include "engine/backend/opencl/opencl_backend.hpp"
@@ -32,10 +34,15 @@ BackendChoice make_backend(const BackendRequest& request) {
                          " OpenCL device(s); see 'trainscope devices'");
     return {make_opencl_backend(request.device), ""};
   }
-  if (!devices.empty()) {
-    const int index =
-        request.device >= 0 && request.device < static_cast<int>(devices.size()) ? request.device
-                                                                                 : 0;
+  // auto: a GPU or accelerator. An OpenCL CPU device (PoCL) runs on the same cores as the CPU
+  // backend, many times slower (it has no tuned GEMM), so it is used only when asked for.
+  std::vector<int> accelerators;
+  for (const auto& d : devices)
+    if (d.type != "cpu") accelerators.push_back(d.index);
+  if (!accelerators.empty()) {
+    const bool named =
+        std::find(accelerators.begin(), accelerators.end(), request.device) != accelerators.end();
+    const int index = named ? request.device : accelerators.front();
     try {
       return {make_opencl_backend(index), ""};
     } catch (const BackendError& e) {
@@ -43,6 +50,13 @@ BackendChoice make_backend(const BackendRequest& request) {
               std::string("OpenCL device unusable (") + e.what() + "); using the CPU backend"};
     }
   }
+  if (!devices.empty())
+    return {
+        make_cpu_backend(request.cpu_threads),
+        "using the CPU backend: the only OpenCL device" +
+            std::string(devices.size() > 1 ? "s here are CPU devices" : " here is a CPU device") +
+            " ('" + devices.front().name +
+            "'), which runs on the same cores much slower (--backend opencl uses it anyway)"};
   return {make_cpu_backend(request.cpu_threads), "no OpenCL device found; using the CPU backend"};
 #else
   if (request.kind == "opencl")

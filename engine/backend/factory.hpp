@@ -28,8 +28,9 @@ struct BackendChoice {
   std::string notice;  // non-empty when "auto" fell back to the CPU: says why
 };
 
-// kind "cpu": the Eigen backend. "opencl": device `device` or BackendError. "auto": OpenCL
-// when a device is present, otherwise the CPU with a notice.
+// kind "cpu": the Eigen backend. "opencl": device `device` or BackendError. "auto": an OpenCL
+// GPU or accelerator (device `device` when it is one, else the first), otherwise the CPU backend
+// with a notice saying why (no device, or only OpenCL CPU devices such as PoCL).
 BackendChoice make_backend(const BackendRequest& request);
 
 struct DeviceInfo {

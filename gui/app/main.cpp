@@ -1,4 +1,4 @@
-// trainscope-gui [FILE] [--screenshot OUT.png [--view overview|timeline|kernels|pipeline]]
+// trainscope-gui [FILE [--compare B]] [--view VIEW] [--screenshot OUT.png]
 // Opens the viewer, or renders one view of FILE offscreen into a PNG and exits (0; 2 with one
 // line on stderr for bad usage or a file that is not a readable trace).
 #include <QApplication>
@@ -51,19 +51,32 @@ int main(int argc, char** argv) {
   const QCommandLineOption steps(QStringLiteral("steps"),
                                  QStringLiteral("Timeline screenshot: the steps to show, A-B."),
                                  QStringLiteral("A-B"));
-  const QCommandLineOption compare(QStringLiteral("compare"),
-                                   QStringLiteral("Compare screenshot: the second trace."),
-                                   QStringLiteral("FILE"));
+  const QCommandLineOption compare(
+      QStringLiteral("compare"),
+      QStringLiteral("Compare FILE (A) with B and show the compare view."), QStringLiteral("B"));
   parser.addOptions({screenshot, view, size, steps, compare});
   parser.process(app);  // --help and --version exit here
 
   const QStringList files = parser.positionalArguments();
   if (files.size() > 1)
     return usage_error(QStringLiteral("give one trace file, not %1").arg(files.size()));
+  if (parser.isSet(compare) && files.isEmpty())
+    return usage_error(QStringLiteral("--compare needs a trace file to compare with"));
+  if (!ts::gui::is_screenshot_view(parser.value(view)))
+    return usage_error(
+        QStringLiteral("unknown --view %1 (overview, timeline, kernels, pipeline, steps, compare)")
+            .arg(parser.value(view)));
   if (!parser.isSet(screenshot)) {
     ts::gui::MainWindow window;
     window.show();
-    if (!files.isEmpty()) window.open(files.first());
+    if (!files.isEmpty() && window.open(files.first()).isEmpty()) {
+      if (parser.isSet(compare)) {
+        window.compare()->open_b(parser.value(compare));
+        window.show_view(ts::gui::MainWindow::View::compare);
+      } else if (parser.isSet(view)) {
+        window.show_view(ts::gui::view_from_name(parser.value(view)));
+      }
+    }
     return app.exec();
   }
 
@@ -71,11 +84,8 @@ int main(int argc, char** argv) {
   if (files.isEmpty()) return usage_error(QStringLiteral("--screenshot needs a trace file"));
   o.trace = files.first();
   o.output = parser.value(screenshot);
-  o.view = parser.value(view);
-  if (!ts::gui::is_screenshot_view(o.view))
-    return usage_error(
-        QStringLiteral("unknown --view %1 (overview, timeline, kernels, pipeline, steps, compare)")
-            .arg(o.view));
+  o.view =
+      parser.isSet(compare) && !parser.isSet(view) ? QStringLiteral("compare") : parser.value(view);
   const auto wh = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(parser.value(size));
   if (!wh.hasMatch() || wh.captured(1).toInt() < 200 || wh.captured(2).toInt() < 150 ||
       wh.captured(1).toInt() > 8000 || wh.captured(2).toInt() > 8000)

@@ -34,6 +34,8 @@ QColor category_color(Category c) {
       return QColor(0x26, 0xa6, 0x9a);
     case Category::optimizer:
       return QColor(0x00, 0xac, 0xc1);
+    case Category::collective:
+      return QColor(0x8d, 0x6e, 0x63);
     case Category::other:
       break;
   }
@@ -44,6 +46,8 @@ QColor part_color(Part p) {
   switch (p) {
     case Part::device_compute:
       return category_color(Category::kernel);
+    case Part::collective:
+      return category_color(Category::collective);
     case Part::d2h:
       return category_color(Category::d2h);
     case Part::h2d:
@@ -66,6 +70,8 @@ QColor idle_cause_color(IdleCause c) {
   switch (c) {
     case IdleCause::input:
       return category_color(Category::input_wait);
+    case IdleCause::collective:
+      return category_color(Category::collective);
     case IdleCause::host:
       return category_color(Category::launch);
     case IdleCause::sync:
@@ -86,6 +92,8 @@ QString part_label(Part p) {
   switch (p) {
     case Part::device_compute:
       return QStringLiteral("device compute");
+    case Part::collective:
+      return QStringLiteral("collective");
     case Part::d2h:
       return QStringLiteral("device→host copy");
     case Part::h2d:
@@ -108,6 +116,8 @@ QString idle_cause_label(IdleCause c) {
   switch (c) {
     case IdleCause::input:
       return QStringLiteral("waiting for input");
+    case IdleCause::collective:
+      return QStringLiteral("waiting in collectives");
     case IdleCause::host:
       return QStringLiteral("host-bound");
     case IdleCause::sync:

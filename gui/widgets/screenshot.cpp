@@ -41,6 +41,12 @@ bool is_screenshot_view(const QString& view) {
                      [&](const auto& v) { return view == QLatin1String(v.first); });
 }
 
+MainWindow::View view_from_name(const QString& view) {
+  for (const auto& [name, v] : kViews)
+    if (view == QLatin1String(name)) return v;
+  return MainWindow::View::overview;
+}
+
 QString take_screenshot(const ScreenshotOptions& o) {
   MainWindow w;
   w.resize(o.size);
@@ -49,8 +55,7 @@ QString take_screenshot(const ScreenshotOptions& o) {
   TraceSession& s = *w.session();
   s.wait();
   if (!s.analysis_error().isEmpty()) return s.analysis_error();
-  for (const auto& [name, view] : kViews)
-    if (o.view == QLatin1String(name)) w.show_view(view);
+  w.show_view(view_from_name(o.view));
   if (o.view == QLatin1String("compare") && !o.compare_with.isEmpty()) {
     if (!w.compare()->open_b(o.compare_with))
       return QStringLiteral("cannot open %1").arg(o.compare_with);

@@ -9,6 +9,8 @@
 #include <optional>
 #include <utility>
 
+#include "gui/widgets/main_window.hpp"
+
 namespace ts::gui {
 
 struct ScreenshotOptions {
@@ -22,8 +24,9 @@ struct ScreenshotOptions {
   QString compare_with;  // compare view: the second trace
 };
 
-// The views --view accepts.
+// The views --view accepts, and the window's view of one of those names (overview otherwise).
 bool is_screenshot_view(const QString& view);
+MainWindow::View view_from_name(const QString& view);
 
 // Renders and writes the PNG. Returns an empty string, or one sentence saying what failed.
 QString take_screenshot(const ScreenshotOptions& options);

@@ -65,7 +65,7 @@ StepTime step_time(const std::vector<StepSummary>& steps) {
 
 // Where a parallel pass cuts the trace: at step starts, so the parts hold about as many steps
 // (and events) each. Empty for a single-threaded pass.
-std::vector<std::int64_t> split_points(const std::vector<store::Step>& steps, int threads) {
+std::vector<std::int64_t> split_points(std::span<const store::Step> steps, int threads) {
   constexpr std::size_t kMinStepsToSplit = 256;
   constexpr int kMaxAutoThreads = 4;
   std::size_t parts = 1;
@@ -90,24 +90,65 @@ void read_meta(const store::Reader& reader, Report& r) {
   r.backend = reader.meta("engine.backend").value_or("");
   r.device_name = reader.meta("engine.device").value_or("");
   r.dropped_events = parse_number<std::uint64_t>(reader.meta("dropped_events")).value_or(0);
+  r.source_format = reader.meta("import.format").value_or("");
+  r.steps_source = reader.meta("steps.source").value_or("");
+  constexpr std::string_view kSkipped = "import.skipped.";
+  for (const auto& [key, value] : reader.meta()) {
+    if (key.rfind(kSkipped, 0) != 0) continue;
+    if (const auto n = parse_number<std::uint64_t>(value); n && *n > 0)
+      r.skipped.emplace_back(key.substr(kSkipped.size()), *n);
+  }
 }
 
-}  // namespace
+// The threads a trace names as the trainer besides those holding steps (meta
+// analysis.trainer_tracks, "3,5,9": an import's threads that launch device work).
+std::vector<std::uint32_t> trainer_tracks(const store::Reader& reader,
+                                          const std::vector<store::Step>& steps) {
+  std::vector<std::uint32_t> tracks = step_tracks(steps);
+  const std::string listed = reader.meta("analysis.trainer_tracks").value_or("");
+  std::size_t i = 0;
+  while (i < listed.size()) {
+    std::size_t j = listed.find(',', i);
+    if (j == std::string::npos) j = listed.size();
+    if (const auto id = parse_number<std::uint32_t>(listed.substr(i, j - i)))
+      if (std::find(tracks.begin(), tracks.end(), *id) == tracks.end()) tracks.push_back(*id);
+    i = j + 1;
+  }
+  return tracks;
+}
 
-Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
-  Report r;
-  r.file = reader.path();
-  read_meta(reader, r);
+// The processes that hold steps, each with its steps (cleaned per process: ranks run at the
+// same time, so their steps overlap), ordered by rank, then process id. One group with every
+// step when the steps' tracks name no process (every capture of one process).
+struct StepGroup {
+  std::int64_t process = store::kNull;
+  std::vector<store::Step> steps;
+};
 
-  const std::vector<store::Step> steps = clean_steps(reader.steps());
-  const TrackTable tracks(reader.tracks(), step_tracks(steps));
-  const std::vector<std::int64_t> splits = split_points(steps, options.threads);
-  EventPass pass = scan_events(reader, tracks, steps, splits, options);
+std::vector<StepGroup> step_groups(const store::Reader& reader,
+                                   const std::vector<store::Step>& raw) {
+  std::vector<StepGroup> groups;
+  for (const store::Step& s : raw) {
+    const store::Track* t = reader.track(s.track);
+    const std::int64_t process = t != nullptr ? t->process : store::kNull;
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const StepGroup& g) { return g.process == process; });
+    if (it == groups.end()) it = groups.insert(groups.end(), StepGroup{process, {}});
+    it->steps.push_back(s);
+  }
+  auto rank_of = [&](const StepGroup& g) {
+    const store::Process* p = reader.process(g.process);
+    return std::pair{p != nullptr && p->rank != store::kNull ? p->rank : INT64_MAX, g.process};
+  };
+  std::sort(groups.begin(), groups.end(),
+            [&](const StepGroup& a, const StepGroup& b) { return rank_of(a) < rank_of(b); });
+  for (StepGroup& g : groups) g.steps = clean_steps(g.steps);
+  return groups;
+}
+
+// The step-dependent figures of one pass (the whole trace, or one process of it).
+void fill_figures(Report& r, EventPass& pass) {
   StepFigures& f = pass.figures;
-
-  r.events = pass.events;
-  const store::TimeRange range =
-      pass.events > 0 ? store::TimeRange{pass.first_ns, pass.last_ns} : store::TimeRange{};
   r.per_step = std::move(f.per_step);
   r.breakdown = f.breakdown;
   r.step_time_total_ns = f.step_time_total_ns;
@@ -132,6 +173,92 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
   if (r.batch && r.step_time_total_ns > 0) {
     r.samples_per_s = static_cast<double>(*r.batch) * static_cast<double>(r.steps) /
                       (static_cast<double>(r.step_time_total_ns) / 1e9);
+  }
+}
+
+RankFigures rank_figures(const store::Reader& reader, std::int64_t process, const Report& r) {
+  RankFigures k;
+  k.process = process;
+  if (const store::Process* p = reader.process(process)) {
+    k.name = p->name;
+    if (p->rank != store::kNull) k.rank = p->rank;
+  }
+  k.steps = r.steps;
+  k.step_time = r.step_time;
+  k.breakdown = r.breakdown;
+  k.step_time_total_ns = r.step_time_total_ns;
+  k.input_pct = r.input_pct;
+  k.verdict = r.verdict;
+  k.input_bound_steps = r.input_bound_steps;
+  k.has_device = r.device.has_device;
+  k.device_busy_pct = r.device.busy_pct;
+  k.device_idle_pct = r.device.idle_pct;
+  k.idle_by_cause_ns = r.device.idle_by_cause_ns;
+  k.samples_per_s = r.samples_per_s;
+  return k;
+}
+
+// Several processes: each is analysed on its own (its steps, its tracks), then their passes
+// merge into the figures of the whole trace.
+EventPass analyse_groups(const store::Reader& reader, const std::vector<StepGroup>& groups,
+                         const TrackTable& tracks, const AnalysisOptions& options, Report& r) {
+  std::vector<std::span<const store::Step>> steps;  // the passes keep these spans
+  for (const StepGroup& g : groups) steps.emplace_back(g.steps);
+  std::vector<EventPass> passes = scan_groups(reader, tracks, steps, options);
+  for (std::size_t g = 0; g < passes.size(); ++g) {
+    for (StepSummary& st : passes[g].figures.per_step) st.rank_index = static_cast<int>(g);
+    Report one;
+    one.batch = r.batch;
+    EventPass copy = passes[g];  // fill_figures takes the per-step lists
+    fill_figures(one, copy);
+    r.ranks.push_back(rank_figures(reader, groups[g].process, one));
+  }
+  for (std::size_t g = 1; g < passes.size(); ++g) passes[0].merge(std::move(passes[g]));
+  EventPass& all = passes[0];
+  std::stable_sort(
+      all.figures.per_step.begin(), all.figures.per_step.end(),
+      [](const StepSummary& a, const StepSummary& b) { return a.start_ns < b.start_ns; });
+  std::stable_sort(all.figures.gaps.begin(), all.figures.gaps.end(),
+                   [](const IdleGap& a, const IdleGap& b) { return a.start_ns < b.start_ns; });
+  return std::move(all);
+}
+
+}  // namespace
+
+Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
+  Report r;
+  r.file = reader.path();
+  read_meta(reader, r);
+
+  const std::vector<store::Step> raw_steps = reader.steps();
+  const std::vector<StepGroup> groups = step_groups(reader, raw_steps);
+  const std::vector<std::uint32_t> trainers = trainer_tracks(reader, raw_steps);
+  auto one_group = [&] {
+    const std::span<const store::Step> steps =
+        groups.empty() ? std::span<const store::Step>{} : std::span(groups.front().steps);
+    // A trace whose processes are named keeps to the one holding the steps.
+    std::vector<std::int64_t> processes;
+    if (!groups.empty() && groups.front().process != store::kNull)
+      processes.push_back(groups.front().process);
+    const TrackTable tracks(reader.tracks(), trainers, processes);
+    return scan_events(reader, tracks, steps, split_points(steps, options.threads), options);
+  };
+  auto several_groups = [&] {
+    std::vector<std::int64_t> processes;
+    for (const StepGroup& g : groups) processes.push_back(g.process);
+    const TrackTable tracks(reader.tracks(), trainers, processes);
+    return analyse_groups(reader, groups, tracks, options, r);
+  };
+  EventPass pass = groups.size() > 1 ? several_groups() : one_group();
+
+  r.events = pass.events;
+  const store::TimeRange range =
+      pass.events > 0 ? store::TimeRange{pass.first_ns, pass.last_ns} : store::TimeRange{};
+  fill_figures(r, pass);
+  if (!r.ranks.empty()) {
+    // Ranks train side by side: the job's rate is the sum of theirs.
+    r.samples_per_s = 0;
+    for (const RankFigures& k : r.ranks) r.samples_per_s += k.samples_per_s;
   }
   r.gpu_hour_price = options.gpu_hour_price;
   r.currency = options.currency;

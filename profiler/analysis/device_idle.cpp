@@ -9,6 +9,8 @@ std::string_view idle_cause_name(IdleCause c) {
   switch (c) {
     case IdleCause::input:
       return "input";
+    case IdleCause::collective:
+      return "collective";
     case IdleCause::host:
       return "host";
     case IdleCause::sync:
@@ -26,6 +28,7 @@ WindowIdle device_idle(Interval window, std::int64_t step, const TimelineWindow&
   gaps(timeline.device_busy, window, s.gaps);
   const std::pair<IdleCause, std::span<const Interval>> causes[] = {
       {IdleCause::input, timeline[Part::input_wait]},
+      {IdleCause::collective, timeline[Part::collective]},
       {IdleCause::host, timeline.host_busy},
       {IdleCause::sync, timeline[Part::sync]},
   };

@@ -1,7 +1,8 @@
 // Device busy and idle time inside steps (DESIGN §4). Busy = the union of kernel and copy events
 // on all device queues; idle = the rest of the step. Each idle stretch is attributed to a
 // cause, first match wins, per nanosecond:
-//   input  the trainer thread was waiting for (or producing) its batch  (Timeline input_wait)
+//   input       the trainer thread was waiting for (or producing) its batch (input_wait)
+//   collective  the trainer was in a collective (an allreduce waiting for the other ranks)
 //   host   the trainer was launching work, computing or staging a copy  (Timeline host_busy)
 //   sync   the trainer was blocked on the device                        (Timeline sync)
 //   other  none of these was recorded

@@ -29,10 +29,17 @@ std::string signed_fixed(double v, int decimals) {
 // "  label                      A          B     change"
 constexpr std::size_t kLabelWidth = 34;  // "  " + label, padded; longer labels are cut
 
-std::string row(std::string_view label, const Delta& d, int decimals, std::string_view unit) {
+// Percentages change by percentage points ("-21.1 pp"); a relative change of a share would read
+// as the share itself. Other figures show their relative change too.
+enum class Kind { value, share };
+
+std::string row(std::string_view label, const Delta& d, int decimals, std::string_view unit,
+                Kind kind = Kind::value) {
   auto cell = [&](double v) { return fmt::printf("%.*f", decimals, v) + std::string(unit); };
-  std::string change = signed_fixed(d.delta(), decimals) + std::string(unit);
-  if (const auto pct = d.change_pct()) change += fmt::printf(" (%+.1f %%)", *pct);
+  std::string change = signed_fixed(d.delta(), decimals) +
+                       (kind == Kind::share ? std::string(" pp") : std::string(unit));
+  if (kind == Kind::value)
+    if (const auto pct = d.change_pct()) change += fmt::printf(" (%+.1f %%)", *pct);
   std::string out = "  " + std::string(label);
   if (out.size() >= kLabelWidth) out = out.substr(0, kLabelWidth - 4) + "... ";
   out.resize(kLabelWidth, ' ');
@@ -108,23 +115,66 @@ RunDiff diff(const Report& a, const Report& b) {
                    [](const KernelDelta& x, const KernelDelta& y) {
                      return std::fabs(x.ms_per_step.delta()) > std::fabs(y.ms_per_step.delta());
                    });
+
+  // Samples/s compares runs of different batch sizes fairly; step time when a batch is unknown.
+  if (a.samples_per_s > 0 && b.samples_per_s > 0 && a.batch && b.batch)
+    d.speedup = b.samples_per_s / a.samples_per_s;
+  else if (a.step_time.mean_ms > 0 && b.step_time.mean_ms > 0)
+    d.speedup = a.step_time.mean_ms / b.step_time.mean_ms;
+  d.gpu_hour_price = a.gpu_hour_price;
+  d.currency = a.currency;
+  if (d.speedup > 0) {
+    d.device_time_saved_pct = (1.0 - 1.0 / d.speedup) * 100.0;
+    d.saving_per_device_hour = d.gpu_hour_price * d.device_time_saved_pct / 100.0;
+  }
   return d;
 }
 
+std::string headline(const RunDiff& d) {
+  if (d.speedup <= 0) return "A and B cannot be compared: a run has no step time.";
+  const bool faster = d.speedup >= 1.0;
+  std::string out = faster ? fmt::printf("B is %.2f× faster than A", d.speedup)
+                           : fmt::printf("B is %.2f× slower than A", 1.0 / d.speedup);
+  out += ": " + fmt::ms(d.step_mean_ms.a) + " → " + fmt::ms(d.step_mean_ms.b) + " per step";
+  if (d.samples_per_s.a > 0 && d.samples_per_s.b > 0)
+    out += ", " + fmt::count(std::llround(d.samples_per_s.a)) + " → " +
+           fmt::count(std::llround(d.samples_per_s.b)) + " samples/s";
+  const Delta& wait = d.breakdown_ms_per_step[static_cast<int>(Part::input_wait)];
+  if (const auto pct = wait.change_pct(); pct && std::fabs(*pct) >= 1.0)
+    out += fmt::printf("; input wait per step %+.0f %%", *pct);
+  return out + ".";
+}
+
+std::string saving_sentence(const RunDiff& d) {
+  if (d.speedup <= 0) return "";
+  const std::string price = fmt::money(d.gpu_hour_price, d.currency);
+  if (d.speedup < 1.0)
+    return fmt::printf("B needs %.0f %% more device time than A for the same steps: ",
+                       (1.0 / d.speedup - 1.0) * 100.0) +
+           fmt::money(-d.saving_per_device_hour, d.currency) + " more per device-hour at " + price +
+           "/hour.";
+  return fmt::printf("B does A's work in %.0f %% less device time: ", d.device_time_saved_pct) +
+         fmt::money(d.saving_per_device_hour, d.currency) + " saved of every " + price +
+         " device-hour A rents (idle device time " + fmt::pct(d.device_idle_pct.a) + " → " +
+         fmt::pct(d.device_idle_pct.b) + ").";
+}
+
 std::string to_text(const RunDiff& d) {
-  std::string out;
-  out += "A  " + fmt::printable(d.file_a) + "\nB  " + fmt::printable(d.file_b) + "\n\n";
-  out += "verdict" + std::string(kLabelWidth - 7, ' ') + std::string(verdict_name(d.verdict_a)) + " -> " +
-         std::string(verdict_name(d.verdict_b)) +
+  std::string out = headline(d) + "\n";
+  if (const std::string saving = saving_sentence(d); !saving.empty())
+    out += "Saving: " + saving + "\n";
+  out += "\nA  " + fmt::printable(d.file_a) + "\nB  " + fmt::printable(d.file_b) + "\n\n";
+  out += "verdict" + std::string(kLabelWidth - 7, ' ') + std::string(verdict_name(d.verdict_a)) +
+         " -> " + std::string(verdict_name(d.verdict_b)) +
          (d.verdict_a == d.verdict_b ? " (unchanged)" : "") + "\n";
-  out += "bottleneck stage" + std::string(kLabelWidth - 16, ' ') + d.bottleneck_a.value_or("none") + " -> " +
-         d.bottleneck_b.value_or("none") + "\n\n";
+  out += "bottleneck stage" + std::string(kLabelWidth - 16, ' ') + d.bottleneck_a.value_or("none") +
+         " -> " + d.bottleneck_b.value_or("none") + "\n\n";
   out += std::string(kLabelWidth + 13, ' ') + "A             B   change (B - A)\n";
   out += row("steps", d.steps, 0, "");
   out += row("step time mean", d.step_mean_ms, 3, " ms");
   out += row("step time p50", d.step_p50_ms, 3, " ms");
   out += row("step time p90", d.step_p90_ms, 3, " ms");
-  out += row("input", d.input_pct, 1, " %");
+  out += row("input", d.input_pct, 1, " %", Kind::share);
   out += row("input-bound steps", d.input_bound_steps, 0, "");
   out += row("samples/s", d.samples_per_s, 0, "");
   out += "\nbreakdown per step\n";
@@ -132,8 +182,8 @@ std::string to_text(const RunDiff& d) {
     out += row(part_name(static_cast<Part>(p)), d.breakdown_ms_per_step[p], 3, " ms");
   if (d.device_a || d.device_b) {
     out += "\ndevice\n";
-    out += row("busy", d.device_busy_pct, 1, " %");
-    out += row("idle", d.device_idle_pct, 1, " %");
+    out += row("busy", d.device_busy_pct, 1, " %", Kind::share);
+    out += row("idle", d.device_idle_pct, 1, " %", Kind::share);
     for (int c = 0; c < kIdleCauseCount; ++c)
       out += row("idle " + std::string(idle_cause_name(static_cast<IdleCause>(c))) + " per step",
                  d.idle_by_cause_ms_per_step[c], 3, " ms");
@@ -193,6 +243,14 @@ std::string to_json(const RunDiff& d) {
       .opt_str(d.bottleneck_a)
       .key("b")
       .opt_str(d.bottleneck_b)
+      .end_object();
+  j.field("speedup", d.speedup);
+  j.key("saving")
+      .begin_object()
+      .field("device_time_pct", d.device_time_saved_pct)
+      .field("per_device_hour", d.saving_per_device_hour)
+      .field("gpu_hour_price", d.gpu_hour_price)
+      .field("currency", d.currency)
       .end_object();
   j.key("kernels").begin_array();
   for (const KernelDelta& k : d.kernels) {

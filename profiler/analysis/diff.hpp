@@ -45,9 +45,24 @@ struct RunDiff {
   std::optional<std::string> bottleneck_a, bottleneck_b;
   // Every kernel of either run, by |ms_per_step delta|, largest first (ties by name).
   std::vector<KernelDelta> kernels;
+
+  // The headline: how much faster B runs the same work (A's mean step time / B's; 0 when
+  // either is unknown), and what that saves. A step holds the device for its wall time, so the
+  // share of device time saved is 1 - 1/speedup, priced per device-hour A rents.
+  double speedup = 0;
+  double device_time_saved_pct = 0;   // of A's device time, for the same steps
+  double saving_per_device_hour = 0;  // currency per device-hour of A's run
+  double gpu_hour_price = 2.50;
+  std::string currency = "$";
 };
 
 RunDiff diff(const Report& a, const Report& b);
+
+// "B is 1.95× faster than A: 0.73 ms → 0.37 ms per step, 44 038 → 86 034 samples/s; input wait
+// per step -63 %." (the first line of to_text and of the viewer's compare page).
+std::string headline(const RunDiff& d);
+// What the speed-up saves, priced per device-hour; empty when the runs cannot be compared.
+std::string saving_sentence(const RunDiff& d);
 
 // Text: one line per figure, A, B, the change; then the kernel table and the verdicts.
 std::string to_text(const RunDiff& d);

@@ -61,7 +61,8 @@ void EventPass::add(const store::Event& e, const TrackTable& tracks) {
   switch (role) {
     case TrackRole::device:
       timeline_.add(role, e.category, when.start, when.end);
-      if (e.category == trace::Category::kernel) kernels.add(e.label, when.length());
+      if (e.category == trace::Category::kernel || e.category == trace::Category::collective)
+        kernels.add(e.label, when.length());
       break;
     case TrackRole::trainer:
       timeline_.add(role, e.category, when.start, when.end);
@@ -145,6 +146,21 @@ EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
 
   for (std::size_t i = 1; i < parts; ++i) passes[0].merge(std::move(passes[i]));
   return std::move(passes[0]);
+}
+
+std::vector<EventPass> scan_groups(const store::Reader& reader, const TrackTable& tracks,
+                                   std::span<const std::span<const store::Step>> group_steps,
+                                   const AnalysisOptions& options) {
+  std::vector<EventPass> passes;
+  passes.reserve(group_steps.size());
+  for (const auto& steps : group_steps) passes.emplace_back(steps, options, false);
+  if (passes.empty()) return passes;
+  reader.scan(-kAll, kAll, 0, [&](const store::Event& e) {
+    const bool ignored = tracks.role(e.track) == TrackRole::ignored;
+    passes[ignored ? 0 : static_cast<std::size_t>(tracks.group(e.track))].add(e, tracks);
+  });
+  for (EventPass& p : passes) p.finish();
+  return passes;
 }
 
 }  // namespace ts::analysis

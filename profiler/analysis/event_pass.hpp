@@ -61,4 +61,11 @@ EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
                       std::span<const store::Step> steps, std::span<const std::int64_t> splits,
                       const AnalysisOptions& options);
 
+// A trace of several groups (processes, TrackTable::group): one pass per group, fed by one
+// sequential scan that hands each event to the pass of its track's group. group_steps[g]: group
+// g's steps, sorted and disjoint. Events of ignored tracks count in the first pass only.
+std::vector<EventPass> scan_groups(const store::Reader& reader, const TrackTable& tracks,
+                                   std::span<const std::span<const store::Step>> group_steps,
+                                   const AnalysisOptions& options);
+
 }  // namespace ts::analysis

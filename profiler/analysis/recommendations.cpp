@@ -71,8 +71,9 @@ std::string idle_cost(const Report& r, const AnalysisOptions& o) {
   for (int c = 1; c < kIdleCauseCount; ++c)
     if (d.idle_by_cause_ns[c] > d.idle_by_cause_ns[top]) top = c;
   if (d.idle_ns > 0 && d.idle_by_cause_ns[top] > 0) {
-    constexpr const char* kWhy[kIdleCauseCount] = {"waiting for input", "waiting on the host",
-                                                   "in synchronisation", "with nothing recorded"};
+    constexpr const char* kWhy[kIdleCauseCount] = {
+        "waiting for input", "waiting in collectives (other ranks)", "waiting on the host",
+        "in synchronisation", "with nothing recorded"};
     text += std::string(", mostly ") + kWhy[top] + " (" +
             fmt::pct(percent(d.idle_by_cause_ns[top], d.idle_ns)) + " of the idle time)";
   }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ts::store {
@@ -21,6 +22,7 @@ namespace ts::analysis {
 // parts overlap, the earlier part here takes the time. The parts of a step sum to its wall time.
 enum class Part : std::uint8_t {
   device_compute,
+  collective,  // communication: collective kernels on a device, or the host blocked in one
   d2h,
   h2d,
   input_wait,
@@ -29,7 +31,7 @@ enum class Part : std::uint8_t {
   host_compute,
   other,  // also idle time: nothing recorded
 };
-inline constexpr int kPartCount = 8;
+inline constexpr int kPartCount = 9;
 std::string_view part_name(Part p);  // the report --json key: "device_compute", "d2h", ...
 
 struct Breakdown {
@@ -43,9 +45,10 @@ enum class Verdict : std::uint8_t { none, moderate, high };
 std::string_view verdict_name(Verdict v);  // "none", "moderate", "high"
 
 // Why the device sat idle during a gap, first match wins (DESIGN §4).
-enum class IdleCause : std::uint8_t { input, host, sync, other };
-inline constexpr int kIdleCauseCount = 4;
-std::string_view idle_cause_name(IdleCause c);  // "input", "host", "sync", "other"
+enum class IdleCause : std::uint8_t { input, collective, host, sync, other };
+inline constexpr int kIdleCauseCount = 5;
+// "input", "collective", "host", "sync", "other"
+std::string_view idle_cause_name(IdleCause c);
 
 struct IdleGap {
   std::int64_t start_ns = 0;
@@ -63,6 +66,7 @@ struct StepSummary {
   double input_pct = 0;             // input_ns / dur_ns * 100
   bool input_bound = false;         // input_pct >= AnalysisOptions::step_input_bound_pct
   std::int64_t device_busy_ns = 0;  // union of all device-queue events inside the step
+  int rank_index = 0;               // the step's process: an index into Report::ranks (0 if none)
 };
 
 struct StepTime {
@@ -104,6 +108,25 @@ struct PipelineStats {
   std::int64_t samples = 0;  // samples the stage figures are per (0: unknown, figures per event)
 };
 
+// The figures of one process of a trace of several (a rank of a distributed job, one file of
+// an import), over that process's own steps and tracks.
+struct RankFigures {
+  std::int64_t process = 0;          // the process id in the trace
+  std::optional<std::int64_t> rank;  // the distributed rank, when known
+  std::string name;                  // the process's name in the trace
+  std::int64_t steps = 0;
+  StepTime step_time;
+  Breakdown breakdown;  // summed over the process's steps
+  std::int64_t step_time_total_ns = 0;
+  double input_pct = 0;
+  Verdict verdict = Verdict::none;
+  std::int64_t input_bound_steps = 0;
+  bool has_device = false;
+  double device_busy_pct = 0, device_idle_pct = 0;
+  std::array<std::int64_t, kIdleCauseCount> idle_by_cause_ns{};
+  double samples_per_s = 0;
+};
+
 struct AnalysisOptions {
   double step_input_bound_pct = 5.0;  // a step is input-bound at or above this input %
   double gpu_hour_price = 2.50;       // what an hour of the device costs, for idle cost
@@ -140,6 +163,18 @@ struct Report {
   std::int64_t step_time_total_ns = 0;      // summed wall time of the steps (breakdown.total())
   std::int64_t h2d_total_ns = 0;  // all h2d time inside steps; breakdown[h2d] is the exposed part
   std::int64_t events = 0;        // events read
+
+  // A trace of several processes that hold steps: one entry per process, ordered by rank (or
+  // process id). The figures above then cover all of them: every process's steps count (steps,
+  // step times and the breakdown are summed over them) and samples/s is the sum of the
+  // processes' rates (data-parallel ranks train at the same time). Empty for one process.
+  std::vector<RankFigures> ranks;
+
+  // Where the trace came from, for imported ones: the format ("kineto", "chrome", ...; empty
+  // for a trainscope capture), how its steps were found, and what the import skipped, by reason.
+  std::string source_format;
+  std::string steps_source;
+  std::vector<std::pair<std::string, std::uint64_t>> skipped;
 };
 
 // Reads the trace and analyses it. Throws store::Error for unreadable files.

@@ -21,9 +21,9 @@ constexpr std::size_t kTopKernels = 10;
 constexpr std::size_t kMaxRanges = 20;
 constexpr std::size_t kNameWidth = 32;
 
-constexpr std::string_view kPartLabels[kPartCount] = {"device compute", "d2h copies",  "h2d copies",
-                                                      "input wait",     "launch",      "sync",
-                                                      "host compute",   "other / idle"};
+constexpr std::string_view kPartLabels[kPartCount] = {
+    "device compute", "collective", "d2h copies",   "h2d copies",  "input wait",
+    "launch",         "sync",       "host compute", "other / idle"};
 
 // Pads or cuts (at a UTF-8 character boundary, with "…") to `width` bytes; names are ASCII in
 // practice, so bytes are columns.

@@ -6,7 +6,8 @@ namespace ts::analysis {
 
 std::string_view part_name(Part p) {
   constexpr std::string_view names[kPartCount] = {
-      "device_compute", "d2h", "h2d", "input_wait", "launch", "sync", "host_compute", "other"};
+      "device_compute", "collective", "d2h",          "h2d",  "input_wait",
+      "launch",         "sync",       "host_compute", "other"};
   const auto i = static_cast<int>(p);
   return i >= 0 && i < kPartCount ? names[i] : std::string_view("other");
 }

@@ -13,6 +13,9 @@ void TimelineBuilder::add(TrackRole role, Category category, std::int64_t start,
       case Category::kernel:
         part(Part::device_compute).add(start, end);
         break;
+      case Category::collective:
+        part(Part::collective).add(start, end);
+        break;
       case Category::h2d:
         part(Part::h2d).add(start, end);
         break;
@@ -55,6 +58,9 @@ void TimelineBuilder::add(TrackRole role, Category category, std::int64_t start,
     case Category::d2h:
       part(Part::d2h).add(start, end);
       host_busy_.add(start, end);
+      break;
+    case Category::collective:
+      part(Part::collective).add(start, end);
       break;
     case Category::step:
     case Category::other:

@@ -10,8 +10,10 @@
 //     host_compute, optimizer, kernel          -> host_compute (a "kernel" zone on a host thread
 //                                                 is host math)
 //     h2d, d2h                                 -> h2d, d2h     (host-side staging copies)
+//     collective                               -> collective   (blocked in communication)
 //   device queue
-//     kernel, h2d, d2h                         -> device_compute, h2d, d2h, and device busy
+//     kernel, collective, h2d, d2h             -> device_compute, collective, h2d, d2h, and
+//                                                 device busy
 //   any other track (input workers, the writer, counters): not part of the breakdown.
 //
 // Everything else (step, other) is left to the `other` part, which the breakdown computes as

@@ -186,20 +186,42 @@ void Reader::load_tables() {
     });
   }
   {
-    Stmt st(db_, "SELECT id, name, kind, os_tid FROM track ORDER BY id", kRead);
+    // Before version 3 there are no processes: every track belongs to the one process.
+    Stmt st(db_,
+            version_ >= 3 ? "SELECT id, name, kind, os_tid, process FROM track ORDER BY id"
+                          : "SELECT id, name, kind, os_tid, NULL FROM track ORDER BY id",
+            kRead);
     each_row(st, [&] {
       const std::int64_t id = st.col_int(0);
       if (!is_id(id)) return;
+      track_index_[static_cast<std::uint32_t>(id)] = tracks_.size();
       tracks_.push_back({static_cast<std::uint32_t>(id), st.col_text(1),
-                         track_kind_of(st.col_int(2)), st.col_null(3) ? kNull : st.col_int(3)});
+                         track_kind_of(st.col_int(2)), st.col_null(3) ? kNull : st.col_int(3),
+                         st.col_null(4) || !is_id(st.col_int(4)) ? kNull : st.col_int(4)});
+    });
+  }
+  if (version_ >= 3) {
+    Stmt st(db_, "SELECT id, name, rank, pid, host FROM process ORDER BY id", kRead);
+    each_row(st, [&] {
+      const std::int64_t id = st.col_int(0);
+      if (!is_id(id)) return;
+      processes_.push_back({static_cast<std::uint32_t>(id), st.col_text(1),
+                            st.col_null(2) ? kNull : st.col_int(2),
+                            st.col_null(3) ? kNull : st.col_int(3),
+                            st.col_null(4) ? std::string() : st.col_text(4)});
     });
   }
 }
 
 const Track* Reader::track(std::uint32_t id) const {
-  for (const Track& t : tracks_)
-    if (t.id == id) return &t;
-  return nullptr;
+  const auto it = track_index_.find(id);
+  return it == track_index_.end() ? nullptr : &tracks_[it->second];
+}
+
+const Process* Reader::process(std::int64_t id) const {
+  const auto it = std::lower_bound(processes_.begin(), processes_.end(), id,
+                                   [](const Process& p, std::int64_t v) { return p.id < v; });
+  return it != processes_.end() && it->id == id ? &*it : nullptr;
 }
 
 const Label& Reader::label(std::uint32_t id) const {

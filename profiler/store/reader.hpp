@@ -27,6 +27,16 @@ struct Track {
   std::string name;
   trace::TrackKind kind = trace::TrackKind::thread;
   std::int64_t os_tid = kNull;
+  std::int64_t process = kNull;  // a Process id; kNull: the trace's only process
+};
+
+// A process of the trace (schema version 3): a rank of a distributed job, or one imported file.
+struct Process {
+  std::uint32_t id = 0;
+  std::string name;
+  std::int64_t rank = kNull;
+  std::int64_t pid = kNull;
+  std::string host;
 };
 
 struct Label {
@@ -79,6 +89,9 @@ class Reader {
 
   const std::vector<Track>& tracks() const { return tracks_; }
   const Track* track(std::uint32_t id) const;
+  // The process rows, by id; empty for a trace of one process (and every file before version 3).
+  const std::vector<Process>& processes() const { return processes_; }
+  const Process* process(std::int64_t id) const;
   // The label of an event; a placeholder ("?", other) for ids the file does not define.
   const Label& label(std::uint32_t id) const;
   std::string_view name(const Event& e) const { return label(e.label).name; }
@@ -113,6 +126,8 @@ class Reader {
   Db db_;
   int version_ = 0;
   std::vector<Track> tracks_;
+  std::unordered_map<std::uint32_t, std::size_t> track_index_;  // id -> tracks_ index
+  std::vector<Process> processes_;
   std::unordered_map<std::uint32_t, Label> labels_;
   Label unknown_label_{"?", trace::Category::other, {}, kNull};
   // Prepared once; mutable because stepping a statement is not a logical change.

@@ -1,4 +1,4 @@
--- trainscope trace schema, version 2 (PRAGMA user_version), application_id 0x54534350 ('TSCP').
+-- trainscope trace schema, version 3 (PRAGMA user_version), application_id 0x54534350 ('TSCP').
 -- Embedded into the writer at build time; documented for users in traces/README.md.
 --
 -- Every timestamp is nanoseconds on the host's monotonic clock of the capturing process.
@@ -6,7 +6,7 @@
 -- Readers never rely on the views (a hostile file may redefine them) but on the tables.
 
 PRAGMA application_id = 1414742864;
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 -- Key/value facts about the run: command line, engine configuration, device names, clock
 -- calibration, data-loss counters, schema and trainscope versions. Values are text.
@@ -29,7 +29,7 @@ CREATE TABLE category (
 INSERT INTO category (id, name) VALUES
   (0, 'step'), (1, 'input_wait'), (2, 'input_read'), (3, 'input_decode'), (4, 'input_map'),
   (5, 'input_batch'), (6, 'h2d'), (7, 'd2h'), (8, 'kernel'), (9, 'launch'), (10, 'sync'),
-  (11, 'host_compute'), (12, 'optimizer'), (13, 'other');
+  (11, 'host_compute'), (12, 'optimizer'), (13, 'other'), (14, 'collective');
 
 CREATE TABLE track_kind (
   id   INTEGER PRIMARY KEY,
@@ -37,12 +37,23 @@ CREATE TABLE track_kind (
 );
 INSERT INTO track_kind (id, name) VALUES (0, 'thread'), (1, 'device_queue'), (2, 'counter');
 
+-- The processes of a trace (version 3): the ranks of a distributed job, or the files of an
+-- import, each a group of tracks on one clock. A trace of one process may have no row here.
+CREATE TABLE process (
+  id   INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  rank INTEGER,            -- the distributed rank, NULL outside a distributed job
+  pid  INTEGER,            -- the OS process id, when known
+  host TEXT                -- the host name, when known
+);
+
 -- One lane of the timeline: a host thread, a device queue or a counter.
 CREATE TABLE track (
-  id     INTEGER PRIMARY KEY,
-  name   TEXT NOT NULL,
-  kind   INTEGER NOT NULL REFERENCES track_kind (id),
-  os_tid INTEGER                                   -- thread tracks: the OS thread id
+  id      INTEGER PRIMARY KEY,
+  name    TEXT NOT NULL,
+  kind    INTEGER NOT NULL REFERENCES track_kind (id),
+  os_tid  INTEGER,                                 -- thread tracks: the OS thread id
+  process INTEGER REFERENCES process (id)          -- NULL: the trace's only process
 );
 
 -- What an event is: a name and a category, plus the source location of a host zone.
@@ -123,8 +134,11 @@ CREATE VIEW events (id, track, category, name, start_ns, dur_ns, step, bytes) AS
   JOIN category AS c ON c.id = l.category
   JOIN string AS s ON s.id = l.name;
 
-CREATE VIEW tracks (id, name, kind) AS
-  SELECT t.id, t.name, k.name FROM track AS t JOIN track_kind AS k ON k.id = t.kind;
+CREATE VIEW tracks (id, name, kind, process) AS
+  SELECT t.id, t.name, k.name, t.process FROM track AS t JOIN track_kind AS k ON k.id = t.kind;
+
+CREATE VIEW processes (id, name, rank, pid, host) AS
+  SELECT id, name, rank, pid, host FROM process;
 
 CREATE VIEW steps (step, start_ns, dur_ns) AS
   SELECT step, start_ns, dur_ns FROM step_span;

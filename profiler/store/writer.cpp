@@ -31,10 +31,21 @@ bool key_less(const EventRow& a, const EventRow& b) {
   return a.dur_ns > b.dur_ns;
 }
 
-// True when the file starts with an SQLite header carrying our application_id.
+// True when the file starts with an SQLite header carrying our application_id, or when its
+// write-ahead log does: a capture killed before its first checkpoint left the application_id in
+// the -wal file only (the reader, replaying the log, calls such a file a trace with no events).
 bool is_trace_file(const std::string& path) {
   const auto h = read_file_header(path);
-  return h && h->sqlite && h->header_bytes == 100 && h->application_id == kApplicationId;
+  if (!h || !h->sqlite || h->header_bytes != 100) return false;
+  if (h->application_id == kApplicationId) return true;
+  if (!has_write_ahead_log(path)) return false;
+  try {
+    Db db;
+    db.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, kCreate);
+    return db.pragma_int("application_id", kCreate) == kApplicationId;
+  } catch (const Error&) {
+    return false;
+  }
 }
 
 void remove_if_present(const std::string& path) {
@@ -69,8 +80,11 @@ Writer::Writer(const std::string& path, const WriterOptions& options)
   const int page = options.page_size;
   // Staging: incremental auto-vacuum, so that the pages the staged blocks held go back to the
   // file system when finish() has indexed them instead of staying in the file as free pages.
+  // The application_id goes into the file's header before it switches to WAL, so a capture
+  // killed at any later moment leaves a file that says it is a trace.
   db_.exec(("PRAGMA page_size=" + std::to_string(page) +
-            (options.staged ? "; PRAGMA auto_vacuum=INCREMENTAL" : ""))
+            (options.staged ? "; PRAGMA auto_vacuum=INCREMENTAL" : "") +
+            "; PRAGMA application_id=" + std::to_string(kApplicationId))
                .c_str(),
            kCreate);
   {
@@ -122,7 +136,6 @@ void Writer::prepare() {
   ins_counter_ = Stmt(db_, "INSERT OR IGNORE INTO counter_sample VALUES (?,?,?)", kWrite);
   put_string_ = Stmt(db_, "INSERT OR REPLACE INTO string VALUES (?,?)", kWrite);
   put_label_ = Stmt(db_, "INSERT OR REPLACE INTO label VALUES (?,?,?,?,?)", kWrite);
-  put_track_ = Stmt(db_, "INSERT OR REPLACE INTO track VALUES (?,?,?,?)", kWrite);
   put_meta_ = Stmt(db_, "INSERT OR REPLACE INTO meta VALUES (?,?)", kWrite);
   ins_block_ = Stmt(db_, "INSERT INTO event_block (data) VALUES (?)", kWrite);
 }
@@ -243,7 +256,7 @@ bool Writer::salvage(std::span<const std::pair<std::string, std::string>> meta) 
 void Writer::close_file() noexcept {
   sqlite3_exec(db_.get(), "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
   for (Stmt* s : {&begin_, &commit_, &ins_event_ignore1_, &find_event_, &ins_counter_, &ins_block_,
-                  &put_string_, &put_label_, &put_track_, &put_meta_})
+                  &put_string_, &put_label_, &put_track_, &put_process_, &put_meta_})
     *s = Stmt();
   for (MultiRowInsert* m : {&ins_event_, &ins_arg_, &ins_step_}) m->clear();
   sqlite3_exec(db_.get(), "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
@@ -270,14 +283,36 @@ void Writer::put_label(std::uint32_t id, std::uint32_t name, trace::Category cat
   step_labels_[id] = category == trace::Category::step;
 }
 
+// Prepared on first use: a writer adopting an older file (to index its staged blocks) never
+// writes tracks or processes, and that file's track table lacks the process column.
 void Writer::put_track(std::uint32_t id, std::string_view name, trace::TrackKind kind,
-                       std::int64_t os_tid) {
+                       std::int64_t os_tid, std::int64_t process) {
   begin();
+  if (!put_track_)
+    put_track_ = Stmt(db_, "INSERT OR REPLACE INTO track VALUES (?,?,?,?,?)", kWrite);
   put_track_.bind(1, std::int64_t{id});
   put_track_.bind(2, name);
   put_track_.bind(3, static_cast<std::int64_t>(kind));
   put_track_.bind_opt(4, os_tid, kNull);
+  put_track_.bind_opt(5, process, kNull);
   put_track_.run();
+}
+
+void Writer::put_process(std::uint32_t id, std::string_view name, std::int64_t rank,
+                         std::int64_t pid, std::string_view host) {
+  begin();
+  if (!put_process_)
+    put_process_ = Stmt(db_, "INSERT OR REPLACE INTO process VALUES (?,?,?,?,?)", kWrite);
+  put_process_.bind(1, std::int64_t{id});
+  put_process_.bind(2, name);
+  put_process_.bind_opt(3, rank, kNull);
+  put_process_.bind_opt(4, pid, kNull);
+  if (host.empty()) {
+    put_process_.bind_null(5);
+  } else {
+    put_process_.bind(5, host);
+  }
+  put_process_.run();
 }
 
 void Writer::put_meta(std::string_view key, std::string_view value) {

@@ -45,8 +45,12 @@ class Writer {
   void put_string(std::uint32_t id, std::string_view text);
   void put_label(std::uint32_t id, std::uint32_t name, trace::Category category,
                  std::uint32_t file = 0, std::int64_t line = kNull);
+  // process: a process row's id (put_process), kNull for a trace of one process.
   void put_track(std::uint32_t id, std::string_view name, trace::TrackKind kind,
-                 std::int64_t os_tid = kNull);
+                 std::int64_t os_tid = kNull, std::int64_t process = kNull);
+  // rank, pid: kNull when unknown; host: empty when unknown.
+  void put_process(std::uint32_t id, std::string_view name, std::int64_t rank = kNull,
+                   std::int64_t pid = kNull, std::string_view host = {});
   void put_meta(std::string_view key, std::string_view value);
 
   // Appends events. Events whose label is a `step` label also go to step_span. Fastest in
@@ -110,7 +114,7 @@ class Writer {
   Stmt begin_, commit_;
   MultiRowInsert ins_event_, ins_arg_, ins_step_;
   Stmt ins_event_ignore1_, find_event_, ins_counter_, ins_block_;
-  Stmt put_string_, put_label_, put_track_, put_meta_;
+  Stmt put_string_, put_label_, put_track_, put_process_, put_meta_;
   std::vector<bool> step_labels_;
   std::vector<std::int64_t> track_max_start_;  // per track: the latest start written
   std::vector<EventRow> batch_;                // rows that cannot collide, not yet inserted

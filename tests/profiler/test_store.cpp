@@ -1,11 +1,13 @@
 // The SQLite store: writer -> file -> reader and the public views.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <random>
 #include <set>
 
+#include "profiler/store/file_header.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/store/schema.hpp"
 #include "profiler/store/writer.hpp"
@@ -39,8 +41,8 @@ std::string make_trace(const TempDir& dir, int steps) {
 TEST(Store, SchemaIsEmbeddedAndVersioned) {
   const auto sql_text = ts::store::schema_sql();
   EXPECT_NE(sql_text.find("CREATE TABLE event"), std::string_view::npos);
-  EXPECT_NE(sql_text.find("PRAGMA user_version = 2;"), std::string_view::npos);
-  EXPECT_EQ(ts::store::kSchemaVersion, 2);
+  EXPECT_NE(sql_text.find("PRAGMA user_version = 3;"), std::string_view::npos);
+  EXPECT_EQ(ts::store::kSchemaVersion, 3);
 }
 
 TEST(Store, CategoryTableMatchesTheTaxonomy) {
@@ -74,7 +76,10 @@ TEST(Store, ViewsHaveExactlyThePublicColumns) {
   using V = std::vector<std::string>;
   EXPECT_EQ(sql(path, "SELECT * FROM events LIMIT 0").columns,
             (V{"id", "track", "category", "name", "start_ns", "dur_ns", "step", "bytes"}));
-  EXPECT_EQ(sql(path, "SELECT * FROM tracks LIMIT 0").columns, (V{"id", "name", "kind"}));
+  EXPECT_EQ(sql(path, "SELECT * FROM tracks LIMIT 0").columns,
+            (V{"id", "name", "kind", "process"}));
+  EXPECT_EQ(sql(path, "SELECT * FROM processes LIMIT 0").columns,
+            (V{"id", "name", "rank", "pid", "host"}));
   EXPECT_EQ(sql(path, "SELECT * FROM steps LIMIT 0").columns, (V{"step", "start_ns", "dur_ns"}));
 }
 
@@ -136,6 +141,59 @@ TEST(Store, ReaderRangeQueriesByTrackAndTime) {
   EXPECT_EQ(inside[1].bytes, 1024);
   EXPECT_EQ(r.label(inside[1].label).file, "model.cpp");
   EXPECT_EQ(r.label(inside[1].label).line, 12);
+}
+
+TEST(Store, ProcessesGroupTracksAndReadBack) {
+  TempDir dir;
+  const std::string path = dir.file("ranks.db");
+  {
+    Writer w(path);
+    w.put_process(1, "rank 0 (node-a pid 11)", 0, 11, "node-a");
+    w.put_process(2, "rank 1", 1);
+    w.put_track(1, "main", tt::TrackKind::thread, 11, 1);
+    w.put_track(2, "main", tt::TrackKind::thread, 12, 2);
+    w.put_track(3, "GPU 0 stream 7", tt::TrackKind::device_queue, kNull, 2);
+    w.put_track(4, "unowned", tt::TrackKind::thread);
+    w.finish();
+  }
+  Reader r(path);
+  ASSERT_EQ(r.processes().size(), 2u);
+  EXPECT_EQ(r.processes()[0].name, "rank 0 (node-a pid 11)");
+  EXPECT_EQ(r.processes()[0].rank, 0);
+  EXPECT_EQ(r.processes()[0].pid, 11);
+  EXPECT_EQ(r.processes()[0].host, "node-a");
+  EXPECT_EQ(r.processes()[1].rank, 1);
+  EXPECT_EQ(r.processes()[1].pid, kNull);
+  EXPECT_EQ(r.processes()[1].host, "");
+  ASSERT_NE(r.process(2), nullptr);
+  EXPECT_EQ(r.process(2)->name, "rank 1");
+  EXPECT_EQ(r.process(3), nullptr);
+  ASSERT_NE(r.track(3), nullptr);
+  EXPECT_EQ(r.track(3)->process, 2);
+  EXPECT_EQ(r.track(1)->process, 1);
+  EXPECT_EQ(r.track(4)->process, kNull);
+  EXPECT_EQ(r.track(99), nullptr);
+  EXPECT_EQ(sql(path, "SELECT process FROM tracks WHERE id = 3").rows.at(0).at(0), "2");
+  EXPECT_EQ(sql(path, "SELECT rank FROM processes WHERE id = 1").rows.at(0).at(0), "0");
+}
+
+// A file of schema version 2 (no process table, four track columns) still opens: every track
+// belongs to its one process.
+TEST(Store, ReadsVersion2FilesWithoutProcesses) {
+  TempDir dir;
+  const auto path = make_trace(dir, 2);
+  ts::test::exec_rw(
+      path,
+      "DROP VIEW tracks; DROP VIEW processes; DROP VIEW counters; CREATE TABLE t2 AS SELECT id, "
+      "name, kind, os_tid "
+      "FROM track; DROP TABLE track; ALTER TABLE t2 RENAME TO track; DROP TABLE process; "
+      "PRAGMA user_version = 2");
+  Reader r(path);
+  EXPECT_EQ(r.schema_version(), 2);
+  ASSERT_EQ(r.tracks().size(), 3u);
+  EXPECT_EQ(r.tracks()[0].process, kNull);
+  EXPECT_TRUE(r.processes().empty());
+  EXPECT_EQ(r.event_count(), 22);
 }
 
 TEST(Store, ReaderByStepTracksCountersAndMeta) {
@@ -365,6 +423,47 @@ TEST(Store, ReplacesAnOldTraceButNeverAnotherFile) {
     EXPECT_NE(std::string(e.what()).find("not a trainscope trace"), std::string::npos);
   }
   EXPECT_EQ(ts::test::read_file(notes), "precious");
+}
+
+// A WAL-mode SQLite file whose application_id (and schema) live in its -wal only, as a capture
+// killed before its first checkpoint leaves it: the connection closes without checkpointing.
+void write_wal_only_database(const std::string& path, std::int32_t application_id) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+  const std::string sql = "PRAGMA application_id=" + std::to_string(application_id) +
+                          "; CREATE TABLE t (x); INSERT INTO t VALUES (1)";
+  ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+}
+
+TEST(Store, ReplacesATraceWhoseCaptureDiedBeforeItsFirstCheckpoint) {
+  TempDir dir;
+  const std::string dead = dir.file("dead.db");
+  write_wal_only_database(dead, ts::store::kApplicationId);
+  ASSERT_TRUE(std::filesystem::exists(dead + "-wal"));
+  EXPECT_NO_THROW({
+    Writer w(dead);
+    w.finish();
+  });
+  EXPECT_EQ(Reader(dead).event_count(), 0);
+
+  // Someone else's WAL-mode database is still not replaced.
+  const std::string foreign = dir.file("foreign.db");
+  write_wal_only_database(foreign, 1234);
+  const auto before = std::filesystem::file_size(foreign + "-wal");
+  EXPECT_THROW(Writer{foreign}, ts::store::Error);
+  EXPECT_EQ(std::filesystem::file_size(foreign + "-wal"), before);
+}
+
+TEST(Store, ANewTraceCarriesItsApplicationIdInTheFileHeaderAtOnce) {
+  TempDir dir;
+  const std::string path = dir.file("new.db");
+  Writer w(path, {.staged = true});  // open, nothing checkpointed yet
+  const auto header = ts::store::read_file_header(path);
+  ASSERT_TRUE(header && header->sqlite);
+  EXPECT_EQ(header->application_id, ts::store::kApplicationId);
 }
 
 // Size on disk per event, indexes included, for a capture-like stream (not a timing assertion):

@@ -91,11 +91,15 @@ void ComparePage::refresh() {
     diff_ = analysis::diff(*a, *b_);
     figures_->set_diff(*diff_, a->currency.empty() ? std::string("$") : a->currency);
     kernels_->set_kernels(diff_->kernels);
-    header_->setText(tr("<b>A</b> %1 &nbsp;→&nbsp; <b>B</b> %2<br><span style='color:#607d8b'>"
-                        "Per-step figures, so runs of different lengths compare fairly. "
-                        "Red: worse in B, green: better.</span>")
-                         .arg(QFileInfo(session_->path()).fileName().toHtmlEscaped(),
-                              QFileInfo(b_path_).fileName().toHtmlEscaped()));
+    const QString saving = QString::fromStdString(analysis::saving_sentence(*diff_));
+    header_->setText(
+        tr("<b>A</b> %1 &nbsp;→&nbsp; <b>B</b> %2<br><b>%3</b>%4<br>"
+           "<span style='color:#607d8b'>Per-step figures, so runs of different "
+           "lengths compare fairly. Red: worse in B, green: better.</span>")
+            .arg(QFileInfo(session_->path()).fileName().toHtmlEscaped(),
+                 QFileInfo(b_path_).fileName().toHtmlEscaped(),
+                 QString::fromStdString(analysis::headline(*diff_)).toHtmlEscaped(),
+                 saving.isEmpty() ? QString() : QStringLiteral("<br>") + saving.toHtmlEscaped()));
     return;
   }
   diff_.reset();

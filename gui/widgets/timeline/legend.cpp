@@ -23,6 +23,7 @@ std::vector<Entry> entries() {
           {QStringLiteral("launch"), category_color(Category::launch)},
           {QStringLiteral("sync"), category_color(Category::sync)},
           {QStringLiteral("host compute"), category_color(Category::host_compute)},
+          {QStringLiteral("collective"), category_color(Category::collective)},
           {QStringLiteral("input read/decode/map"), category_color(Category::input_decode)},
           {QStringLiteral("input wait · input-bound step"), category_color(Category::input_wait)},
           {QStringLiteral("idle: host-bound"), idle_cause_color(IdleCause::host)},

@@ -103,7 +103,8 @@ TEST(Recommendations, HostBoundAndSyncBoundIdleTime) {
   EXPECT_TRUE(any_contains(recs, "40.0 kernels per step averaging 1.25 µs"));
   EXPECT_TRUE(any_contains(recs, "mostly waiting on the host (60.0 % of the idle time)"));
   EXPECT_FALSE(any_contains(recs, "blocked on the device"));
-  std::swap(r.device.idle_by_cause_ns[1], r.device.idle_by_cause_ns[2]);
+  std::swap(r.device.idle_by_cause_ns[static_cast<int>(IdleCause::host)],
+            r.device.idle_by_cause_ns[static_cast<int>(IdleCause::sync)]);
   recs = a::recommend(r, {});
   EXPECT_TRUE(any_contains(recs, "blocked on the device while the device is idle for 30.0 %"));
   EXPECT_FALSE(any_contains(recs, "waits on the host"));

@@ -23,8 +23,11 @@ enum class Category : std::uint8_t {
   host_compute,  // host-side math (CPU backend kernels, loss, metrics)
   optimizer,     // parameter update
   other,
+  collective,  // communication between ranks: allreduce, NCCL/RCCL kernels (carries bytes)
 };
-inline constexpr int kCategoryCount = 14;
+inline constexpr int kCategoryCount = 15;
+static_assert(static_cast<int>(Category::collective) + 1 == kCategoryCount,
+              "kCategoryCount must follow the last Category");
 
 enum class TrackKind : std::uint8_t {
   thread,        // a host thread: trainer, input worker, writer
@@ -32,11 +35,14 @@ enum class TrackKind : std::uint8_t {
   counter,       // a value time series (prefetch fill, bytes in flight, device memory)
 };
 inline constexpr int kTrackKindCount = 3;
+static_assert(static_cast<int>(TrackKind::counter) + 1 == kTrackKindCount,
+              "kTrackKindCount must follow the last TrackKind");
 
 constexpr std::string_view category_name(Category c) {
   constexpr std::string_view names[kCategoryCount] = {
-      "step", "input_wait", "input_read", "input_decode", "input_map",    "input_batch", "h2d",
-      "d2h",  "kernel",     "launch",     "sync",         "host_compute", "optimizer",   "other"};
+      "step",        "input_wait",   "input_read", "input_decode", "input_map",
+      "input_batch", "h2d",          "d2h",        "kernel",       "launch",
+      "sync",        "host_compute", "optimizer",  "other",        "collective"};
   const auto i = static_cast<int>(c);
   return i < kCategoryCount ? names[i] : std::string_view("other");
 }
