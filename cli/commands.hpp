@@ -14,6 +14,7 @@ int run_check(Args& args);
 int run_diff(Args& args);
 int run_export(Args& args);
 int run_recover(Args& args);
+int run_import(Args& args);
 
 // The --help text of the commands above that keep it with their code.
 extern const char* const kReportHelp;
@@ -21,5 +22,6 @@ extern const char* const kCheckHelp;
 extern const char* const kDiffHelp;
 extern const char* const kExportHelp;
 extern const char* const kRecoverHelp;
+extern const char* const kImportHelp;
 
 }  // namespace ts::cli

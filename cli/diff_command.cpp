@@ -27,9 +27,10 @@ int run_diff(Args& args) {
   analysis::AnalysisOptions options;
   options.gpu_hour_price = args.real_in("gpu-hour-price", 0, std::numeric_limits<double>::max())
                                .value_or(options.gpu_hour_price);
+  const TraceOptions trace = trace_options(args);
   const auto files = trace_arguments(args, 2, "two trace files A and B");
-  const analysis::Report a = analyse_trace(files[0], options);
-  const analysis::Report b = analyse_trace(files[1], options);
+  const analysis::Report a = analyse_trace(files[0], trace, options);
+  const analysis::Report b = analyse_trace(files[1], trace, options);
   const analysis::RunDiff d = analysis::diff(a, b);
   const std::string out = json ? analysis::to_json(d) : analysis::to_text(d);
   std::cout << out;

@@ -24,6 +24,7 @@ of events needs no more memory than a small one) and appears only once complete.
 
 int run_export(Args& args) {
   const auto out = args.value("chrome");
+  const TraceOptions trace = trace_options(args);
   const std::string file = trace_arguments(args, 1, "one trace file")[0];
   if (!out || out->empty())
     throw UsageError("'trainscope export' needs --chrome OUT.json (the format to write)");
@@ -31,7 +32,7 @@ int run_export(Args& args) {
   if (*out != "-" && std::filesystem::equivalent(file, *out, ec))
     throw UsageError("--chrome " + *out + " would overwrite the trace it exports");
 
-  const auto reader = open_trace(file);
+  const auto reader = open_trace(file, trace);
   if (*out == "-") {
     try {
       io::write_chrome_trace(*reader, std::cout);

@@ -5,8 +5,10 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/trace_input.hpp"
 #include "engine/backend/factory.hpp"
 #include "engine/data/dataset.hpp"
+#include "profiler/import/import.hpp"
 #include "profiler/io/json_stream.hpp"
 #include "profiler/store/error.hpp"
 
@@ -20,6 +22,7 @@ commands:
   check         fail (exit 1) when a trace crosses limits or is slower than a baseline
   diff          compare two traces side by side
   export        write a trace as Chrome trace-event JSON for Perfetto UI / chrome://tracing
+  import        import PyTorch/Chrome JSON traces or TensorFlow profiles into a trace file
   recover       index the staged events of a killed capture into its trace file
   devices       list the OpenCL devices
   make-dataset  write a dataset as a folder of PNG images, one sub-folder per class
@@ -94,6 +97,7 @@ struct Command {
   const char* name;
   int (*run)(ts::cli::Args&);
   const char* help;
+  bool reads_traces = false;  // takes other tools' traces too (--step-marker, the import cache)
 };
 
 bool wants_help(const std::vector<std::string>& words) {
@@ -125,24 +129,31 @@ int main(int argc, char** argv) {
         {"train", ts::cli::run_train, kTrainHelp},
         {"devices", ts::cli::run_devices, kDevicesHelp},
         {"make-dataset", ts::cli::run_make_dataset, kMakeDatasetHelp},
-        {"report", ts::cli::run_report, ts::cli::kReportHelp},
-        {"check", ts::cli::run_check, ts::cli::kCheckHelp},
-        {"diff", ts::cli::run_diff, ts::cli::kDiffHelp},
-        {"export", ts::cli::run_export, ts::cli::kExportHelp},
+        {"report", ts::cli::run_report, ts::cli::kReportHelp, true},
+        {"check", ts::cli::run_check, ts::cli::kCheckHelp, true},
+        {"diff", ts::cli::run_diff, ts::cli::kDiffHelp, true},
+        {"export", ts::cli::run_export, ts::cli::kExportHelp, true},
+        {"import", ts::cli::run_import, ts::cli::kImportHelp},
         {"recover", ts::cli::run_recover, ts::cli::kRecoverHelp},
     };
     for (const Command& c : commands) {
       if (command != c.name) continue;
-      if (wants_help(words)) return std::cout << c.help, 0;
+      if (wants_help(words)) {
+        std::cout << c.help;
+        if (c.reads_traces) std::cout << "\n" << ts::cli::kTraceOptionsHelp;
+        return 0;
+      }
       return c.run(args);
     }
     std::cerr << "trainscope: unknown command '" << command
-              << "' (commands: train, report, check, diff, export, recover, devices, "
+              << "' (commands: train, report, check, diff, export, import, recover, devices, "
                  "make-dataset; see 'trainscope --help')\n";
     return 2;
   } catch (const ts::cli::UsageError& e) {
     std::cerr << "trainscope: " << e.what() << "\n";
   } catch (const ts::store::Error& e) {
+    std::cerr << "trainscope: " << e.what() << "\n";
+  } catch (const ts::import::ImportError& e) {
     std::cerr << "trainscope: " << e.what() << "\n";
   } catch (const ts::io::WriteError& e) {
     std::cerr << "trainscope: " << e.what() << "\n";

@@ -1,6 +1,26 @@
 #include "cli/trace_input.hpp"
 
+#include <iostream>
+
+#include "profiler/analysis/format.hpp"
+#include "profiler/import_cache/trace_source.hpp"
+
 namespace ts::cli {
+
+const char* const kTraceOptionsHelp =
+    R"(FILE may also be a PyTorch profiler trace (.json, .json.gz), a directory of per-rank
+traces, or a TensorFlow profile (a run directory, a log directory or an .xplane.pb file): it is
+imported on first use into FILE.trainscope.db beside it (or the per-user cache directory) and
+the import is reused while FILE is unchanged.
+  --step-marker REGEX          an imported trace without ProfilerStep#N markers: the top-level
+                               annotation that marks one training step
+)";
+
+TraceOptions trace_options(Args& args) {
+  TraceOptions o;
+  o.step_marker = args.text("step-marker", "");
+  return o;
+}
 
 std::vector<std::string> trace_arguments(Args& args, std::size_t count, const std::string& what) {
   std::vector<std::string> files = args.positionals();
@@ -12,17 +32,38 @@ std::vector<std::string> trace_arguments(Args& args, std::size_t count, const st
   return files;
 }
 
-std::unique_ptr<store::Reader> open_trace(const std::string& path) {
-  auto reader = std::make_unique<store::Reader>(path);
+std::string resolve_trace(const std::string& path, const TraceOptions& options) {
+  import::OpenOptions o;
+  o.import.step_marker = options.step_marker;
+  const import::OpenedTrace t = import::open_trace_source(path, o);
+  if (t.imported) {
+    std::cerr << "trainscope: imported " << path << " into " << t.path << " ("
+              << analysis::fmt::count(static_cast<std::int64_t>(t.stats.events_written))
+              << " events";
+    std::uint64_t skipped = 0;
+    for (const auto& [reason, n] : t.stats.skipped) skipped += n;
+    if (skipped > 0)
+      std::cerr << ", " << analysis::fmt::count(static_cast<std::int64_t>(skipped)) << " skipped";
+    std::cerr << "); it is reused while " << path << " is unchanged\n";
+  }
+  return t.path;
+}
+
+std::unique_ptr<store::Reader> open_trace(const std::string& path, const TraceOptions& options) {
+  auto reader = std::make_unique<store::Reader>(resolve_trace(path, options));
   if (reader->event_count() == 0)
     throw store::Error(path + " holds no events (the capture recorded nothing)");
   return reader;
 }
 
-analysis::Report analyse_trace(const std::string& path, const analysis::AnalysisOptions& options) {
-  const auto reader = open_trace(path);
-  if (reader->steps().empty())
-    throw store::Error(path + " holds no complete training step, so there is nothing to analyse");
+analysis::Report analyse_trace(const std::string& path, const TraceOptions& trace,
+                               const analysis::AnalysisOptions& options) {
+  const auto reader = open_trace(path, trace);
+  if (reader->steps().empty()) {
+    const std::string how = reader->meta("steps.source").value_or("");
+    throw store::Error(path + " holds no complete training step, so there is nothing to analyse" +
+                       (how.empty() ? std::string() : " (" + how + ")"));
+  }
   return analysis::analyse(*reader, options);
 }
 

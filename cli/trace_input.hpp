@@ -1,6 +1,9 @@
-// Opening the trace files named on the command line of report, check, diff and export. Every
-// failure is a store::Error whose message is one sentence naming the file (main prints it and
-// exits with status 2).
+// Opening the trace files named on the command line of report, check, diff and export. A file
+// may be a trainscope trace or another tool's trace (PyTorch/Chrome JSON, a directory of per-rank
+// traces, a TensorFlow profile), which is imported through the cache of
+// profiler/import_cache/trace_source.hpp; the first import says on stderr where it went. Every
+// failure is a store::Error or import::ImportError whose message is one sentence naming the file
+// (main prints it and exits with status 2).
 #pragma once
 
 #include <memory>
@@ -12,14 +15,26 @@
 
 namespace ts::cli {
 
+// How another tool's trace is imported: the flags every trace-reading command takes.
+struct TraceOptions {
+  std::string step_marker;  // --step-marker REGEX
+};
+TraceOptions trace_options(Args& args);
+// The --help lines of those flags.
+extern const char* const kTraceOptionsHelp;
+
 // The command's positional arguments, which must be exactly `count` trace files; `what`
 // describes them for the error ("one trace file", "two trace files A and B").
 std::vector<std::string> trace_arguments(Args& args, std::size_t count, const std::string& what);
 
+// The trainscope trace to read for `path`: itself, or its import (made or reused).
+std::string resolve_trace(const std::string& path, const TraceOptions& options);
+
 // Opens a trace; refuses one that holds no events at all.
-std::unique_ptr<store::Reader> open_trace(const std::string& path);
+std::unique_ptr<store::Reader> open_trace(const std::string& path, const TraceOptions& options);
 
 // Opens and analyses a trace; refuses one that holds no complete training step.
-analysis::Report analyse_trace(const std::string& path, const analysis::AnalysisOptions& options);
+analysis::Report analyse_trace(const std::string& path, const TraceOptions& trace,
+                               const analysis::AnalysisOptions& options);
 
 }  // namespace ts::cli

@@ -53,6 +53,12 @@ TrainOptions parse(Args& args) {
   o.quiet = args.flag("quiet");
   o.pipeline = parse_pipeline_flags(args, o.batch, static_cast<std::uint64_t>(o.seed));
   args.finish();
+#if defined(TRAINSCOPE_TRACE_DISABLED)
+  if (!o.trace.empty())
+    throw UsageError("--trace " + o.trace +
+                     ": this trainscope was built with its instrumentation compiled out "
+                     "(-DTRAINSCOPE_WITH_TRACING=OFF), so a trace would hold no events");
+#endif
   if (!o.trace.empty() && ts::trace::session_active())
     throw UsageError("--trace " + o.trace +
                      " conflicts with the TRAINSCOPE_TRACE session already recording");

@@ -16,7 +16,8 @@ cache_bool() {  # cache_bool VAR: ON or OFF as the build's CMakeCache has it
 }
 
 [ -f "$build_dir/CMakeCache.txt" ] || { echo "test: $build_dir is not configured (run scripts/setup.sh)" >&2; exit 2; }
-declare -A part_on=([opencl]="$(cache_bool TRAINSCOPE_WITH_OPENCL)" [gui]="$(cache_bool TRAINSCOPE_WITH_GUI)")
+declare -A part_on=([opencl]="$(cache_bool TRAINSCOPE_WITH_OPENCL)" [gui]="$(cache_bool TRAINSCOPE_WITH_GUI)"
+  [tracing]="$(cache_bool TRAINSCOPE_WITH_TRACING)")
 expected=()
 while read -r name part _; do
   [[ -z "$name" || "$name" == \#* ]] && continue
@@ -44,8 +45,8 @@ run_pass() {
   local rc=0
   env "$@" ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" --output-junit "$junit" || rc=$?
   local missing=0
-  for t in "${expected[@]}"; do
-    grep -q "<testcase name=\"$t\"[^>]*status=\"run\"" "$junit" ||
+  for t in "${expected[@]}"; do  # status "run" (passed) or "fail" ran; "notrun" did not
+    grep -qE "<testcase name=\"$t\"[^>]*status=\"(run|fail)\"" "$junit" ||
       { echo "test: $t did not run ($label)" >&2; missing=1; }
   done
   rm -f "$junit"

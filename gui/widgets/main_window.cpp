@@ -11,13 +11,18 @@
 #include <QSettings>
 #include <QStatusBar>
 
+#include "profiler/import_cache/trace_source.hpp"
+
 namespace ts::gui {
 
 namespace {
 
 constexpr int kRecentFiles = 8;
 const char* const kRecentKey = "recentFiles";
-const char* const kTraceFilter = "trainscope traces (*.db *.sqlite *.trace);;All files (*)";
+const char* const kTraceFilter =
+    "Traces (*.db *.sqlite *.trace *.json *.json.gz *.xplane.pb);;trainscope traces (*.db "
+    "*.sqlite *.trace);;PyTorch / Chrome JSON traces (*.json *.json.gz);;TensorFlow profiles "
+    "(*.xplane.pb);;All files (*)";
 
 }  // namespace
 
@@ -112,8 +117,11 @@ void MainWindow::error_box(const QString& title, const QString& message) {
 QString MainWindow::open(const QString& path, bool interactive) {
   interactive_ = interactive;
   std::unique_ptr<TraceSession> session;
+  import::OpenedTrace opened;
   try {
-    session = std::make_unique<TraceSession>(path);
+    // Another tool's trace is imported (or its cached import reused) first.
+    opened = import::open_trace_source(path.toStdString());
+    session = std::make_unique<TraceSession>(QString::fromStdString(opened.path));
   } catch (const std::exception& e) {
     const QString message = QString::fromStdString(e.what());
     error_box(tr("Cannot open trace"), message);
@@ -123,7 +131,13 @@ QString MainWindow::open(const QString& path, bool interactive) {
   remember(path);
   setWindowTitle(QStringLiteral("%1 — trainscope").arg(QFileInfo(path).fileName()));
   setWindowFilePath(QFileInfo(path).absoluteFilePath());
-  live_->watch(path, !session_->reader().meta("capture.end_ns").has_value());
+  const bool capturing =
+      !opened.imported && !opened.reused && !session_->reader().meta("capture.end_ns").has_value();
+  live_->watch(session_->path(), capturing);
+  if (opened.imported)
+    statusBar()->showMessage(tr("Imported %1 into %2 (reused while %1 is unchanged)")
+                                 .arg(path, QString::fromStdString(opened.path)),
+                             10000);
   return {};
 }
 

@@ -21,10 +21,11 @@ struct Interval {
 
 using IntervalSet = std::vector<Interval>;
 
-// Times from a trace file are clamped to ±kTimeLimit (2^60 ns, 36 years) and durations to
-// [0, kTimeLimit] before any arithmetic, so that a hostile file cannot overflow an end, a length
-// or a sum of lengths of disjoint intervals (all stay below 2^62).
-inline constexpr std::int64_t kTimeLimit = std::int64_t{1} << 60;
+// Times from a trace file are clamped to ±kTimeLimit (2^61 ns, 73 years: Unix-epoch times of
+// imported traces, ~1.8·10^18 ns in 2026, fit until 2043) and durations to [0, kTimeLimit]
+// before any arithmetic, so that a hostile file cannot overflow an end (at most 2^62), a length
+// or a sum of lengths of disjoint intervals (all stay below 3·2^61 < 2^63).
+inline constexpr std::int64_t kTimeLimit = std::int64_t{1} << 61;
 inline Interval event_interval(std::int64_t start_ns, std::int64_t dur_ns) {
   const std::int64_t s = start_ns < -kTimeLimit  ? -kTimeLimit
                          : start_ns > kTimeLimit ? kTimeLimit

@@ -15,6 +15,28 @@ const StageStat* find_stage(const PipelineStats& p, const std::string& name) {
   return nullptr;
 }
 
+// The knobs of the input pipeline in the words of the framework that made the trace.
+std::vector<std::string> input_knobs(const Report& r) {
+  const PipelineStats& p = r.pipeline;
+  if (r.source_format == "kineto" || r.source_format == "legacy array")
+    return {"raise the DataLoader's num_workers", "set persistent_workers=True and pin_memory=True",
+            "raise prefetch_factor",
+            "move expensive per-sample transforms out of __getitem__ (precompute or cache them)"};
+  if (r.source_format == "xplane")
+    return {"give the slow map num_parallel_calls=tf.data.AUTOTUNE",
+            "cache() after the expensive steps",
+            "end the pipeline with prefetch(tf.data.AUTOTUNE)"};
+  if (!r.source_format.empty())
+    return {"parallelise the input pipeline", "prefetch batches", "cache decoded samples"};
+  std::vector<std::string> knobs;
+  knobs.push_back(p.workers ? fmt::printf("raise --parallel (now %d)", *p.workers)
+                            : std::string("raise --parallel"));
+  knobs.push_back(p.prefetch ? fmt::printf("--prefetch (now %d)", *p.prefetch)
+                             : std::string("--prefetch"));
+  if (!p.cache || *p.cache != "memory") knobs.push_back("use --cache memory");
+  return knobs;
+}
+
 std::string input_bound(const Report& r) {
   std::string text = "Input is " + fmt::pct(r.input_pct) + " of step time";
   const PipelineStats& p = r.pipeline;
@@ -28,18 +50,7 @@ std::string input_bound(const Report& r) {
     }
   }
   text += ": ";
-  std::vector<std::string> knobs;
-  if (p.workers) {
-    knobs.push_back(fmt::printf("raise --parallel (now %d)", *p.workers));
-  } else {
-    knobs.push_back("raise --parallel");
-  }
-  if (p.prefetch) {
-    knobs.push_back(fmt::printf("--prefetch (now %d)", *p.prefetch));
-  } else {
-    knobs.push_back("--prefetch");
-  }
-  if (!p.cache || *p.cache != "memory") knobs.push_back("use --cache memory");
+  const std::vector<std::string> knobs = input_knobs(r);
   for (std::size_t i = 0; i < knobs.size(); ++i) {
     if (i > 0) text += i + 1 == knobs.size() ? " or " : ", ";
     text += knobs[i];

@@ -113,6 +113,45 @@ std::string to_json(const Report& r) {
   j.field("dropped_events", static_cast<std::int64_t>(r.dropped_events));
   j.field("events", r.events);
   j.field("model", r.model).field("backend", r.backend).field("device_name", r.device_name);
+  j.key("ranks").begin_array();
+  for (const RankFigures& k : r.ranks) {
+    j.begin_object();
+    j.key("rank");
+    k.rank ? j.integer(*k.rank) : j.null();
+    j.field("process", k.process).field("name", k.name).field("steps", k.steps);
+    j.key("step_time_ms")
+        .begin_object()
+        .field("mean", k.step_time.mean_ms)
+        .field("p50", k.step_time.p50_ms)
+        .field("p90", k.step_time.p90_ms)
+        .end_object();
+    j.field("input_pct", k.input_pct).field("verdict", verdict_name(k.verdict));
+    j.field("input_bound_steps", k.input_bound_steps);
+    j.key("breakdown_ms");
+    breakdown_ms(j, k.breakdown);
+    j.field("collective_pct", k.step_time_total_ns > 0
+                                  ? 100.0 * static_cast<double>(k.breakdown[Part::collective]) /
+                                        static_cast<double>(k.step_time_total_ns)
+                                  : 0.0);
+    j.key("device").begin_object();
+    j.field("present", k.has_device);
+    j.field("busy_pct", k.device_busy_pct).field("idle_pct", k.device_idle_pct);
+    j.key("idle_by_cause_ms").begin_object();
+    for (int c = 0; c < kIdleCauseCount; ++c)
+      j.field(idle_cause_name(static_cast<IdleCause>(c)), fmt::to_ms(k.idle_by_cause_ns[c]));
+    j.end_object();
+    j.end_object();
+    j.field("samples_per_s", k.samples_per_s);
+    j.end_object();
+  }
+  j.end_array();
+  j.key("source").begin_object();
+  j.field("format", r.source_format.empty() ? std::string("trainscope") : r.source_format);
+  j.field("steps", r.steps_source);
+  j.key("skipped").begin_object();
+  for (const auto& [reason, n] : r.skipped) j.field(reason, static_cast<std::int64_t>(n));
+  j.end_object();
+  j.end_object();
   j.end_object();
   return j.finish();
 }

@@ -127,10 +127,49 @@ void device_section(std::string& out, const Report& r) {
          " per 1 000 steps at " + fmt::money(r.gpu_hour_price, r.currency) + "/GPU-hour\n";
 }
 
+std::string rank_label(const RankFigures& k) {
+  return k.rank ? fmt::printf("%lld", static_cast<long long>(*k.rank))
+                : fmt::printf("p%lld", static_cast<long long>(k.process));
+}
+
+void ranks_section(std::string& out, const Report& r) {
+  if (r.ranks.empty()) return;
+  out += "ranks       " + fmt::count(static_cast<std::int64_t>(r.ranks.size())) +
+         " processes, each over its own steps\n";
+  out += "  rank   steps  step mean      input  verdict     collective  device busy  name\n";
+  for (const RankFigures& k : r.ranks) {
+    const std::int64_t collective = k.breakdown[Part::collective];
+    out += "  " + fit(rank_label(k), 4) + right(fmt::count(k.steps), 8) +
+           right(fmt::ms(k.step_time.mean_ms), 11) + right(fmt::pct(k.input_pct), 11) + "  " +
+           fit(std::string(verdict_name(k.verdict)), 10) +
+           right(fmt::pct(percent(collective, k.step_time_total_ns)), 12) +
+           right(k.has_device ? fmt::pct(k.device_busy_pct) : "-", 13) + "  " +
+           fmt::printable(k.name) + "\n";
+  }
+}
+
+void source_lines(std::string& out, const Report& r) {
+  if (!r.source_format.empty())
+    out += wrap("source      imported " + fmt::printable(r.source_format) + " trace", 0, 12);
+  if (!r.steps_source.empty()) out += wrap("steps from  " + fmt::printable(r.steps_source), 0, 12);
+  if (!r.skipped.empty()) {
+    std::string line = "skipped     ";
+    for (std::size_t i = 0; i < r.skipped.size(); ++i) {
+      if (i > 0) line += ", ";
+      line += fmt::count(static_cast<std::int64_t>(r.skipped[i].second)) + " " +
+              fmt::printable(r.skipped[i].first);
+    }
+    out += wrap(line + " (events the import could not use)", 0, 12);
+  }
+}
+
 void pipeline_section(std::string& out, const Report& r) {
   const PipelineStats& p = r.pipeline;
   if (p.stages.empty()) {
-    out += "pipeline    no input pipeline events recorded\n";
+    out += "pipeline    no input pipeline events recorded";
+    if (r.source_format == "kineto" || r.source_format == "legacy array")
+      out += " (PyTorch traces do not hold the DataLoader workers' reading and decoding)";
+    out += "\n";
     return;
   }
   out += "pipeline    bottleneck stage: " + p.bottleneck_stage.value_or("none");
@@ -179,8 +218,13 @@ void steps_section(std::string& out, const Report& r) {
   } else {
     out += "steps\n";
   }
-  out += "      step       time     input   device busy\n";
+  const bool ranks = !r.ranks.empty();
+  out += std::string(ranks ? "  rank" : "") + "      step       time     input   device busy\n";
   for (const StepSummary* s : shown) {
+    if (ranks)
+      out += "  " + fit(rank_label(r.ranks[static_cast<std::size_t>(
+                            std::clamp<int>(s->rank_index, 0, r.ranks.size() - 1))]),
+                        4);
     out += right(std::to_string(s->step), 10) + right(fmt::ms(fmt::to_ms(s->dur_ns)), 11) +
            right(fmt::pct(s->input_pct), 10) +
            right(r.device.has_device ? fmt::pct(percent(s->device_busy_ns, s->dur_ns)) : "-", 14) +
@@ -219,6 +263,7 @@ std::string to_text(const Report& r) {
   std::string out = verdict_sentence(r) + "\n\n";
   out += "trace       " + fmt::printable(r.file) + "\n";
   out += "run         " + run_line(r) + "\n";
+  source_lines(out, r);
   out += "steps       " + fmt::count(r.steps);
   if (r.steps > 0) {
     out += ", step time mean " + fmt::ms(r.step_time.mean_ms) + ", p50 " +
@@ -243,6 +288,10 @@ std::string to_text(const Report& r) {
   out += "\n";
   device_section(out, r);
   out += "\n";
+  if (!r.ranks.empty()) {
+    ranks_section(out, r);
+    out += "\n";
+  }
   pipeline_section(out, r);
   if (!r.kernels.empty()) {
     out += "\n";

@@ -78,6 +78,7 @@ Writer::Writer(const std::string& path, const WriterOptions& options)
   clear_path(path);
   db_.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, kCreate);
   const int page = options.page_size;
+  if (options.bulk) db_.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF", kCreate);
   // Staging: incremental auto-vacuum, so that the pages the staged blocks held go back to the
   // file system when finish() has indexed them instead of staying in the file as free pages.
   // The application_id goes into the file's header before it switches to WAL, so a capture
@@ -87,7 +88,7 @@ Writer::Writer(const std::string& path, const WriterOptions& options)
             "; PRAGMA application_id=" + std::to_string(kApplicationId))
                .c_str(),
            kCreate);
-  {
+  if (!options.bulk) {
     Stmt wal(db_, "PRAGMA journal_mode=WAL", kCreate);  // creates the file
     if (!wal.step() || wal.col_text(0) != "wal")
       throw Error(std::string(kCreate) + " " + path + ": the file system does not support WAL");
@@ -98,7 +99,7 @@ Writer::Writer(const std::string& path, const WriterOptions& options)
   // OS's page cache survives the process being killed (DESIGN §7), and a WAL checkpoint's fsync
   // on a busy disk could hold the writer long enough for full rings to drop events. finish()
   // syncs the file it leaves.
-  db_.exec(("PRAGMA synchronous=" + std::string(options.staged ? "OFF" : "NORMAL") +
+  db_.exec(("PRAGMA synchronous=" + std::string(options.staged || options.bulk ? "OFF" : "NORMAL") +
             "; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-" +
             std::to_string((options.staged ? 2 : options.cache_mib) * 1024) +
             "; PRAGMA wal_autocheckpoint=" + std::to_string(checkpoint_pages))

@@ -25,6 +25,10 @@ struct WriterOptions {
   // Stage events as binary blocks (event_block) until finish() indexes them: what capture uses,
   // since it keeps the traced machine's cost per event to a copy. Off: every append() indexes.
   bool staged = false;
+  // For a file written under a temporary name and renamed once finished (an import): no journal
+  // and no fsync, so one big transaction writes each page once. A crash leaves a damaged file
+  // under the temporary name only. finish() leaves the usual rollback-journal file.
+  bool bulk = false;
 };
 
 class Writer {

@@ -196,6 +196,55 @@ class TestFiles : public QObject {
     QCOMPARE(failed.count(), 1);
   }
 
+  // Another tool's trace opens through the import cache: a PyTorch trace and a directory of
+  // per-rank traces, whose lanes are grouped and labelled by rank; compare takes one too.
+  void pytorch_traces_open_through_the_import_cache() {
+    const QString data = QStringLiteral(TS_SOURCE_DIR "/tests/data/pytorch/");
+    const QString bound = dir_.filePath(QStringLiteral("input_bound.pt.trace.json.gz"));
+    const QString tuned = dir_.filePath(QStringLiteral("tuned.pt.trace.json.gz"));
+    QVERIFY(QFile::copy(data + QStringLiteral("input_bound.pt.trace.json.gz"), bound));
+    QVERIFY(QFile::copy(data + QStringLiteral("tuned.pt.trace.json.gz"), tuned));
+    MainWindow w;
+    QCOMPARE(w.open(bound), QString());
+    QVERIFY(QFileInfo::exists(bound + QStringLiteral(".trainscope.db")));
+    QVERIFY(w.windowTitle().startsWith(QStringLiteral("input_bound.pt.trace.json.gz")));
+    w.session()->wait();
+    QVERIFY(w.session()->report());
+    QCOMPARE(w.session()->report()->verdict, ts::analysis::Verdict::high);
+    QCOMPARE(w.session()->steps().size(), std::size_t{10});
+    QVERIFY(w.compare()->open_b(tuned));
+    w.compare()->wait();
+    QVERIFY(w.compare()->has_diff());
+    QCOMPARE(w.compare()->diff()->verdict_b, ts::analysis::Verdict::none);
+
+    const QString ranks = dir_.filePath(QStringLiteral("two_ranks"));
+    QVERIFY(QDir().mkpath(ranks));
+    for (const QString f :
+         {QStringLiteral("rank0.pt.trace.json.gz"), QStringLiteral("rank1.pt.trace.json.gz")})
+      QVERIFY(
+          QFile::copy(data + QStringLiteral("two_ranks/") + f, ranks + QStringLiteral("/") + f));
+    QCOMPARE(w.open(ranks), QString());
+    w.session()->wait();
+    QCOMPARE(w.session()->report()->ranks.size(), std::size_t{2});
+    QCOMPARE(w.session()->reader().processes().size(), std::size_t{2});
+    w.show_view(MainWindow::View::timeline);
+    w.timeline()->view()->build_frame();
+    QStringList titles;
+    for (const Lane& l : w.timeline()->view()->layout().lanes()) titles << l.title;
+    QVERIFY2(titles.filter(QStringLiteral("r0 · ")).size() >= 1, qPrintable(titles.join(',')));
+    QVERIFY2(titles.filter(QStringLiteral("r1 · ")).size() >= 1, qPrintable(titles.join(',')));
+    // Rank 0's lanes all come before rank 1's.
+    const int last_r0 =
+        static_cast<int>(titles.lastIndexOf(QRegularExpression(QStringLiteral("r0 · .*"))));
+    const int first_r1 =
+        static_cast<int>(titles.indexOf(QRegularExpression(QStringLiteral("r1 · .*"))));
+    QVERIFY2(last_r0 < first_r1, qPrintable(titles.join(QStringLiteral(" | "))));
+
+    const QString notes = dir_.filePath(QStringLiteral("notes.json"));
+    write_file(notes, "not a trace");
+    QVERIFY(!w.open(notes, false).isEmpty());
+  }
+
   void live_trace_shows_new_steps() {
     const QString path = dir_.filePath(QStringLiteral("live.db"));
     ts::store::Writer writer(path.toStdString());

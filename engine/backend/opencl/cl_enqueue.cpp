@@ -32,7 +32,7 @@ void CommandQueue::launch(const CommandInfo& info, cl_kernel kernel, cl_uint dim
   cl_event event = nullptr;
   {
     TS_ZONE_VAR(zone, "enqueue kernel", launch);
-    zone.set_correlation(token.correlation);
+    TS_ZONE_CORRELATION(zone, token.correlation);
     QueueTrace::stamp(token);
     check_cl(
         clEnqueueNDRangeKernel(queue_, kernel, dims, nullptr, global, local, 0, nullptr, &event),
@@ -67,9 +67,9 @@ cl_event CommandQueue::enqueue_write(std::string_view name, cl_mem dst, std::siz
   cl_event event = nullptr;
   {
     TS_ZONE_VAR(zone, "enqueue upload", launch);
-    zone.set_correlation(token.correlation);
+    TS_ZONE_CORRELATION(zone, token.correlation);
     QueueTrace::stamp(token);
-    zone.set_bytes(bytes);
+    TS_ZONE_BYTES(zone, bytes);
     check_cl(clEnqueueWriteBuffer(queue_, dst, CL_FALSE, offset, bytes, block.bytes.data(), 0,
                                   nullptr, &event),
              "cannot copy " + std::to_string(bytes) + " bytes to the OpenCL device");
@@ -91,9 +91,9 @@ void CommandQueue::read(std::string_view name, cl_mem src, std::size_t offset, s
   cl_event event = nullptr;
   {
     TS_ZONE_VAR(zone, "enqueue download", launch);
-    zone.set_correlation(token.correlation);
+    TS_ZONE_CORRELATION(zone, token.correlation);
     QueueTrace::stamp(token);
-    zone.set_bytes(bytes);
+    TS_ZONE_BYTES(zone, bytes);
     // Non-blocking, then waited for below: the host's enqueue and its wait are told apart.
     check_cl(clEnqueueReadBuffer(queue_, src, CL_FALSE, offset, bytes, host, 0, nullptr, &event),
              "cannot copy " + std::to_string(bytes) + " bytes from the OpenCL device");
@@ -120,7 +120,7 @@ void CommandQueue::copy(std::string_view name, cl_mem src, std::size_t src_offse
   cl_event event = nullptr;
   {
     TS_ZONE_VAR(zone, "enqueue copy", launch);
-    zone.set_correlation(token.correlation);
+    TS_ZONE_CORRELATION(zone, token.correlation);
     QueueTrace::stamp(token);
     check_cl(
         clEnqueueCopyBuffer(queue_, src, dst, src_offset, dst_offset, bytes, 0, nullptr, &event),

@@ -64,7 +64,7 @@ class CommandQueue {
     cl_event last = nullptr;
     {
       TS_ZONE_VAR(zone, "enqueue library call", launch);
-      zone.set_correlation(token.correlation);
+      TS_ZONE_CORRELATION(zone, token.correlation);
       QueueTrace::stamp(token);
       start = marker();
       try {

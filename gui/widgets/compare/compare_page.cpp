@@ -9,6 +9,7 @@
 
 #include "gui/models/background_pool.hpp"
 #include "gui/widgets/tables/table_view.hpp"
+#include "profiler/import_cache/trace_source.hpp"
 
 namespace ts::gui {
 
@@ -43,8 +44,11 @@ void ComparePage::set_session(TraceSession* session) {
 }
 
 bool ComparePage::open_b(const QString& path) {
+  std::string file;
   try {
-    const store::Reader check(path.toStdString());  // refuses non-traces now, not later
+    // Another tool's trace is imported (or its cached import reused) first.
+    file = import::open_trace_source(path.toStdString()).path;
+    const store::Reader check(file);  // refuses non-traces now, not later
   } catch (const std::exception& e) {
     emit failed(QString::fromStdString(e.what()));
     return false;
@@ -52,7 +56,6 @@ bool ComparePage::open_b(const QString& path) {
   loading_.waitForFinished();
   b_path_ = path;
   b_.reset();
-  const std::string file = path.toStdString();
   loading_.setFuture(QtConcurrent::run(&background_pool(), [file] {
     Loaded l;
     try {

@@ -18,14 +18,37 @@ int rank(const store::Track& t) {
 
 }  // namespace
 
-std::vector<const store::Track*> LaneLayout::ordered(const std::vector<store::Track>& tracks) {
+// Where a track's process comes among the processes: by rank, then id; tracks of no process
+// last.
+std::pair<std::int64_t, std::int64_t> process_order(const store::Track& t,
+                                                    const std::vector<store::Process>& processes) {
+  for (const store::Process& p : processes)
+    if (p.id == t.process) return {p.rank != store::kNull ? p.rank : INT64_MAX - 1, p.id};
+  return {INT64_MAX, 0};
+}
+
+std::vector<const store::Track*> LaneLayout::ordered(const std::vector<store::Track>& tracks,
+                                                     const std::vector<store::Process>& processes) {
   std::vector<const store::Track*> out;
   for (const store::Track& t : tracks) out.push_back(&t);
-  std::stable_sort(out.begin(), out.end(), [](const store::Track* a, const store::Track* b) {
+  std::stable_sort(out.begin(), out.end(), [&](const store::Track* a, const store::Track* b) {
+    const auto pa = process_order(*a, processes), pb = process_order(*b, processes);
+    if (pa != pb) return pa < pb;
     const int ra = rank(*a), rb = rank(*b);
     return ra != rb ? ra < rb : a->id < b->id;
   });
   return out;
+}
+
+QString LaneLayout::process_prefix(const store::Track& t,
+                                   const std::vector<store::Process>& processes) {
+  if (processes.size() < 2) return {};
+  for (const store::Process& p : processes) {
+    if (p.id != t.process) continue;
+    return p.rank != store::kNull ? QStringLiteral("r%1 · ").arg(p.rank)
+                                  : QStringLiteral("p%1 · ").arg(p.id);
+  }
+  return {};
 }
 
 void LaneLayout::add(LaneKind kind, std::uint32_t track, QString title, int rows) {

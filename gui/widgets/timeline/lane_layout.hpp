@@ -1,6 +1,8 @@
 // The lanes of the timeline, top to bottom: steps, host threads (the trainer first, then input
-// workers, then the rest), device queues, the device-idle lane, counters. A lane is as tall as
-// its deepest nesting; y positions are in content coordinates (before vertical scrolling).
+// workers, then the rest), device queues, the device-idle lane, counters. A trace of several
+// processes (ranks) lists each process's lanes together, in rank order, each title prefixed
+// with its rank. A lane is as tall as its deepest nesting; y positions are in content
+// coordinates (before vertical scrolling).
 #pragma once
 
 #include <QString>
@@ -29,15 +31,16 @@ class LaneLayout {
 
   // rows_of(track) gives how many nesting rows a track has (at least one lane row is kept).
   template <class RowsOf>
-  void build(const std::vector<store::Track>& tracks, bool has_idle_lane, RowsOf&& rows_of) {
+  void build(const std::vector<store::Track>& tracks, const std::vector<store::Process>& processes,
+             bool has_idle_lane, RowsOf&& rows_of) {
     lanes_.clear();
     add(LaneKind::steps, 0, QStringLiteral("steps"), 1);
-    for (const store::Track* t : ordered(tracks)) {
+    for (const store::Track* t : ordered(tracks, processes)) {
       const LaneKind kind = t->kind == trace::TrackKind::device_queue ? LaneKind::device
                             : t->kind == trace::TrackKind::counter    ? LaneKind::counter
                                                                       : LaneKind::thread;
       if (kind == LaneKind::counter && has_idle_lane && !idle_added_) add_idle();
-      add(kind, t->id, QString::fromStdString(t->name),
+      add(kind, t->id, process_prefix(*t, processes) + QString::fromStdString(t->name),
           kind == LaneKind::counter ? 1 : rows_of(t->id));
     }
     if (has_idle_lane && !idle_added_) add_idle();
@@ -52,7 +55,11 @@ class LaneLayout {
   std::pair<double, double> device_span() const;
 
  private:
-  static std::vector<const store::Track*> ordered(const std::vector<store::Track>& tracks);
+  static std::vector<const store::Track*> ordered(const std::vector<store::Track>& tracks,
+                                                  const std::vector<store::Process>& processes);
+  // "r1 · " for a track of rank 1 in a trace of several processes, else "".
+  static QString process_prefix(const store::Track& t,
+                                const std::vector<store::Process>& processes);
   void add(LaneKind kind, std::uint32_t track, QString title, int rows);
   void add_idle();
 

@@ -205,13 +205,16 @@ DrawList TimelineView::build_frame() {
   const TimelineGeometry g = geometry();
   const EventWindow* window = session_->windows().find(mapping_.view_begin(), mapping_.view_end());
   return session_->summary().read([&](const SummaryData& d) {
-    layout_.build(session_->reader().tracks(), has_gaps_, [&](std::uint32_t track) {
-      std::size_t rows = 1;
-      if (const TrackRows* r = d.rows_of(track)) rows = std::max(rows, r->rows.size());
-      if (window)
-        if (const TrackRows* r = window->rows_of(track)) rows = std::max(rows, r->rows.size());
-      return static_cast<int>(rows);
-    });
+    layout_.build(session_->reader().tracks(), session_->reader().processes(), has_gaps_,
+                  [&](std::uint32_t track) {
+                    std::size_t rows = 1;
+                    if (const TrackRows* r = d.rows_of(track))
+                      rows = std::max(rows, r->rows.size());
+                    if (window)
+                      if (const TrackRows* r = window->rows_of(track))
+                        rows = std::max(rows, r->rows.size());
+                    return static_cast<int>(rows);
+                  });
     DrawContext ctx;
     ctx.mapping = &mapping_;
     ctx.layout = &layout_;

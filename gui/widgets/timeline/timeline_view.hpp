@@ -53,6 +53,7 @@ class TimelineView : public QWidget {
   DrawList build_frame();
   // The draw list of the last paint (its used_window: every lane drawn from exact events).
   const DrawList& last_frame() const { return last_; }
+  const LaneLayout& layout() const { return layout_; }
   double last_build_ms() const { return build_ms_; }
   double last_paint_ms() const { return paint_ms_; }
   const StepRow& step_row() const { return steps_; }

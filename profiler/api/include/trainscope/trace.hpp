@@ -2,7 +2,9 @@
 //
 //   TS_ZONE("forward", host_compute);            // RAII zone: from here to the end of the scope
 //   TS_ZONE_ARGS("copy batch", h2d, bytes, step); // a zone carrying bytes and a step number
-//   TS_ZONE_VAR(z, "enqueue gemm", launch);       // a named zone: z.set_correlation(id), ...
+//   TS_ZONE_VAR(z, "enqueue gemm", launch);       // a named zone, then:
+//   TS_ZONE_CORRELATION(z, id);                   //   its correlation id (launch <-> device event)
+//   TS_ZONE_BYTES(z, n); TS_ZONE_STEP(z, s);      //   its bytes, its step
 //   TS_STEP(n);                                   // scoped step (or TS_STEP_BEGIN/TS_STEP_END)
 //   TS_COUNTER("prefetch fill", queue.size());    // one sample of a value time series
 //   TS_THREAD_NAME("input worker 1");             // names this thread's track
@@ -13,7 +15,9 @@
 // `static constexpr` object per call site, so a recorded zone costs two timestamps and one
 // 32-byte slot in a per-thread ring. While no session records, a zone costs one relaxed atomic
 // load and a branch. With TRAINSCOPE_TRACE_DISABLED defined before this header, every TS_ macro
-// expands to nothing (its arguments are not evaluated).
+// expands to nothing (its arguments are not evaluated), the uses of a named zone included: set
+// a named zone's arguments with the TS_ZONE_* macros, never by calling the variable, so code
+// compiles both ways (CMake: -DTRAINSCOPE_WITH_TRACING=OFF).
 //
 // Sessions are started by ts::trace::start() (trainscope/session.hpp, link trainscope::trace)
 // or by setting TRAINSCOPE_TRACE=FILE in the environment of a program linking it.
@@ -261,6 +265,9 @@ class StepScope {
 #define TS_ZONE(name, cat)
 #define TS_ZONE_ARGS(name, cat, bytes, step)
 #define TS_ZONE_VAR(var, name, cat)
+#define TS_ZONE_CORRELATION(var, id) static_cast<void>(0)
+#define TS_ZONE_BYTES(var, bytes) static_cast<void>(0)
+#define TS_ZONE_STEP(var, step) static_cast<void>(0)
 #define TS_ZONE_DYNAMIC(name_id, cat)
 #define TS_STEP(n)
 #define TS_STEP_BEGIN(n) static_cast<void>(0)
@@ -281,6 +288,9 @@ class StepScope {
 #define TS_ZONE_VAR(var, name, cat)          \
   TS_SITE_(TS_UNIQUE_(ts_site_), name, cat); \
   ::ts::trace::ZoneArgs var(&TS_UNIQUE_(ts_site_))
+#define TS_ZONE_CORRELATION(var, id) (var).set_correlation(id)
+#define TS_ZONE_BYTES(var, bytes) (var).set_bytes(bytes)
+#define TS_ZONE_STEP(var, step) (var).set_step(step)
 #define TS_ZONE_DYNAMIC(name_id, cat)                            \
   ::ts::trace::DynamicZone TS_UNIQUE_(ts_zone_)((name_id), [&] { \
     using enum ::ts::trace::Category;                            \

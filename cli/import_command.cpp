@@ -1,0 +1,79 @@
+// trainscope import SRC... -o OUT.db: other tools' traces into one trainscope trace.
+#include <chrono>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "profiler/analysis/format.hpp"
+#include "profiler/import/import.hpp"
+
+namespace ts::cli {
+
+const char* const kImportHelp = R"(usage: trainscope import SRC... -o OUT.db [--step-marker REGEX]
+
+Imports other tools' traces into the trainscope trace OUT.db (SQLite, the schema of
+traces/README.md), which every trainscope command and the viewer read. Several SRC go into one
+trace, one process per file (the ranks of a distributed job). SRC is
+  - a PyTorch profiler trace: torch.profiler's Chrome-trace JSON (Kineto, any version; .json or
+    .json.gz), the bare JSON array of older export_chrome_trace, or any other Chrome trace-event
+    JSON (best effort: generic tracks);
+  - a directory of such traces (tensorboard_trace_handler writes one file per rank);
+  - a TensorFlow profile: a run directory plugins/profile/RUN/ with HOST.xplane.pb files, a log
+    directory (its latest run) or one .xplane.pb file.
+report, check, diff, export and trainscope-gui also take SRC directly and import it through a
+cache; 'import' writes where you say. Prints what was imported: events, processes, how the
+steps were found, and what was skipped, by reason.
+
+  -o, --output OUT.db    the trace to write (an existing trainscope trace is replaced)
+  --step-marker REGEX    a trace without ProfilerStep#N markers: the top-level annotation that
+                         marks one training step (default: inferred from the DataLoader's
+                         __next__ calls, or a repeating top-level annotation)
+)";
+
+int run_import(Args& args) {
+  import::ImportOptions options;
+  options.step_marker = args.text("step-marker", "");
+  std::optional<std::string> out = args.value("output");
+  std::vector<std::string> sources;
+  const std::vector<std::string> words = args.positionals();
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (words[i] != "-o") {
+      sources.push_back(words[i]);
+      continue;
+    }
+    if (i + 1 == words.size()) throw UsageError("-o needs a value: the trace file to write");
+    if (out) throw UsageError("give the output once (-o or --output)");
+    out = words[++i];
+  }
+  args.finish();
+  if (!out || out->empty())
+    throw UsageError("'trainscope import' needs -o OUT.db (the trace file to write)");
+  if (sources.empty())
+    throw UsageError("'trainscope import' needs at least one trace to import (see --help)");
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const import::ImportStats s = import::import_traces(sources, *out, options);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  namespace fmt = analysis::fmt;
+  std::cout << "Imported " << sources.size() << (sources.size() == 1 ? " source" : " sources")
+            << " into " << *out << ": " << fmt::count(static_cast<std::int64_t>(s.events_written))
+            << " events in " << s.processes << (s.processes == 1 ? " process" : " processes")
+            << fmt::printf(", %.1f MB of JSON in %.2f s", static_cast<double>(s.bytes) / 1e6,
+                           seconds);
+  if (seconds > 0)
+    std::cout << fmt::printf(" (%.0f MB/s)", static_cast<double>(s.bytes) / 1e6 / seconds);
+  std::cout << ".\nSteps: " << (s.steps_source.empty() ? "none found" : s.steps_source) << "\n";
+  if (!s.skipped.empty()) {
+    std::cout << "Skipped:";
+    const char* sep = " ";
+    for (const auto& [reason, n] : s.skipped) {
+      std::cout << sep << fmt::count(static_cast<std::int64_t>(n)) << " " << reason;
+      sep = ", ";
+    }
+    std::cout << "\n";
+  }
+  std::cout << "Next: trainscope report " << *out << "   (or trainscope-gui " << *out << ")\n";
+  return 0;
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,191 @@
+// import_traces(): sources -> files -> parse -> map -> one trace, written under a temporary name.
+#include "profiler/import/import.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <regex>
+#include <set>
+#include <thread>
+
+#include "profiler/import/mapper.hpp"
+#include "profiler/import/parse_file.hpp"
+#include "profiler/import/sources.hpp"
+#include "profiler/import/trace_sink.hpp"
+#include "profiler/store/error.hpp"
+#include "profiler/store/file_header.hpp"
+#include "profiler/store/schema.hpp"
+
+namespace ts::import {
+
+namespace {
+
+// Refuses to replace anything but a trainscope trace (or an empty file) at out_path.
+void check_output(const std::string& out) {
+  struct stat st {};
+  if (::stat(out.c_str(), &st) != 0) return;
+  if (S_ISDIR(st.st_mode)) throw ImportError("cannot write " + out + ": it is a directory");
+  if (st.st_size == 0) return;
+  const auto h = store::read_file_header(out);
+  if (!h || !h->sqlite || h->application_id != store::kApplicationId)
+    throw ImportError(out + " exists and is not a trainscope trace; refusing to replace it");
+}
+
+void remove_quietly(const std::string& path) {
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) ::unlink((path + suffix).c_str());
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (const std::string& s : items) {
+    if (!out.empty()) out += sep;
+    out += s;
+  }
+  return out;
+}
+
+struct Run {
+  std::vector<SourceFile> files;
+  std::vector<FileSummary> summaries;
+  ImportStats stats;
+};
+
+void write_meta(TraceSink& sink, Run& run) {
+  std::int64_t origin = kNone;
+  std::set<std::string> formats;
+  std::vector<std::string> devices, sources, steps, trainer, errors;
+  std::optional<std::int64_t> world_size;
+  std::string display_unit, trace_name, backend;
+  SkipCounts skipped;
+  bool pytorch = false;
+  for (std::size_t i = 0; i < run.summaries.size(); ++i) {
+    const FileSummary& s = run.summaries[i];
+    if (s.first_start != kNone && (origin == kNone || s.first_start < origin))
+      origin = s.first_start;
+    formats.insert(std::string(format_name(s.format)));
+    pytorch = pytorch || s.format != TraceFormat::chrome;
+    for (const std::string& d : s.device_names)
+      if (std::find(devices.begin(), devices.end(), d) == devices.end()) devices.push_back(d);
+    sources.push_back(run.files[i].path);
+    for (const std::uint32_t t : s.trainer_tracks) trainer.push_back(std::to_string(t));
+    if (!world_size) world_size = s.world_size;
+    if (display_unit.empty()) display_unit = s.display_time_unit;
+    if (trace_name.empty()) trace_name = s.trace_name;
+    if (backend.empty()) backend = s.backend;
+    if (!s.parse_error.empty()) errors.push_back(run.files[i].path + ": " + s.parse_error);
+    skipped += s.skipped;
+  }
+  // One sentence for the trace when every file says the same, else one per process.
+  bool same = true;
+  for (const FileSummary& s : run.summaries)
+    same = same && s.steps_source == run.summaries[0].steps_source;
+  if (same) {
+    run.stats.steps_source = run.summaries.empty() ? std::string() : run.summaries[0].steps_source;
+  } else {
+    for (std::size_t i = 0; i < run.summaries.size(); ++i) {
+      const FileSummary& s = run.summaries[i];
+      steps.push_back((s.rank ? "rank " + std::to_string(*s.rank) : run.files[i].path) + ": " +
+                      s.steps_source);
+    }
+    run.stats.steps_source = join(steps, "; ");
+  }
+  sink.put_meta("clock.origin_ns", std::to_string(origin == kNone ? 0 : origin));
+  sink.put_meta("clock.alignment", "absolute timestamps as recorded (no alignment)");
+  sink.put_meta("engine.model", pytorch ? "PyTorch trace" : "Chrome trace");
+  sink.put_meta("import.format", join({formats.begin(), formats.end()}, ", "));
+  sink.put_meta("import.source", join(sources, "\n"));
+  sink.put_meta("import.processes", std::to_string(run.summaries.size()));
+  sink.put_meta("import.events", std::to_string(run.stats.events_written));
+  sink.put_meta("import.events_read", std::to_string(run.stats.events_read));
+  sink.put_meta("import.bytes", std::to_string(run.stats.bytes));
+  for (int i = 0; i < kSkipCount; ++i)
+    if (skipped.n[i] != 0)
+      sink.put_meta("import.skipped." + std::string(skip_name(static_cast<Skip>(i))),
+                    std::to_string(skipped.n[i]));
+  if (!errors.empty()) sink.put_meta("import.error", join(errors, "\n"));
+  sink.put_meta("steps.source", run.stats.steps_source);
+  if (world_size) sink.put_meta("import.world_size", std::to_string(*world_size));
+  if (!backend.empty()) sink.put_meta("import.distributed_backend", backend);
+  if (!display_unit.empty()) sink.put_meta("import.display_time_unit", display_unit);
+  if (!trace_name.empty()) sink.put_meta("import.trace_name", trace_name);
+  if (!devices.empty()) sink.put_meta("engine.device", join(devices, ", "));
+  sink.put_meta("analysis.trainer_tracks", join(trainer, ","));
+  skipped.add_to(run.stats.skipped);
+}
+
+}  // namespace
+
+ImportStats import_traces(std::span<const std::string> sources, const std::string& out_path,
+                          const ImportOptions& options) {
+  if (sources.empty()) throw ImportError("nothing to import: no trace files given");
+  std::optional<std::regex> marker;
+  if (!options.step_marker.empty()) {
+    try {
+      marker.emplace(options.step_marker, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      throw ImportError("invalid --step-marker regex '" + options.step_marker + "': " + e.what());
+    }
+  }
+  Run run;
+  run.files = expand_sources(sources);
+  check_output(out_path);
+  const int threads = options.threads > 0
+                          ? options.threads
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  MapOptions map_options;
+  map_options.step_marker = marker ? &*marker : nullptr;
+  map_options.step_marker_text = options.step_marker;
+  map_options.threads = threads;
+
+  std::uint64_t input_bytes = 0;
+  for (const SourceFile& f : run.files) {
+    struct stat st {};
+    if (::stat(f.path.c_str(), &st) == 0) input_bytes += static_cast<std::uint64_t>(st.st_size);
+  }
+  const std::string partial = out_path + ".partial";
+  try {
+    TraceSink sink(partial, input_bytes);
+    for (std::size_t i = 0; i < run.files.size(); ++i) {
+      FileContext ctx;
+      ctx.path = run.files[i].path;
+      ctx.process = static_cast<std::uint32_t>(i + 1);
+      ctx.order = static_cast<std::int64_t>(i);
+      ctx.several = run.files.size() > 1;
+      ctx.name_rank = run.files[i].name_rank;
+      FileSummary summary;
+      {
+        ParsedFile parsed = parse_file(ctx.path, threads);
+        summary = map_file(parsed, ctx, map_options, sink);
+      }
+      run.stats.bytes += summary.bytes;
+      run.stats.events_read += summary.events_read;
+      run.stats.events_written += summary.events_written;
+      run.summaries.push_back(std::move(summary));
+    }
+    run.stats.processes = static_cast<int>(run.summaries.size());
+    write_meta(sink, run);
+    sink.finish();
+  } catch (const store::Error& e) {
+    remove_quietly(partial);
+    throw ImportError(e.what());
+  } catch (...) {
+    remove_quietly(partial);
+    throw;
+  }
+  // A log or hot journal left by an earlier trace at out_path must not be replayed into the new
+  // one.
+  for (const char* suffix : {"-wal", "-shm", "-journal"}) ::unlink((out_path + suffix).c_str());
+  if (std::rename(partial.c_str(), out_path.c_str()) != 0) {
+    const int e = errno;
+    remove_quietly(partial);
+    throw ImportError("cannot write " + out_path + ": " + std::strerror(e));
+  }
+  return run.stats;
+}
+
+}  // namespace ts::import

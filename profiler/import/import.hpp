@@ -1,0 +1,55 @@
+// Imports PyTorch profiler (Kineto) Chrome-trace JSON, and best-effort any Chrome trace-event
+// JSON, into a new trainscope trace file. README.md in this directory documents the formats, the
+// mapping to the trace model, how steps are found, and the skipped-event reasons.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+namespace ts::import {
+
+struct ImportOptions {
+  // An ECMAScript regex naming the top-level host annotation that marks one training step
+  // (numbered 1, 2, ... in time order per file). Empty: ProfilerStep#N markers, else inference.
+  std::string step_marker;
+  // Threads parsing one large plain file (speculatively split at event boundaries); 0 = the
+  // machine's hardware threads.
+  int threads = 0;
+};
+
+struct ImportStats {
+  std::uint64_t bytes = 0;                       // JSON bytes parsed (uncompressed)
+  std::uint64_t events_read = 0;                 // objects in the traceEvents arrays
+  std::uint64_t events_written = 0;              // event rows and counter samples written
+  std::map<std::string, std::uint64_t> skipped;  // named reason -> count
+  std::string steps_source;                      // one sentence: how steps were found
+  int processes = 0;                             // files imported (one process each)
+};
+
+// One sentence naming the file, ready for stderr.
+class ImportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class SourceKind { trainscope_trace, chrome_json, tensorflow_profile, unknown };
+
+// What a path holds, from a few bytes (a gzip file is inflated only as far as its first
+// characters): a trainscope trace, Chrome/Kineto JSON (plain or gzip), a TensorFlow profile
+// (an .xplane.pb file, or a directory holding one), a directory of JSON traces (chrome_json), or
+// unknown (also for a missing or unreadable path). Never throws.
+SourceKind sniff(const std::string& path);
+
+// Imports the sources (files, or directories holding per-rank trace files) into a NEW trainscope
+// trace at out_path, one process per file. Writes out_path + ".partial" and renames it when
+// complete, so a crash never leaves a half-written file under the real name. Throws ImportError
+// (one sentence naming the file) when a source is not a trace at all (unreadable, not JSON, no
+// trace events, an empty directory or one without trace files), when out_path cannot be written
+// or exists and is not a trainscope trace, or when options.step_marker is not a valid regex.
+ImportStats import_traces(std::span<const std::string> sources, const std::string& out_path,
+                          const ImportOptions& options = {});
+
+}  // namespace ts::import

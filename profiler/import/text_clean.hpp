@@ -1,0 +1,24 @@
+// Strings from trace files as the trace stores them: valid UTF-8 (each byte that does not begin
+// a well-formed sequence becomes U+FFFD), no control characters (each becomes '?'), and names at
+// most kMaxNameBytes long, cut at a character boundary. Real C++ kernel names pass 4 KiB (the
+// AlexNet fixture has one of 5 123 bytes): the cap only stops hostile gigantic strings.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace ts::import {
+
+inline constexpr std::size_t kMaxNameBytes = 16384;
+
+// The length of the well-formed UTF-8 sequence at text[i] (1-4), 0 when there is none.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i);
+
+// keep_newlines: for multi-line values (meta import.source), '\n' stays.
+std::string clean_text(std::string_view raw, bool keep_newlines = false);
+
+// The longest prefix of at most max_bytes that does not end inside a UTF-8 sequence.
+std::string_view cut_at_boundary(std::string_view text, std::size_t max_bytes);
+
+}  // namespace ts::import

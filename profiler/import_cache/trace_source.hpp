@@ -1,0 +1,42 @@
+// Opening any trace a user has. A trainscope trace opens as it is; a PyTorch/Chrome trace
+// (.json, .json.gz), a directory of per-rank traces or a TensorFlow profile is imported into a
+// trainscope trace on first use and the import kept as a cache:
+//   - beside the source when its directory is writable: SOURCE.trainscope.db for a file,
+//     DIR/NAME.trainscope.db inside a directory NAME;
+//   - else in the per-user cache directory ($XDG_CACHE_HOME/trainscope, or ~/.cache/trainscope),
+//     under a name made from the source's absolute path.
+// The cache is reused while the source is unchanged: its fingerprint (every source file's path,
+// size and modification time, and the import options) is stored in the cache's meta
+// (import.fingerprint) and compared on each use. A new import is written under a temporary name
+// and renamed into place, so concurrent users and crashes never leave a half-written cache.
+#pragma once
+
+#include <string>
+
+#include "profiler/import/import.hpp"
+
+namespace ts::import {
+
+struct OpenOptions {
+  ImportOptions import;
+  std::string cache_dir;  // the per-user cache directory; empty: the default above
+};
+
+struct OpenedTrace {
+  std::string path;       // the trainscope trace to read
+  std::string source;     // what the user named
+  bool imported = false;  // made by an import now
+  bool reused = false;    // an earlier import of the unchanged source
+  ImportStats stats;      // the import's figures, when imported now
+};
+
+// Resolves `path` to the trainscope trace to read (see above). A path that is neither a
+// trainscope trace nor a trace trainscope imports (a missing file, a foreign file) comes back
+// as it is, for the reader to name what is wrong with it. Throws ImportError when an import
+// fails or no cache location is writable.
+OpenedTrace open_trace_source(const std::string& path, const OpenOptions& options = {});
+
+// The cache file open_trace_source() uses for `path` in a writable directory beside it.
+std::string cache_path_beside(const std::string& path);
+
+}  // namespace ts::import

@@ -1,0 +1,157 @@
+// A plain file parsed in speculative parallel parts gives exactly what a sequential parse gives,
+// whatever bytes the guessed cuts land on.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "profiler/import/parse_file.hpp"
+#include "tests/profiler/import/import_test_util.hpp"
+
+namespace ts::import {
+namespace {
+
+using test::ImportDir;
+
+// What a ParsedFile says, with ids resolved to text (ids differ between the two parses).
+struct Flat {
+  std::vector<std::string> events;
+  std::vector<std::string> counters;
+  std::string meta;
+  bool operator==(const Flat&) const = default;
+};
+
+std::string ident(const ParsedFile& f, const Ident& i) {
+  return i.str != 0 ? "s:" + std::string(f.strings.text(i.str)) : std::to_string(i.num);
+}
+
+Flat flatten(const ParsedFile& f) {
+  Flat out;
+  for (const auto& chunk : f.events.chunks())
+    for (const RawEvent& e : chunk) {
+      const ThreadKey& t = f.threads[e.thread];
+      out.events.push_back(std::string(1, e.ph) + "|" + std::string(f.strings.text(e.name)) + "|" +
+                           std::string(f.strings.text(e.cat)) + "|" + ident(f, t.pid) + "|" +
+                           ident(f, t.tid) + "|" + std::to_string(e.ts) + "|" +
+                           std::to_string(e.dur) + "|" + std::to_string(e.correlation) + "|" +
+                           std::to_string(e.bytes));
+    }
+  for (const RawCounter& c : f.counters)
+    out.counters.push_back(std::string(f.strings.text(c.name)) + "|" + std::to_string(c.ts) + "|" +
+                           std::to_string(c.value));
+  out.meta = std::to_string(static_cast<int>(f.end)) + "|" + std::to_string(f.error_offset) + "|" +
+             std::to_string(f.events_read) + "|" + std::to_string(f.bytes) + "|" +
+             std::to_string(f.base_time_ns.value_or(-1)) + "|" + f.trace_name + "|" +
+             std::to_string(f.rank.value_or(-1)) + "|" + std::to_string(f.object_format) + "|" +
+             std::to_string(f.kineto_keys);
+  for (int i = 0; i < kSkipCount; ++i) {
+    out.meta += '|';
+    out.meta += std::to_string(f.skipped.n[i]);
+  }
+  for (const auto& [pid, name] : f.process_names) out.meta += "|pn " + ident(f, pid) + "=" + name;
+  for (const auto& [t, name] : f.thread_names)
+    out.meta += "|tn " + ident(f, f.threads[t].tid) + "=" + name;
+  return out;
+}
+
+// A trace whose events hold the bytes a cut looks for ("}, {\"") inside strings and args.
+std::string tricky_trace(int events, bool object, std::mt19937& rng) {
+  std::string s = object ? "{\"schemaVersion\":1,\"traceEvents\":[\n" : "[";
+  for (int i = 0; i < events; ++i) {
+    if (i) s += (rng() % 2) ? ",\n" : ", ";
+    const int kind = static_cast<int>(rng() % 6);
+    const std::string ts = std::to_string(1000 + i) + "." + std::to_string(rng() % 1000);
+    switch (kind) {
+      case 0:
+        s += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op}, {\\\"x\\\": " +
+             std::to_string(i % 17) + "\",\"pid\":1,\"tid\":" + std::to_string(i % 3) +
+             ",\"ts\":" + ts + ",\"dur\":2}";
+        break;
+      case 1:
+        s += "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k" + std::to_string(i % 5) +
+             "\",\"pid\":0,\"tid\":7,\"ts\":" + ts +
+             ",\"dur\":1,\"args\":{\"list\":[{\"name\":1}, {\"ph\":2}],"
+             "\"correlation\":" +
+             std::to_string(i) + "}}";
+        break;
+      case 2:
+        s += "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":" + std::to_string(i % 3) +
+             ",\"args\":{\"name\":\"t" + std::to_string(i) + "\"}}";
+        break;
+      case 3:
+        s += "{\"ph\":\"C\",\"name\":\"c\",\"pid\":1,\"ts\":" + ts +
+             ",\"args\":{\"v\":" + std::to_string(i) + "}}";
+        break;
+      case 4:
+        s +=
+            "{\"ph\":\"s\",\"id\":" + std::to_string(i) + ",\"pid\":1,\"tid\":1,\"ts\":" + ts + "}";
+        break;
+      default:
+        s += "{ \"name\" : \"spaced}, {\\\"\" , \"ph\" : \"B\" , \"pid\" : \"p\" , \"tid\" : 2 , "
+             "\"ts\" : " +
+             ts + " }";
+        break;
+    }
+  }
+  s += object ? "\n],\"traceName\":\"t}, {\\\"x\",\"baseTimeNanoseconds\":1700000000000000000}"
+              : "]";
+  return s;
+}
+
+void expect_same(const std::string& path, const char* what) {
+  const Flat one = flatten(parse_file(path, 1));
+  for (const std::uint64_t part : {64ull, 257ull, 1000ull, 4096ull}) {
+    const Flat many = flatten(parse_file(path, 4, part));
+    EXPECT_EQ(one.meta, many.meta) << what << ", parts of " << part;
+    EXPECT_EQ(one.events, many.events) << what << ", parts of " << part;
+    EXPECT_EQ(one.counters, many.counters) << what << ", parts of " << part;
+  }
+}
+
+TEST(ImportParseSplit, ParallelPartsEqualASequentialParse) {
+  std::mt19937 rng(7);
+  ImportDir dir;
+  for (const bool object : {true, false}) {
+    for (int round = 0; round < 4; ++round) {
+      const std::string text = tricky_trace(400, object, rng);
+      const std::string path = dir.write("t.json", text);
+      expect_same(path, object ? "object" : "array");
+      // Cut short, and with a syntax error, at a few places.
+      for (int k = 0; k < 4; ++k) {
+        const std::size_t at = text.size() / 5 * (k + 1) + rng() % 100;
+        dir.write("t.json", text.substr(0, at));
+        expect_same(path, "cut");
+        std::string broken = text;
+        broken.insert(at, 1, '@');
+        dir.write("t.json", broken);
+        expect_same(path, "broken");
+      }
+    }
+  }
+}
+
+TEST(ImportParseSplit, FixtureParsedInPartsImportsTheSame) {
+  ImportDir dir;
+  // The decompressed two-rank GPU trace, split into many parts.
+  const std::vector<std::string> src{"tests/data/pytorch/gpu/two_ranks/rank-0.json.gz"};
+  import_traces(src, dir.file("gz.db"));
+  gzFile g = gzopen(src[0].c_str(), "rb");
+  std::string text;
+  char buf[65536];
+  for (int n; (n = gzread(g, buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  gzclose(g);
+  const std::string plain = dir.write("rank-0.json", text);
+  expect_same(plain, "rank-0");
+  const std::vector<std::string> src2{plain};
+  import_traces(src2, dir.file("plain.db"));
+  store::Reader a(dir.file("gz.db")), b(dir.file("plain.db"));
+  const auto ea = test::all_events(a), eb = test::all_events(b);
+  ASSERT_EQ(ea.size(), eb.size());
+  for (std::size_t i = 0; i < ea.size(); ++i) {
+    EXPECT_EQ(ea[i].e.start_ns, eb[i].e.start_ns);
+    EXPECT_EQ(ea[i].name, eb[i].name);
+    EXPECT_EQ(ea[i].e.step, eb[i].e.step);
+  }
+}
+
+}  // namespace
+}  // namespace ts::import

@@ -1,0 +1,126 @@
+// What an import reads: sniffing, directories of per-rank files, ranks from names and content.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "profiler/import/sources.hpp"
+#include "tests/profiler/import/import_test_util.hpp"
+
+namespace ts::import {
+namespace {
+
+using test::ImportDir;
+using test::x_event;
+
+TEST(ImportSources, RankFromFileName) {
+  EXPECT_EQ(rank_from_name("rank-1.json.gz"), 1);
+  EXPECT_EQ(rank_from_name("rank3_trace.json"), 3);
+  EXPECT_EQ(rank_from_name("RANK_12.pt.trace.json"), 12);
+  EXPECT_EQ(rank_from_name("cpu_only_rank-34.pt.trace.json.gz"), 34);
+  EXPECT_EQ(rank_from_name("trace_4.json"), 4);
+  EXPECT_EQ(rank_from_name("host_1234.1690000000123.pt.trace.json"), std::nullopt);  // pid.time
+  EXPECT_EQ(rank_from_name("worker.json"), std::nullopt);
+  EXPECT_EQ(rank_from_text("{\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 7}"), 7);
+  EXPECT_EQ(rank_from_text("{\"rank\" :\n 12}"), 12);
+  EXPECT_EQ(rank_from_text("{\"ranks\": [1, 2]}"), std::nullopt);
+}
+
+TEST(ImportSources, Sniff) {
+  ImportDir dir;
+  const std::string events = test::kineto_trace({x_event("cpu_op", "a", 1, 1, "1", "1")});
+  EXPECT_EQ(sniff(dir.write("a.json", "  \n" + events)), SourceKind::chrome_json);
+  EXPECT_EQ(sniff(dir.write_gz("b.pt.trace.json.gz", events)), SourceKind::chrome_json);
+  EXPECT_EQ(sniff(dir.write("c.json", "[{\"ph\":\"X\"}]")), SourceKind::chrome_json);
+  EXPECT_EQ(sniff(dir.write("notes.txt", "hello")), SourceKind::unknown);
+  EXPECT_EQ(sniff(dir.write("empty.json", "")), SourceKind::unknown);
+  EXPECT_EQ(sniff(dir.file("missing.json")), SourceKind::unknown);
+  EXPECT_EQ(sniff(dir.write("host.xplane.pb", "\x0a\x01")), SourceKind::tensorflow_profile);
+  const std::vector<std::string> src{dir.file("a.json")};
+  import_traces(src, dir.file("t.db"));
+  EXPECT_EQ(sniff(dir.file("t.db")), SourceKind::trainscope_trace);
+  EXPECT_EQ(sniff(dir.path().string()), SourceKind::tensorflow_profile);  // it holds an .xplane.pb
+
+  ImportDir logdir;
+  std::filesystem::create_directories(logdir.path() / "plugins/profile/2024_01_01");
+  logdir.write("plugins/profile/2024_01_01/host.xplane.pb", "x");
+  EXPECT_EQ(sniff(logdir.path().string()), SourceKind::tensorflow_profile);
+  ImportDir jsondir;
+  jsondir.write("rank0.json", events);
+  EXPECT_EQ(sniff(jsondir.path().string()), SourceKind::chrome_json);
+  ImportDir emptydir;
+  EXPECT_EQ(sniff(emptydir.path().string()), SourceKind::unknown);
+}
+
+std::string ranked(std::optional<int> rank, const std::string& name) {
+  return test::kineto_trace(
+      {x_event("cpu_op", name, 100, 100, "1", "1")},
+      rank ? "\"distributedInfo\":{\"rank\":" + std::to_string(*rank) + ",\"world_size\":2}" : "");
+}
+
+TEST(ImportSources, DirectoryFilesSortedByRank) {
+  ImportDir dir;
+  std::filesystem::create_directory(dir.file("job"));
+  dir.write("job/b.json", ranked(0, "from b"));
+  dir.write_gz("job/a.pt.trace.json.gz", ranked(1, "from a"));
+  dir.write("job/readme.txt", "not a trace");
+  const std::vector<std::string> src{dir.file("job")};
+  const ImportStats stats = import_traces(src, dir.file("out.db"));
+  EXPECT_EQ(stats.processes, 2);
+  store::Reader r(dir.file("out.db"));
+  ASSERT_EQ(r.processes().size(), 2u);
+  EXPECT_EQ(r.processes()[0].rank, 0);
+  EXPECT_EQ(r.processes()[1].rank, 1);
+  const auto ev = test::all_events(r);
+  EXPECT_EQ(r.track(test::find_event(ev, "from b")->e.track)->process, r.processes()[0].id);
+  EXPECT_EQ(r.track(test::find_event(ev, "from a")->e.track)->process, r.processes()[1].id);
+  EXPECT_EQ(r.meta("import.source"),
+            dir.file("job/b.json") + "\n" + dir.file("job/a.pt.trace.json.gz"));
+}
+
+TEST(ImportSources, RanksFromNamesThenOrder) {
+  ImportDir dir;
+  std::filesystem::create_directory(dir.file("job"));
+  dir.write("job/trace_rank-10.json", ranked(std::nullopt, "ten"));
+  dir.write("job/trace_rank-2.json", ranked(std::nullopt, "two"));
+  const std::vector<std::string> src{dir.file("job")};
+  import_traces(src, dir.file("out.db"));
+  store::Reader r(dir.file("out.db"));
+  ASSERT_EQ(r.processes().size(), 2u);
+  EXPECT_EQ(r.processes()[0].rank, 2);
+  EXPECT_EQ(r.processes()[1].rank, 10);
+  EXPECT_EQ(r.processes()[0].name, "rank 2 (pid 100)");
+
+  // Several files with nothing to say: ranks in the order given.
+  const std::vector<std::string> files{dir.write("x.json", ranked(std::nullopt, "x")),
+                                       dir.write("y.json", ranked(std::nullopt, "y"))};
+  import_traces(files, dir.file("out2.db"));
+  store::Reader r2(dir.file("out2.db"));
+  ASSERT_EQ(r2.processes().size(), 2u);
+  EXPECT_EQ(r2.processes()[0].rank, 0);
+  EXPECT_EQ(r2.processes()[1].rank, 1);
+}
+
+TEST(ImportSources, GzipAndPlainImportTheSame) {
+  ImportDir dir;
+  const std::string text = test::kineto_trace(
+      {x_event("cpu_op", "a", 1, 1, "1.5", "1"),
+       x_event("kernel", "k", 0, 7, "2.25", "3", "{\"correlation\":9}"),
+       x_event("cuda_runtime", "cudaLaunchKernel", 1, 1, "2", "0.5", "{\"correlation\":9}")});
+  const std::vector<std::string> plain{dir.write("t.json", text)},
+      gz{dir.write_gz("t.json.gz", text)};
+  import_traces(plain, dir.file("p.db"));
+  import_traces(gz, dir.file("g.db"));
+  store::Reader p(dir.file("p.db")), g(dir.file("g.db"));
+  const auto ep = test::all_events(p), eg = test::all_events(g);
+  ASSERT_EQ(ep.size(), eg.size());
+  for (std::size_t i = 0; i < ep.size(); ++i) {
+    EXPECT_EQ(ep[i].name, eg[i].name);
+    EXPECT_EQ(ep[i].e.start_ns, eg[i].e.start_ns);
+    EXPECT_EQ(ep[i].e.dur_ns, eg[i].e.dur_ns);
+    EXPECT_EQ(ep[i].correlation, eg[i].correlation);
+  }
+  EXPECT_EQ(p.meta("import.bytes"), g.meta("import.bytes"));
+}
+
+}  // namespace
+}  // namespace ts::import
