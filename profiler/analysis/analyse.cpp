@@ -270,7 +270,9 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
 
   std::int64_t samples = 0;
   if (r.batch) samples = *r.batch * (pass.input_batches > 0 ? pass.input_batches : r.steps);
-  r.pipeline = pass.stages.finish(samples, range.end_ns - range.start_ns);
+  r.pipeline = pass.stages.finish(
+      samples, range.end_ns - range.start_ns,
+      [&](std::uint32_t label) -> std::string_view { return reader.label(label).name; });
   r.pipeline.samples = samples;
   r.pipeline.workers = parse_number<int>(reader.meta("pipeline.parallel"));
   r.pipeline.prefetch = parse_number<int>(reader.meta("pipeline.prefetch"));

@@ -69,7 +69,7 @@ void EventPass::add(const store::Event& e, const TrackTable& tracks) {
       [[fallthrough]];
     case TrackRole::worker:
       if (stage_index(e.category) >= 0) {
-        stages.add(track, e.category, when);
+        stages.add(track, e.category, when, e.label);
         if (e.category == trace::Category::input_batch) ++input_batches;
       }
       break;

@@ -41,10 +41,14 @@ void StageAccumulator::nest(const Open& parent, Interval child) {
   // The parent's self time loses the part of the child inside it.
   PerStage& p = stages_[static_cast<std::size_t>(parent.stage)];
   const std::int64_t overlap = std::min(parent.when.end, child.end) - child.start;
-  if (overlap > 0) p.self_ns = sat_add(p.self_ns, -overlap);
+  if (overlap <= 0) return;
+  p.self_ns = sat_add(p.self_ns, -overlap);
+  std::int64_t& by_label = p.self_by_label[parent.label];
+  by_label = sat_add(by_label, -overlap);
 }
 
-void StageAccumulator::add(int track, trace::Category category, Interval when) {
+void StageAccumulator::add(int track, trace::Category category, Interval when,
+                           std::uint32_t label) {
   const int stage = stage_index(category);
   if (stage < 0 || track < 0) return;
   std::vector<Open>& open = open_on(track);
@@ -54,10 +58,12 @@ void StageAccumulator::add(int track, trace::Category category, Interval when) {
   } else {
     nest(open.back(), when);
   }
-  open.push_back({when, stage});
+  open.push_back({when, stage, label});
   PerStage& s = stages_[static_cast<std::size_t>(stage)];
   ++s.count;
   s.self_ns = sat_add(s.self_ns, when.length());
+  std::int64_t& by_label = s.self_by_label[label];
+  by_label = sat_add(by_label, when.length());
   if (std::find(s.tracks.begin(), s.tracks.end(), track) == s.tracks.end())
     s.tracks.push_back(track);
 }
@@ -68,6 +74,10 @@ void StageAccumulator::merge(StageAccumulator&& later) {
     const PerStage& o = later.stages_[static_cast<std::size_t>(i)];
     s.count += o.count;
     s.self_ns = sat_add(s.self_ns, o.self_ns);
+    for (const auto& [label, ns] : o.self_by_label) {
+      std::int64_t& by_label = s.self_by_label[label];
+      by_label = sat_add(by_label, ns);
+    }
     for (int t : o.tracks)
       if (std::find(s.tracks.begin(), s.tracks.end(), t) == s.tracks.end()) s.tracks.push_back(t);
   }
@@ -88,7 +98,9 @@ void StageAccumulator::merge(StageAccumulator&& later) {
   }
 }
 
-PipelineStats StageAccumulator::finish(std::int64_t samples, std::int64_t wall_ns) const {
+PipelineStats StageAccumulator::finish(
+    std::int64_t samples, std::int64_t wall_ns,
+    const std::function<std::string_view(std::uint32_t)>& label_name) const {
   PipelineStats p;
   double worst = -1;
   for (int i = 0; i < kStageCount; ++i) {
@@ -96,6 +108,14 @@ PipelineStats StageAccumulator::finish(std::int64_t samples, std::int64_t wall_n
     if (s.count == 0) continue;
     StageStat st;
     st.stage = kStageNames[i];
+    if (label_name && !s.self_by_label.empty()) {
+      // The label with the most self time; the smaller id among equals, so the pick is stable.
+      auto main = s.self_by_label.begin();
+      for (auto it = s.self_by_label.begin(); it != s.self_by_label.end(); ++it)
+        if (it->second > main->second || (it->second == main->second && it->first < main->first))
+          main = it;
+      st.main_event = std::string(label_name(main->first));
+    }
     st.count = s.count;
     st.total_ns = std::max<std::int64_t>(0, s.self_ns);
     st.threads = static_cast<int>(s.tracks.size());

@@ -15,7 +15,10 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "profiler/analysis/intervals.hpp"
@@ -35,25 +38,29 @@ class StageAccumulator {
   explicit StageAccumulator(bool later_part = false) : later_part_(later_part) {}
   // Takes events of thread tracks in start order per track (as Reader::scan delivers them);
   // ignores categories that are not input stages. `track` is a dense index (TrackTable), `when`
-  // clamped by event_interval().
-  void add(int track, trace::Category category, Interval when);
+  // clamped by event_interval(); `label` names the event (its self time is also kept per label).
+  void add(int track, trace::Category category, Interval when, std::uint32_t label = 0);
   // Adds what an accumulator of the next part of the same scan collected (a parallel pass
   // splits the trace by time): zones of this part still open take back the time of the later
   // part's zones nested in them, exactly as one sequential pass would have.
   void merge(StageAccumulator&& later);
   // samples: how many samples went through the pipeline (0: unknown, report per event).
-  // wall_ns: the run's wall time, for utilisation.
-  PipelineStats finish(std::int64_t samples, std::int64_t wall_ns) const;
+  // wall_ns: the run's wall time, for utilisation. label_name: names a label, for each stage's
+  // main event (none when empty).
+  PipelineStats finish(std::int64_t samples, std::int64_t wall_ns,
+                       const std::function<std::string_view(std::uint32_t)>& label_name = {}) const;
 
  private:
   struct Open {
     Interval when;
     int stage = 0;
+    std::uint32_t label = 0;
   };
   struct PerStage {
     std::int64_t count = 0;
     std::int64_t self_ns = 0;
     std::vector<int> tracks;
+    std::unordered_map<std::uint32_t, std::int64_t> self_by_label;
   };
   std::vector<Open>& open_on(int track);
   void nest(const Open& parent, Interval child);

@@ -90,7 +90,8 @@ struct KernelStat {
 
 // One input pipeline stage (input_read, input_decode, input_map, input_batch) over all workers.
 struct StageStat {
-  std::string stage;  // "read", "decode", "map", "batch"
+  std::string stage;       // "read", "decode", "map", "batch"
+  std::string main_event;  // the event name holding most of the stage's time ("Map", "decode")
   std::int64_t count = 0;
   std::int64_t total_ns = 0;
   double ns_per_sample = 0;

@@ -31,6 +31,7 @@ void pipeline(JsonOut& j, const PipelineStats& p) {
   for (const StageStat& s : p.stages) {
     j.begin_object()
         .field("stage", s.stage)
+        .field("main_event", s.main_event)
         .field("count", s.count)
         .field("total_ms", fmt::to_ms(s.total_ns))
         .field("us_per_sample", s.ns_per_sample / 1e3)

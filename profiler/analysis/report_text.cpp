@@ -173,17 +173,22 @@ void pipeline_section(std::string& out, const Report& r) {
     return;
   }
   out += "pipeline    bottleneck stage: " + p.bottleneck_stage.value_or("none");
+  for (const StageStat& s : p.stages)
+    if (p.bottleneck_stage && s.stage == *p.bottleneck_stage && !s.main_event.empty() &&
+        s.main_event != s.stage)
+      out += " (" + fmt::printable(s.main_event) + ")";
   if (p.workers) out += fmt::printf("; workers %d", *p.workers);
   if (p.prefetch) out += fmt::printf(", prefetch %d", *p.prefetch);
   if (p.cache) out += ", cache " + fmt::printable(*p.cache);
   if (p.prefetch_fill_mean)
     out += fmt::printf("; prefetch buffer fill mean %.2f", *p.prefetch_fill_mean);
-  out += "\n  stage       events     total   per sample  threads  utilisation\n";
+  out += "\n  stage       events     total   per sample  threads  utilisation  main event\n";
   for (const StageStat& s : p.stages) {
     out += "  " + fit(s.stage, 8) + right(fmt::count(s.count), 9) +
            right(fmt::ms(fmt::to_ms(s.total_ns)), 10) +
            right(fmt::duration(static_cast<std::int64_t>(s.ns_per_sample)), 13) +
-           right(std::to_string(s.threads), 9) + right(fmt::pct(s.utilisation_pct), 13) + "\n";
+           right(std::to_string(s.threads), 9) + right(fmt::pct(s.utilisation_pct), 13) + "  " +
+           fmt::printable(s.main_event) + "\n";
   }
   if (p.samples == 0) out += "  (per event: the batch size is unknown)\n";
 }

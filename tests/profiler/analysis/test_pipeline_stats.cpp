@@ -54,6 +54,25 @@ TEST(PipelineStats, SelfTimePerSampleThreadsAndBottleneck) {
   EXPECT_EQ(p.bottleneck_stage, "read");
 }
 
+TEST(PipelineStats, EachStageNamesTheEventHoldingMostOfItsSelfTime) {
+  // Labels: 1 "Map" (a map zone enclosing a 60 ns decode), 2 "ParallelMapV2", 3 "DecodeJpeg".
+  a::StageAccumulator acc;
+  acc.add(0, Category::input_map, {0, 100}, 1);     // self 100 - 60 = 40
+  acc.add(0, Category::input_decode, {20, 80}, 3);  // nested: 60
+  acc.add(1, Category::input_map, {0, 50}, 2);      // 50: more self time than "Map"
+  const auto names = [](std::uint32_t label) -> std::string_view {
+    return label == 1 ? "Map" : label == 2 ? "ParallelMapV2" : "DecodeJpeg";
+  };
+  const a::PipelineStats p = acc.finish(1, 100, names);
+  ASSERT_EQ(p.stages.size(), 2u);
+  EXPECT_EQ(p.stages[0].stage, "decode");
+  EXPECT_EQ(p.stages[0].main_event, "DecodeJpeg");
+  EXPECT_EQ(p.stages[1].stage, "map");
+  EXPECT_EQ(p.stages[1].total_ns, 90);
+  EXPECT_EQ(p.stages[1].main_event, "ParallelMapV2");
+  EXPECT_EQ(acc.finish(1, 100).stages[1].main_event, "");  // no names asked for
+}
+
 TEST(PipelineStats, ParallelismDecidesTheBottleneck) {
   a::StageAccumulator acc;
   acc.add(0, Category::input_decode, {0, 90});  // 90 ns on one thread
