@@ -19,8 +19,7 @@ std::optional<std::string> Args::value(const std::string& name) {
     auto& w = words_[i];
     if (w.used) continue;
     if (w.text == flag) {
-      if (i + 1 >= words_.size())
-        throw UsageError("'" + command_ + " " + flag + "' needs a value");
+      if (i + 1 >= words_.size()) throw UsageError("'" + command_ + " " + flag + "' needs a value");
       w.used = words_[i + 1].used = true;
       found = words_[i + 1].text;
       ++i;

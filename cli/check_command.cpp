@@ -118,6 +118,8 @@ int run_check(Args& args) {
   const auto baseline = args.value("baseline");
   const auto max_increase = args.real_in("max-step-time-increase-pct", 0, kNoMax);
   const auto junit = args.value("junit");
+  analysis::AnalysisOptions scope;
+  read_step_scope(args, scope);
   const TraceOptions trace = trace_options(args);
   const std::string file = trace_arguments(args, 1, "one trace file")[0];
   if (baseline.has_value() != max_increase.has_value())
@@ -130,7 +132,7 @@ int run_check(Args& args) {
   if (junit && junit->empty()) throw UsageError("--junit needs a file name");
 
   const auto start = std::chrono::steady_clock::now();
-  const analysis::Report report = analyse_trace(file, trace, {});
+  const analysis::Report report = analyse_trace(file, trace, scope);
   std::vector<Limit> limits;
   if (max_input)
     limits.push_back({"max-input-pct", "input " + number(report.input_pct) + " % of step time",
@@ -143,7 +145,7 @@ int run_check(Args& args) {
     limits.push_back({"max-device-idle-pct", "the trace records no device activity",
                       std::numeric_limits<double>::quiet_NaN(), *max_idle});
   if (baseline) {
-    const analysis::Report base = analyse_trace(*baseline, trace, {});
+    const analysis::Report base = analyse_trace(*baseline, trace, scope);
     if (!(base.step_time.p50_ms > 0))
       throw store::Error(*baseline + " has a median step time of 0 ms: no baseline to compare to");
     const double increase = (report.step_time.p50_ms / base.step_time.p50_ms - 1) * 100;

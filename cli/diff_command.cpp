@@ -27,6 +27,7 @@ int run_diff(Args& args) {
   analysis::AnalysisOptions options;
   options.gpu_hour_price = args.real_in("gpu-hour-price", 0, std::numeric_limits<double>::max())
                                .value_or(options.gpu_hour_price);
+  read_step_scope(args, options);
   const TraceOptions trace = trace_options(args);
   const auto files = trace_arguments(args, 2, "two trace files A and B");
   const analysis::Report a = analyse_trace(files[0], trace, options);

@@ -140,7 +140,10 @@ int main(int argc, char** argv) {
       if (command != c.name) continue;
       if (wants_help(words)) {
         std::cout << c.help;
-        if (c.reads_traces) std::cout << "\n" << ts::cli::kTraceOptionsHelp;
+        if (c.reads_traces) {
+          if (std::string(c.name) != "export") std::cout << "\n" << ts::cli::kStepScopeHelp;
+          std::cout << "\n" << ts::cli::kTraceOptionsHelp;
+        }
         return 0;
       }
       return c.run(args);

@@ -29,6 +29,7 @@ int run_report(Args& args) {
                                .value_or(options.gpu_hour_price);
   options.step_input_bound_pct =
       args.real_in("step-input-threshold", 0, 100).value_or(options.step_input_bound_pct);
+  read_step_scope(args, options);
   const TraceOptions trace = trace_options(args);
   const std::string file = trace_arguments(args, 1, "one trace file")[0];
   const analysis::Report report = analyse_trace(file, trace, options);

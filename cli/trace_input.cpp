@@ -1,5 +1,6 @@
 #include "cli/trace_input.hpp"
 
+#include <charconv>
 #include <iostream>
 
 #include "profiler/analysis/format.hpp"
@@ -15,6 +16,39 @@ the import is reused while FILE is unchanged.
   --step-marker REGEX          an imported trace without ProfilerStep#N markers: the top-level
                                annotation that marks one training step
 )";
+
+const char* const kStepScopeHelp =
+    R"(  --steps A-B                  analyse steps A to B only (step numbers, inclusive)
+  --skip-warmup auto|N         leave the warm-up out of the figures: auto (default) leaves
+                               out the cache-filling first epoch of a run of several epochs
+                               with an input cache, else the first step of a run of more than
+                               5 steps; N the first N steps (0: analyse every step)
+)";
+
+void read_step_scope(Args& args, analysis::AnalysisOptions& options) {
+  if (const auto steps = args.value("steps")) {
+    const std::size_t dash = steps->find('-', 1);
+    std::int64_t a = 0, b = 0;
+    bool ok = dash != std::string::npos;
+    if (ok) {
+      const char* s = steps->data();
+      const auto ra = std::from_chars(s, s + dash, a);
+      const auto rb = std::from_chars(s + dash + 1, s + steps->size(), b);
+      ok = ra.ec == std::errc() && ra.ptr == s + dash && rb.ec == std::errc() &&
+           rb.ptr == s + steps->size() && a <= b;
+    }
+    if (!ok)
+      throw UsageError("--steps takes A-B, two step numbers with A <= B, not '" + *steps + "'");
+    options.steps = std::pair{a, b};
+  }
+  if (const auto skip = args.value("skip-warmup"); skip && *skip != "auto") {
+    int n = 0;
+    const auto [ptr, ec] = std::from_chars(skip->data(), skip->data() + skip->size(), n);
+    if (ec != std::errc() || ptr != skip->data() + skip->size() || n < 0)
+      throw UsageError("--skip-warmup takes auto or a number of steps, not '" + *skip + "'");
+    options.skip_warmup = n;
+  }
+}
 
 TraceOptions trace_options(Args& args) {
   TraceOptions o;

@@ -23,6 +23,11 @@ TraceOptions trace_options(Args& args);
 // The --help lines of those flags.
 extern const char* const kTraceOptionsHelp;
 
+// Which steps the analysis covers: --steps A-B, --skip-warmup auto|N (AnalysisOptions::steps,
+// skip_warmup), and their --help lines.
+void read_step_scope(Args& args, analysis::AnalysisOptions& options);
+extern const char* const kStepScopeHelp;
+
 // The command's positional arguments, which must be exactly `count` trace files; `what`
 // describes them for the error ("one trace file", "two trace files A and B").
 std::vector<std::string> trace_arguments(Args& args, std::size_t count, const std::string& what);

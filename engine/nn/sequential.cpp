@@ -230,8 +230,12 @@ FitResult Sequential::fit_loop(const BatchFeed& feed, const FitOptions& options)
   const auto fit_start = std::chrono::steady_clock::now();
   std::int64_t total_samples = 0, global_step = 0;
   HostBatch current, upcoming;
+  std::string epoch_first_steps;  // the trace's meta fit.epoch_first_steps: "0,313,626"
   for (int epoch = 0; epoch < options.epochs && !result.stopped_early; ++epoch) {
     const auto epoch_start = std::chrono::steady_clock::now();
+    if (epoch > 0) epoch_first_steps += ',';
+    epoch_first_steps += std::to_string(global_step);
+    TS_META("fit.epoch_first_steps", epoch_first_steps);
     feed.start_epoch(epoch);
     if (progress) progress->begin_epoch(epoch + 1, options.epochs, feed.batches_per_epoch);
     double loss_sum = 0, correct = 0;

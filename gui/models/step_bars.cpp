@@ -23,7 +23,8 @@ std::vector<StepBar> step_bars(const std::vector<analysis::StepSummary>& steps,
       for (int p = 0; p < analysis::kPartCount; ++p)
         b.part_ms[static_cast<std::size_t>(p)] +=
             static_cast<double>(steps[k].parts.ns[static_cast<std::size_t>(p)]) / 1e6;
-      b.input_bound += steps[k].input_bound ? 1 : 0;
+      // Warm-up steps are drawn but not marked: the verdict leaves them out too.
+      b.input_bound += steps[k].input_bound && !steps[k].warmup ? 1 : 0;
     }
     for (double& ms : b.part_ms) ms /= static_cast<double>(b.count);
     bars.push_back(b);

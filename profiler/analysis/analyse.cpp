@@ -8,6 +8,7 @@
 
 #include "profiler/analysis/event_pass.hpp"
 #include "profiler/analysis/kernel_stats.hpp"
+#include "profiler/analysis/phases.hpp"
 #include "profiler/analysis/pipeline_stats.hpp"
 #include "profiler/analysis/recommendations.hpp"
 #include "profiler/analysis/report.hpp"
@@ -16,6 +17,7 @@
 #include "profiler/analysis/steps.hpp"
 #include "profiler/analysis/timeline.hpp"
 #include "profiler/analysis/tracks.hpp"
+#include "profiler/analysis/what_if.hpp"
 #include "profiler/store/reader.hpp"
 
 namespace ts::analysis {
@@ -23,6 +25,8 @@ namespace ts::analysis {
 namespace {
 
 constexpr std::string_view kPrefetchCounter = "prefetch buffer fill";
+constexpr std::string_view kHostCpuCounter = "host CPU (cores busy)";
+constexpr std::int64_t kSecond = 1'000'000'000;
 
 template <class T>
 std::optional<T> parse_number(const std::optional<std::string>& text) {
@@ -146,30 +150,33 @@ std::vector<StepGroup> step_groups(const store::Reader& reader,
   return groups;
 }
 
-// The step-dependent figures of one pass (the whole trace, or one process of it).
+// Marks each step of a pass warm-up or analysed (the selection's flags follow the pass's steps
+// in time order, as the pass closes them) and gives it its epoch.
+void mark_steps(std::vector<StepSummary>& per_step, const StepSelection& sel,
+                const RunShape& shape) {
+  for (std::size_t i = 0; i < per_step.size(); ++i) {
+    per_step[i].warmup = i < sel.analysed.size() && !sel.analysed[i];
+    per_step[i].epoch = epoch_of(shape, per_step[i].step);
+  }
+}
+
+// The step-dependent figures of one pass (the whole trace, or one process of it), over the
+// analysed steps.
 void fill_figures(Report& r, EventPass& pass) {
   StepFigures& f = pass.figures;
   r.per_step = std::move(f.per_step);
-  r.breakdown = f.breakdown;
-  r.step_time_total_ns = f.step_time_total_ns;
-  r.h2d_total_ns = f.h2d_total_ns;
-  r.input_bound_steps = f.input_bound_steps;
   r.device.has_device = pass.device_seen;
   if (r.device.has_device) {
-    r.device.busy_ns = f.busy_ns;
-    r.device.idle_ns = f.idle_ns;
-    r.device.idle_by_cause_ns = f.idle_by_cause_ns;
     r.device.gaps = std::move(f.gaps);
   } else {
     // No device work anywhere: the device figures stay 0 rather than "idle 100 %".
     for (StepSummary& st : r.per_step) st.device_busy_ns = 0;
   }
-  r.steps = static_cast<std::int64_t>(r.per_step.size());
-  r.step_time = step_time(r.per_step);
-  r.input_pct = percent(input_ns(r.breakdown), r.step_time_total_ns);
-  r.verdict = verdict_for(r.input_pct);
-  r.device.busy_pct = percent(r.device.busy_ns, r.step_time_total_ns);
-  r.device.idle_pct = percent(r.device.idle_ns, r.step_time_total_ns);
+  sum_analysed(r.per_step, r);
+  std::vector<StepSummary> analysed;
+  for (const StepSummary& st : r.per_step)
+    if (!st.warmup) analysed.push_back(st);
+  r.step_time = step_time(analysed);
   if (r.batch && r.step_time_total_ns > 0) {
     r.samples_per_s = static_cast<double>(*r.batch) * static_cast<double>(r.steps) /
                       (static_cast<double>(r.step_time_total_ns) / 1e9);
@@ -201,11 +208,19 @@ RankFigures rank_figures(const store::Reader& reader, std::int64_t process, cons
 // Several processes: each is analysed on its own (its steps, its tracks), then their passes
 // merge into the figures of the whole trace.
 EventPass analyse_groups(const store::Reader& reader, const std::vector<StepGroup>& groups,
+                         const std::vector<StepSelection>& selections, const RunShape& shape,
                          const TrackTable& tracks, const AnalysisOptions& options, Report& r) {
   std::vector<std::span<const store::Step>> steps;  // the passes keep these spans
-  for (const StepGroup& g : groups) steps.emplace_back(g.steps);
-  std::vector<EventPass> passes = scan_groups(reader, tracks, steps, options);
+  std::vector<Interval> windows, stage_windows;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    steps.emplace_back(groups[g].steps);
+    windows.push_back(selections[g].window);
+    stage_windows.push_back(selections[g].stage_window);
+  }
+  std::vector<EventPass> passes =
+      scan_groups(reader, tracks, steps, windows, stage_windows, options);
   for (std::size_t g = 0; g < passes.size(); ++g) {
+    mark_steps(passes[g].figures.per_step, selections[g], shape);
     for (StepSummary& st : passes[g].figures.per_step) st.rank_index = static_cast<int>(g);
     Report one;
     one.batch = r.batch;
@@ -223,6 +238,61 @@ EventPass analyse_groups(const store::Reader& reader, const std::vector<StepGrou
   return std::move(all);
 }
 
+// A stage is the bottleneck only if the pipeline was working while the trainer waited: when
+// no input stage ran during most of the waits, the workers were idle (too little prefetch, or
+// they did not get a core), and naming the slowest stage would point at the wrong fix.
+void honest_bottleneck(Report& r) {
+  std::int64_t wait = 0, working = 0;
+  for (const StepSummary& s : r.per_step) {
+    if (s.warmup) continue;
+    wait = sat_add(wait, s.input_wait_all_ns);
+    working = sat_add(working, s.input_work_in_wait_ns);
+  }
+  if (wait <= 0 || r.pipeline.stages.empty()) return;
+  r.pipeline.busy_during_waits_pct = percent(working, wait);
+  if (*r.pipeline.busy_during_waits_pct < kBusyDuringWaitsPct) r.pipeline.bottleneck_stage.reset();
+}
+
+// The host's CPU load over the analysed window (capture's counter, samples every commit).
+void host_cpu(const store::Reader& reader, Interval window, Report& r) {
+  const auto cores = parse_number<int>(reader.meta("host.cores"));
+  if (!cores || *cores <= 0 || window.length() <= 0) return;
+  for (const store::Track& t : reader.tracks()) {
+    if (t.kind != trace::TrackKind::counter || t.name != kHostCpuCounter) continue;
+    // A sample covers the interval before it (CPU time since the previous sample).
+    const auto samples = reader.counter(t.id, window.start, sat_add(window.end, kSecond));
+    std::vector<store::CounterSample> shifted;
+    for (std::size_t i = 1; i < samples.size(); ++i)
+      shifted.push_back({samples[i - 1].ts_ns, samples[i].value});
+    const auto mean = time_weighted_mean(shifted, samples.empty() ? 0 : samples.back().ts_ns);
+    if (!mean) return;
+    Report::HostCpu h;
+    h.cores = *cores;
+    h.busy_pct = std::clamp(100.0 * *mean / *cores, 0.0, 100.0);
+    h.saturated = h.busy_pct >= kSaturatedCpuPct;
+    r.host_cpu = h;
+    return;
+  }
+}
+
+// The whole run, its warm-up and its epochs.
+void fill_phases(Report& r, const RunShape& shape, const std::string& why) {
+  if (auto whole = phase_of(r.per_step, [](const StepSummary&) { return true; })) {
+    r.whole_run = *whole;
+    r.whole_run.name = "whole run";
+  }
+  if (auto warm = phase_of(r.per_step, [](const StepSummary& s) { return s.warmup; })) {
+    r.warmup = *warm;
+    r.warmup.name = "warm-up";
+    r.warmup.warmup = true;
+    r.warmup.why = why;
+  }
+  r.epochs = epoch_figures(r.per_step, shape, why);
+  std::int64_t run_ns = 0;
+  for (const StepSummary& s : r.per_step) run_ns = sat_add(run_ns, s.dur_ns);
+  r.run_device_hours = static_cast<double>(run_ns) / 3600e9;
+}
+
 }  // namespace
 
 Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
@@ -233,6 +303,9 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
   const std::vector<store::Step> raw_steps = reader.steps();
   const std::vector<StepGroup> groups = step_groups(reader, raw_steps);
   const std::vector<std::uint32_t> trainers = trainer_tracks(reader, raw_steps);
+  const RunShape shape = run_shape(reader);
+  std::vector<StepSelection> selections;
+  for (const StepGroup& g : groups) selections.push_back(select_steps(g.steps, shape, options));
   auto one_group = [&] {
     const std::span<const store::Step> steps =
         groups.empty() ? std::span<const store::Step>{} : std::span(groups.front().steps);
@@ -241,13 +314,19 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
     if (!groups.empty() && groups.front().process != store::kNull)
       processes.push_back(groups.front().process);
     const TrackTable tracks(reader.tracks(), trainers, processes);
-    return scan_events(reader, tracks, steps, split_points(steps, options.threads), options);
+    EventPass pass =
+        groups.empty()
+            ? scan_events(reader, tracks, steps, {}, options)
+            : scan_events(reader, tracks, steps, split_points(steps, options.threads), options,
+                          selections.front().window, selections.front().stage_window);
+    if (!selections.empty()) mark_steps(pass.figures.per_step, selections.front(), shape);
+    return pass;
   };
   auto several_groups = [&] {
     std::vector<std::int64_t> processes;
     for (const StepGroup& g : groups) processes.push_back(g.process);
     const TrackTable tracks(reader.tracks(), trainers, processes);
-    return analyse_groups(reader, groups, tracks, options, r);
+    return analyse_groups(reader, groups, selections, shape, tracks, options, r);
   };
   EventPass pass = groups.size() > 1 ? several_groups() : one_group();
 
@@ -260,6 +339,15 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
     r.samples_per_s = 0;
     for (const RankFigures& k : r.ranks) r.samples_per_s += k.samples_per_s;
   }
+  fill_phases(r, shape, selections.empty() ? std::string() : selections.front().why);
+  r.warmup_kernels = pass.warmup_kernels;
+  r.warmup_kernel_ns = pass.warmup_kernel_ns;
+  if (!raw_steps.empty() && pass.events > 0) {
+    std::int64_t first_step = INT64_MAX;
+    for (const StepGroup& g : groups)
+      if (!g.steps.empty()) first_step = std::min(first_step, g.steps.front().start_ns);
+    r.before_first_step_ns = std::max<std::int64_t>(0, first_step - pass.first_ns);
+  }
   r.gpu_hour_price = options.gpu_hour_price;
   r.currency = options.currency;
   r.idle_cost_per_1000_steps =
@@ -268,15 +356,28 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
   r.kernels = pass.kernels.finish(
       [&](std::uint32_t label) -> std::string_view { return reader.label(label).name; });
 
+  // Pipeline figures over the analysed steps' span (the whole trace when nothing was left out).
+  Interval analysed{0, 0};
+  bool all_steps = true;
+  for (const StepSelection& s : selections) {
+    all_steps = all_steps && s.stage_window.start == kAllTime.start;
+    analysed = analysed.length() == 0 ? s.window
+                                      : Interval{std::min(analysed.start, s.window.start),
+                                                 std::max(analysed.end, s.window.end)};
+  }
   std::int64_t samples = 0;
   if (r.batch) samples = *r.batch * (pass.input_batches > 0 ? pass.input_batches : r.steps);
   r.pipeline = pass.stages.finish(
-      samples, range.end_ns - range.start_ns,
+      samples,
+      !all_steps && analysed.length() > 0 ? analysed.length() : range.end_ns - range.start_ns,
       [&](std::uint32_t label) -> std::string_view { return reader.label(label).name; });
   r.pipeline.samples = samples;
   r.pipeline.workers = parse_number<int>(reader.meta("pipeline.parallel"));
   r.pipeline.prefetch = parse_number<int>(reader.meta("pipeline.prefetch"));
   r.pipeline.cache = reader.meta("pipeline.cache");
+  honest_bottleneck(r);
+  r.pipeline.prefetch_to_device =
+      reader.meta("pipeline.options").value_or("").find("prefetch to device") != std::string::npos;
   for (const store::Track& t : reader.tracks()) {
     if (t.kind != trace::TrackKind::counter || t.name != kPrefetchCounter) continue;
     // Counter samples are not events: they may lie outside the events' time range.
@@ -288,6 +389,8 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
     break;
   }
 
+  host_cpu(reader, analysed, r);
+  r.what_if = what_if(r, options);
   r.recommendations = recommend(r, options);
   return r;
 }

@@ -31,8 +31,12 @@ void scan_part(const store::Reader& reader, const TrackTable& tracks, std::int64
 }  // namespace
 
 EventPass::EventPass(std::span<const store::Step> steps, const AnalysisOptions& options,
-                     bool later_part)
-    : stages(later_part), steps_(steps), options_(&options) {
+                     bool later_part, Interval analysed, Interval stages_window)
+    : stages(later_part),
+      steps_(steps),
+      analysed_(analysed),
+      stages_window_(stages_window),
+      options_(&options) {
   figures.per_step.reserve(steps.size());
 }
 
@@ -61,14 +65,22 @@ void EventPass::add(const store::Event& e, const TrackTable& tracks) {
   switch (role) {
     case TrackRole::device:
       timeline_.add(role, e.category, when.start, when.end);
-      if (e.category == trace::Category::kernel || e.category == trace::Category::collective)
-        kernels.add(e.label, when.length());
+      if (e.category == trace::Category::kernel || e.category == trace::Category::collective) {
+        if (when.start >= analysed_.start && when.start < analysed_.end) {
+          kernels.add(e.label, when.length());
+        } else if (when.start < analysed_.start) {
+          ++warmup_kernels;
+          warmup_kernel_ns = sat_add(warmup_kernel_ns, when.length());
+        }
+      }
       break;
     case TrackRole::trainer:
       timeline_.add(role, e.category, when.start, when.end);
       [[fallthrough]];
     case TrackRole::worker:
-      if (stage_index(e.category) >= 0) {
+      if (stage_index(e.category) >= 0) timeline_.add_input_work(when.start, when.end);
+      if (stage_index(e.category) >= 0 && when.start >= stages_window_.start &&
+          when.start < stages_window_.end) {
         stages.add(track, e.category, when, e.label);
         if (e.category == trace::Category::input_batch) ++input_batches;
       }
@@ -80,6 +92,11 @@ void EventPass::add(const store::Event& e, const TrackTable& tracks) {
 
 void EventPass::add_context(const store::Event& e, const TrackTable& tracks) {
   const TrackRole role = tracks.role(e.track);
+  if ((role == TrackRole::trainer || role == TrackRole::worker) && stage_index(e.category) >= 0) {
+    const Interval when = event_interval(e.start_ns, e.dur_ns);
+    close_steps(when.start);
+    timeline_.add_input_work(when.start, when.end);
+  }
   if (role != TrackRole::trainer && role != TrackRole::device) return;
   const Interval when = event_interval(e.start_ns, e.dur_ns);
   close_steps(when.start);
@@ -97,6 +114,8 @@ void EventPass::merge(EventPass&& later) {
   kernels.merge(later.kernels);
   stages.merge(std::move(later.stages));
   events += later.events;
+  warmup_kernels += later.warmup_kernels;
+  warmup_kernel_ns = sat_add(warmup_kernel_ns, later.warmup_kernel_ns);
   input_batches += later.input_batches;
   first_ns = std::min(first_ns, later.first_ns);
   last_ns = std::max(last_ns, later.last_ns);
@@ -105,7 +124,7 @@ void EventPass::merge(EventPass&& later) {
 
 EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
                       std::span<const store::Step> steps, std::span<const std::int64_t> splits,
-                      const AnalysisOptions& options) {
+                      const AnalysisOptions& options, Interval analysed, Interval stages) {
   const std::size_t parts = splits.size() + 1;
   auto lo = [&](std::size_t i) { return i == 0 ? -kAll : splits[i - 1]; };
   auto hi = [&](std::size_t i) { return i + 1 == parts ? kAll : splits[i]; };
@@ -122,7 +141,8 @@ EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
 
   std::vector<EventPass> passes;
   passes.reserve(parts);
-  for (std::size_t i = 0; i < parts; ++i) passes.emplace_back(steps_of(i), options, i > 0);
+  for (std::size_t i = 0; i < parts; ++i)
+    passes.emplace_back(steps_of(i), options, i > 0, analysed, stages);
   std::vector<std::exception_ptr> errors(parts);
   std::vector<std::thread> threads;
   for (std::size_t i = 1; i < parts; ++i) {
@@ -150,10 +170,13 @@ EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
 
 std::vector<EventPass> scan_groups(const store::Reader& reader, const TrackTable& tracks,
                                    std::span<const std::span<const store::Step>> group_steps,
+                                   std::span<const Interval> analysed,
+                                   std::span<const Interval> stages,
                                    const AnalysisOptions& options) {
   std::vector<EventPass> passes;
   passes.reserve(group_steps.size());
-  for (const auto& steps : group_steps) passes.emplace_back(steps, options, false);
+  for (std::size_t g = 0; g < group_steps.size(); ++g)
+    passes.emplace_back(group_steps[g], options, false, analysed[g], stages[g]);
   if (passes.empty()) return passes;
   reader.scan(-kAll, kAll, 0, [&](const store::Event& e) {
     const bool ignored = tracks.role(e.track) == TrackRole::ignored;

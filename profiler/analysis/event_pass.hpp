@@ -25,7 +25,11 @@ namespace ts::analysis {
 class EventPass {
  public:
   // steps: this part's steps, sorted and disjoint. later_part: a part after the first.
-  EventPass(std::span<const store::Step> steps, const AnalysisOptions& options, bool later_part);
+  // analysed: the window of the analysed steps (phases.hpp): kernels count inside it, kernels
+  // before it count as warm-up; stages: where input stages count.
+  EventPass(std::span<const store::Step> steps, const AnalysisOptions& options, bool later_part,
+            Interval analysed = {INT64_MIN / 4, INT64_MAX / 4},
+            Interval stages = {INT64_MIN / 4, INT64_MAX / 4});
 
   void add(const store::Event& e, const TrackTable& tracks);
   // An event of an earlier part that reaches into this one: timeline only (it is counted there).
@@ -42,12 +46,14 @@ class EventPass {
   std::int64_t input_batches = 0;  // input_batch zones: batches handed to the trainer
   std::int64_t first_ns = INT64_MAX, last_ns = INT64_MIN;  // earliest start, latest end
   bool device_seen = false;                                // any device work at all
+  std::int64_t warmup_kernels = 0, warmup_kernel_ns = 0;   // kernels before the window
 
  private:
   // Analyses every pending step that ends at or before t.
   void close_steps(std::int64_t t);
 
   std::span<const store::Step> steps_;
+  Interval analysed_, stages_window_;
   std::size_t next_step_ = 0;
   const AnalysisOptions* options_;
   TimelineBuilder timeline_;
@@ -59,13 +65,17 @@ class EventPass {
 // pass. Rethrows the first exception of any part (store::Error as the Reader throws it).
 EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
                       std::span<const store::Step> steps, std::span<const std::int64_t> splits,
-                      const AnalysisOptions& options);
+                      const AnalysisOptions& options,
+                      Interval analysed = {INT64_MIN / 4, INT64_MAX / 4},
+                      Interval stages = {INT64_MIN / 4, INT64_MAX / 4});
 
 // A trace of several groups (processes, TrackTable::group): one pass per group, fed by one
 // sequential scan that hands each event to the pass of its track's group. group_steps[g]: group
 // g's steps, sorted and disjoint. Events of ignored tracks count in the first pass only.
 std::vector<EventPass> scan_groups(const store::Reader& reader, const TrackTable& tracks,
                                    std::span<const std::span<const store::Step>> group_steps,
+                                   std::span<const Interval> analysed,
+                                   std::span<const Interval> stages,
                                    const AnalysisOptions& options);
 
 }  // namespace ts::analysis

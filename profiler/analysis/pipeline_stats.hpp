@@ -28,6 +28,9 @@
 namespace ts::analysis {
 
 inline constexpr int kStageCount = 4;
+// A stage is named the bottleneck only when input stages ran during at least this share of the
+// trainer's input wait (PipelineStats::busy_during_waits_pct).
+inline constexpr double kBusyDuringWaitsPct = 50.0;
 // The stage index of an input category (0 read .. 3 batch), -1 for other categories.
 int stage_index(trace::Category c);
 

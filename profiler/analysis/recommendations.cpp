@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "profiler/analysis/format.hpp"
+#include "profiler/analysis/pipeline_stats.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
 
 namespace ts::analysis {
@@ -40,6 +41,11 @@ std::vector<std::string> input_knobs(const Report& r) {
 std::string input_bound(const Report& r) {
   std::string text = "Input is " + fmt::pct(r.input_pct) + " of step time";
   const PipelineStats& p = r.pipeline;
+  if (p.busy_during_waits_pct && *p.busy_during_waits_pct < kBusyDuringWaitsPct)
+    return text + ", yet no input stage ran during " + fmt::pct(100.0 - *p.busy_during_waits_pct) +
+           " of the waits: the workers sat idle while the trainer waited, so no stage is slow. "
+           "The batches were not ready in time: prefetch deeper, or give the input workers a core "
+           "(fewer compute threads) if the host is busy.";
   if (p.bottleneck_stage) {
     const StageStat* s = find_stage(p, *p.bottleneck_stage);
     text += " and the " + *p.bottleneck_stage + " stage is the slowest";
@@ -50,6 +56,12 @@ std::string input_bound(const Report& r) {
     }
   }
   text += ": ";
+  if (r.host_cpu && r.host_cpu->saturated)
+    return text + fmt::printf("the host's %d cores were ", r.host_cpu->cores) +
+           fmt::pct(r.host_cpu->busy_pct) +
+           " busy, so more input workers cannot help (they would take cores from compute): "
+           "cache decoded samples, make per-sample work cheaper, or move compute to a device "
+           "or a machine with more cores.";
   const std::vector<std::string> knobs = input_knobs(r);
   for (std::size_t i = 0; i < knobs.size(); ++i) {
     if (i > 0) text += i + 1 == knobs.size() ? " or " : ", ";
@@ -63,20 +75,47 @@ std::string input_bound(const Report& r) {
 
 std::string exposed_h2d(const Report& r) {
   const std::int64_t exposed = r.breakdown[Part::h2d];
-  return "Host-to-device copies take " + fmt::pct(percent(exposed, r.step_time_total_ns)) +
-         " of step time without overlapping compute (" + fmt::ms(fmt::to_ms(exposed)) + " of " +
-         fmt::ms(fmt::to_ms(r.h2d_total_ns)) +
-         " copied with the device otherwise idle): prefetch batches to the device so that the "
-         "next batch is copied while this one computes.";
+  std::string text =
+      "Host-to-device copies take " + fmt::pct(percent(exposed, r.step_time_total_ns)) +
+      " of step time without overlapping compute (" + fmt::ms(fmt::to_ms(exposed)) + " of " +
+      fmt::ms(fmt::to_ms(r.h2d_total_ns)) + " copied with the device otherwise idle): ";
+  // Never advise what the run already does.
+  if (r.pipeline.prefetch_to_device)
+    return text +
+           "prefetch to device is on, yet the copies are not hidden: the copy queue waits for "
+           "the batch itself, so make the input faster, or copy from pinned memory.";
+  return text +
+         "prefetch batches to the device so that the next batch is copied while this one "
+         "computes.";
+}
+
+const WhatIf* lever(const Report& r, std::string_view name) {
+  for (const WhatIf& w : r.what_if)
+    if (w.lever == name) return &w;
+  return nullptr;
+}
+
+// What fixing it is worth, from the what-if projection of `name`: appended to a rule's text.
+std::string worth(const Report& r, std::string_view name) {
+  const WhatIf* w = lever(r, name);
+  if (w == nullptr || w->speedup <= 1.0) return "";
+  std::string text = " Worth it: " + fmt::ms(r.step_time.mean_ms) + " → " +
+                     fmt::ms(w->step_time_ms) + fmt::printf(" per step (%.2f× faster)", w->speedup);
+  if (w->saving_device_hours > 0)
+    text += ", " + fmt::printf("%.3g", w->saving_device_hours) + " device-hours (" +
+            fmt::money(w->saving, r.currency) + ") less for this run";
+  return text + ".";
 }
 
 std::string idle_cost(const Report& r, const AnalysisOptions& o) {
   const DeviceStats& d = r.device;
-  std::string text = "Device idle " + fmt::pct(d.idle_pct) + " of step time (" +
-                     fmt::duration(d.idle_ns / std::max<std::int64_t>(1, r.steps)) +
-                     " per step) ≈ " + fmt::money(r.idle_cost_per_1000_steps, o.currency) +
-                     " per 1 000 steps at " + fmt::money(o.gpu_hour_price, o.currency) +
-                     "/GPU-hour";
+  std::string text =
+      "Device idle " + fmt::pct(d.idle_pct) + " of step time (" +
+      fmt::duration(d.idle_ns / std::max<std::int64_t>(1, r.steps)) +
+      " per step): " + fmt::money(o.gpu_hour_price * d.idle_pct / 100.0, o.currency) +
+      " of every " + fmt::money(o.gpu_hour_price, o.currency) +
+      " device-hour pays for an idle device (" +
+      fmt::money(r.idle_cost_per_1000_steps, o.currency) + " per 1 000 steps)";
   // Name the dominant cause so the reader knows which of the other recommendations pays.
   int top = 0;
   for (int c = 1; c < kIdleCauseCount; ++c)
@@ -136,25 +175,37 @@ std::vector<std::string> recommend(const Report& r, const AnalysisOptions& o) {
   }
   if (r.steps == 0 || r.step_time_total_ns <= 0) return out;
 
+  // The rules that fire, each with the device-hours its lever would save: the largest first.
+  std::vector<std::pair<double, std::string>> ranked;
+  auto add = [&](std::string_view lever_name, std::string text) {
+    const WhatIf* w = lever(r, lever_name);
+    ranked.emplace_back(w != nullptr ? w->saving_device_hours : 0.0,
+                        std::move(text) + worth(r, lever_name));
+  };
   const double h2d_pct = percent(r.breakdown[Part::h2d], r.step_time_total_ns);
   const bool h2d_exposed =
       h2d_pct >= kExposedH2dPct && 2 * r.breakdown[Part::h2d] >= r.h2d_total_ns;
-  if (r.verdict != Verdict::none && r.breakdown[Part::input_wait] >= r.breakdown[Part::h2d])
-    out.push_back(input_bound(r));
-  if (h2d_exposed) out.push_back(exposed_h2d(r));
+  const bool input =
+      r.verdict != Verdict::none && r.breakdown[Part::input_wait] >= r.breakdown[Part::h2d];
+  if (input) add("input_hidden", input_bound(r));
+  if (h2d_exposed) add(input ? "" : "input_hidden", exposed_h2d(r));
 
   const DeviceStats& d = r.device;
   if (d.has_device && d.idle_pct >= kIdleCostPct) {
-    out.push_back(idle_cost(r, o));
     const auto& by = d.idle_by_cause_ns;
     const std::int64_t host = by[static_cast<int>(IdleCause::host)];
     const std::int64_t sync = by[static_cast<int>(IdleCause::sync)];
     const std::int64_t top = *std::max_element(by.begin(), by.end());
     if (host == top && percent(host, r.step_time_total_ns) >= kCausePct)
-      out.push_back(host_bound(r));
+      add("host_bound_removed", host_bound(r));
     if (sync == top && percent(sync, r.step_time_total_ns) >= kCausePct)
-      out.push_back(sync_bound(r));
+      add("sync_removed", sync_bound(r));
   }
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (auto& [saving, text] : ranked) out.push_back(std::move(text));
+  // What the idle time costs comes last: the rules above say what to do about it.
+  if (d.has_device && d.idle_pct >= kIdleCostPct) out.push_back(idle_cost(r, o));
   return out;
 }
 

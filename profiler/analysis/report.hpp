@@ -66,7 +66,13 @@ struct StepSummary {
   double input_pct = 0;             // input_ns / dur_ns * 100
   bool input_bound = false;         // input_pct >= AnalysisOptions::step_input_bound_pct
   std::int64_t device_busy_ns = 0;  // union of all device-queue events inside the step
-  int rank_index = 0;               // the step's process: an index into Report::ranks (0 if none)
+  std::array<std::int64_t, kIdleCauseCount> idle_by_cause_ns{};  // device idle, by cause
+  std::int64_t h2d_all_ns = 0;             // every h2d copy inside the step, exposed or hidden
+  std::int64_t input_wait_all_ns = 0;      // the trainer's input wait (before priorities)
+  std::int64_t input_work_in_wait_ns = 0;  // of it, the time during which an input stage ran
+  int rank_index = 0;   // the step's process: an index into Report::ranks (0 if none)
+  int epoch = 0;        // 1-based, when the trace records epochs; 0 otherwise
+  bool warmup = false;  // not analysed: warm-up, or outside AnalysisOptions::steps
 };
 
 struct StepTime {
@@ -106,6 +112,11 @@ struct PipelineStats {
   std::optional<int> workers;                   // from meta pipeline.parallel
   std::optional<int> prefetch;                  // from meta pipeline.prefetch
   std::optional<std::string> cache;             // from meta pipeline.cache ("none", "memory")
+  bool prefetch_to_device = false;              // from meta pipeline.options
+  // Of the trainer's input wait in the analysed steps, the share during which some input stage
+  // was running (on a worker or the trainer): low means the workers sat idle while the trainer
+  // waited, so no stage's speed explains the wait (nullopt: no waits or no stages recorded).
+  std::optional<double> busy_during_waits_pct;
   std::int64_t samples = 0;  // samples the stage figures are per (0: unknown, figures per event)
 };
 
@@ -139,6 +150,39 @@ struct AnalysisOptions {
   // more and 1 below; n > 1 splits any trace of at least n steps into n parts. The figures do
   // not depend on it.
   int threads = 0;
+  // Which steps the figures cover (the others are listed, and summed up as warm-up):
+  //  - `steps` (first, last step number, inclusive) when set: exactly those;
+  //  - else the steps after the warm-up: the first `skip_warmup` steps, or with kAutoWarmup the
+  //    cache-filling first epoch of a run of several epochs with a cache, else the first step of
+  //    a run of more than 5 steps (first calls, kernel compilation, the first batch).
+  std::optional<std::pair<std::int64_t, std::int64_t>> steps;
+  static constexpr int kAutoWarmup = -1;
+  int skip_warmup = kAutoWarmup;
+};
+
+// Figures of a stretch of steps (an epoch, the warm-up, the whole run).
+struct PhaseFigures {
+  std::string name;  // "epoch 1", "warm-up", "whole run"
+  std::int64_t first_step = 0, last_step = 0, steps = 0;
+  double step_mean_ms = 0;
+  double input_pct = 0;
+  Verdict verdict = Verdict::none;
+  double device_idle_pct = 0;
+  bool warmup = false;  // left out of the analysed figures
+  std::string why;      // why it is warm-up ("fills the cache", "first calls, compilation")
+};
+
+// What a lever would be worth, projected from the analysed steps: the step time without the
+// time the lever removes, and what that saves over the whole run at the device-hour price.
+struct WhatIf {
+  std::string lever;         // "input_hidden", "sync_removed", "host_bound_removed", ...
+  std::string description;   // "input fully hidden behind compute"
+  double step_time_ms = 0;   // projected mean step time
+  double speedup = 1;        // measured mean step time / projected
+  double samples_per_s = 0;  // projected (0 when the batch is unknown)
+  double device_hours = 0;   // the whole run's steps at the projected step time
+  double saving = 0;         // money saved over the whole run, at the device-hour price
+  double saving_device_hours = 0;
 };
 
 struct Report {
@@ -153,10 +197,10 @@ struct Report {
   double samples_per_s = 0;  // batch × steps / summed step time (0 when the batch is unknown)
   std::optional<std::int64_t> batch;
   PipelineStats pipeline;
-  std::vector<KernelStat> kernels;  // by total time, largest first
-  std::vector<std::string> recommendations;
-  double idle_cost_per_1000_steps = 0;  // device idle time priced at gpu_hour_price
-  double gpu_hour_price = 2.50;         // the AnalysisOptions price and currency used
+  std::vector<KernelStat> kernels;           // by total time, largest first
+  std::vector<std::string> recommendations;  // by what each would save, largest first
+  double idle_cost_per_1000_steps = 0;       // device idle time priced at gpu_hour_price
+  double gpu_hour_price = 2.50;              // the AnalysisOptions price and currency used
   std::string currency = "$";
   std::vector<StepSummary> per_step;        // in step order
   std::uint64_t dropped_events = 0;         // from meta: the trace is incomplete when nonzero
@@ -176,7 +220,30 @@ struct Report {
   std::string source_format;
   std::string steps_source;
   std::vector<std::pair<std::string, std::uint64_t>> skipped;
+
+  // Phases. The figures above cover the analysed steps (AnalysisOptions::steps / skip_warmup);
+  // `warmup` sums up the steps left out before them, `whole_run` every step, `epochs` each epoch
+  // when the trace records them (meta fit.epoch_first_steps).
+  std::int64_t analysed_first_step = 0, analysed_last_step = 0;
+  PhaseFigures warmup;  // steps == 0: nothing was left out
+  PhaseFigures whole_run;
+  std::vector<PhaseFigures> epochs;
+  std::int64_t before_first_step_ns = 0;  // device work before the first step (compilation, ...)
+  std::int64_t warmup_kernels = 0;        // kernels outside the analysed steps, not in `kernels`
+  std::int64_t warmup_kernel_ns = 0;
+  double run_device_hours = 0;  // summed step time of the whole run, in hours
+  std::vector<WhatIf> what_if;  // largest saving first
+
+  // The host's CPU over the analysed steps, from the capture's counter "host CPU (cores busy)"
+  // and meta host.cores: when its cores are saturated, more input workers cannot help.
+  struct HostCpu {
+    double busy_pct = 0;  // mean busy cores / cores × 100
+    int cores = 0;
+    bool saturated = false;  // busy_pct >= kSaturatedCpuPct
+  };
+  std::optional<HostCpu> host_cpu;
 };
+inline constexpr double kSaturatedCpuPct = 90.0;
 
 // Reads the trace and analyses it. Throws store::Error for unreadable files.
 Report analyse(const store::Reader& reader, const AnalysisOptions& options = {});

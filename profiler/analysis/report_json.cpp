@@ -16,6 +16,21 @@ void breakdown_ms(JsonOut& j, const Breakdown& b) {
   j.end_object();
 }
 
+void phase(JsonOut& j, const PhaseFigures& p) {
+  j.begin_object()
+      .field("name", p.name)
+      .field("first_step", p.first_step)
+      .field("last_step", p.last_step)
+      .field("steps", p.steps)
+      .field("step_time_ms", p.step_mean_ms)
+      .field("input_pct", p.input_pct)
+      .field("verdict", verdict_name(p.verdict))
+      .field("device_idle_pct", p.device_idle_pct)
+      .field("warmup", p.warmup)
+      .field("why", p.why)
+      .end_object();
+}
+
 void pipeline(JsonOut& j, const PipelineStats& p) {
   j.begin_object();
   j.key("workers");
@@ -26,6 +41,8 @@ void pipeline(JsonOut& j, const PipelineStats& p) {
   j.key("prefetch_fill_mean");
   p.prefetch_fill_mean ? j.num(*p.prefetch_fill_mean) : j.null();
   j.field("samples", p.samples);
+  j.key("busy_during_waits_pct");
+  p.busy_during_waits_pct ? j.num(*p.busy_during_waits_pct) : j.null();
   j.key("bottleneck_stage").opt_str(p.bottleneck_stage);
   j.key("stages").begin_array();
   for (const StageStat& s : p.stages) {
@@ -146,6 +163,50 @@ std::string to_json(const Report& r) {
     j.end_object();
   }
   j.end_array();
+  j.key("host_cpu");
+  if (r.host_cpu) {
+    j.begin_object()
+        .field("busy_pct", r.host_cpu->busy_pct)
+        .field("cores", std::int64_t{r.host_cpu->cores})
+        .field("saturated", r.host_cpu->saturated)
+        .end_object();
+  } else {
+    j.null();
+  }
+  j.key("phases").begin_object();
+  j.key("analysed_steps")
+      .begin_array()
+      .integer(r.analysed_first_step)
+      .integer(r.analysed_last_step)
+      .end_array();
+  j.key("warmup");
+  if (r.warmup.steps > 0) {
+    phase(j, r.warmup);
+  } else {
+    j.null();
+  }
+  j.key("whole_run");
+  phase(j, r.whole_run);
+  j.key("epochs").begin_array();
+  for (const PhaseFigures& e : r.epochs) phase(j, e);
+  j.end_array();
+  j.field("before_first_step_ms", fmt::to_ms(r.before_first_step_ns));
+  j.field("warmup_kernels", r.warmup_kernels);
+  j.field("warmup_kernel_ms", fmt::to_ms(r.warmup_kernel_ns));
+  j.end_object();
+  j.field("run_device_hours", r.run_device_hours, 9);
+  j.key("what_if").begin_object();
+  for (const WhatIf& w : r.what_if) {
+    j.key(w.lever).begin_object();
+    j.field("description", w.description);
+    j.field("step_time_ms", w.step_time_ms).field("speedup", w.speedup);
+    j.field("samples_per_s", w.samples_per_s);
+    j.field("device_hours", w.device_hours, 9)
+        .field("saving_device_hours", w.saving_device_hours, 9);
+    j.field("saving", w.saving, 6);
+    j.end_object();
+  }
+  j.end_object();
   j.key("source").begin_object();
   j.field("format", r.source_format.empty() ? std::string("trainscope") : r.source_format);
   j.field("steps", r.steps_source);

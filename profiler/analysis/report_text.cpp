@@ -148,6 +148,64 @@ void ranks_section(std::string& out, const Report& r) {
   }
 }
 
+std::string phase_figures(const PhaseFigures& p) {
+  return fmt::count(p.steps) + (p.steps == 1 ? " step" : " steps") + ", " +
+         fmt::ms(p.step_mean_ms) + " per step, " + fmt::pct(p.input_pct) + " input (" +
+         std::string(verdict_name(p.verdict)) + ")";
+}
+
+std::string step_range(const PhaseFigures& p) {
+  return p.first_step == p.last_step
+             ? "step " + std::to_string(p.first_step)
+             : "steps " + std::to_string(p.first_step) + "-" + std::to_string(p.last_step);
+}
+
+// What the figures cover: the warm-up left out, and the whole run for comparison.
+void phase_lines(std::string& out, const Report& r) {
+  if (r.warmup.steps == 0) return;
+  out +=
+      wrap("warm-up     " + step_range(r.warmup) + " left out, " + fmt::printable(r.warmup.why) +
+               ": " + phase_figures(r.warmup) + "; the figures below cover steps " +
+               std::to_string(r.analysed_first_step) + "-" + std::to_string(r.analysed_last_step) +
+               "; the whole run: " + phase_figures(r.whole_run),
+           0, 12);
+  if (r.warmup_kernels > 0)
+    out += wrap("            " + fmt::count(r.warmup_kernels) + " kernels (" +
+                    fmt::ms(fmt::to_ms(r.warmup_kernel_ns)) +
+                    ") ran before the analysed steps and are not in the kernel table",
+                0, 12);
+}
+
+void epochs_section(std::string& out, const Report& r) {
+  if (r.epochs.size() < 2) return;
+  out += "epochs      epoch    steps  step mean      input  verdict\n";
+  for (const PhaseFigures& e : r.epochs) {
+    out += "            " + fit(e.name.substr(e.name.find(' ') + 1), 5) +
+           right(fmt::count(e.steps), 8) + right(fmt::ms(e.step_mean_ms), 11) +
+           right(fmt::pct(e.input_pct), 11) + "  " + std::string(verdict_name(e.verdict));
+    if (e.warmup) out += "  (warm-up: " + fmt::printable(e.why) + ")";
+    out += "\n";
+  }
+}
+
+void what_if_section(std::string& out, const Report& r) {
+  if (r.what_if.empty()) return;
+  out += wrap("what if     the run's " + fmt::count(r.whole_run.steps) + " steps took " +
+                  fmt::printf("%.3g", r.run_device_hours) + " device-hours (" +
+                  fmt::money(r.run_device_hours * r.gpu_hour_price, r.currency) + " at " +
+                  fmt::money(r.gpu_hour_price, r.currency) + "/hour); with",
+              0, 12);
+  for (const WhatIf& w : r.what_if) {
+    std::string line = "- " + w.description + ": " + fmt::ms(w.step_time_ms) + " per step" +
+                       fmt::printf(" (%.2f× faster)", w.speedup);
+    if (w.samples_per_s > 0)
+      line += ", " + fmt::count(std::llround(w.samples_per_s)) + " samples/s";
+    line += ", " + fmt::printf("%.3g", w.saving_device_hours) + " device-hours (" +
+            fmt::money(w.saving, r.currency) + ") less";
+    out += wrap(line, 2, 4);
+  }
+}
+
 void source_lines(std::string& out, const Report& r) {
   if (!r.source_format.empty())
     out += wrap("source      imported " + fmt::printable(r.source_format) + " trace", 0, 12);
@@ -182,6 +240,8 @@ void pipeline_section(std::string& out, const Report& r) {
   if (p.cache) out += ", cache " + fmt::printable(*p.cache);
   if (p.prefetch_fill_mean)
     out += fmt::printf("; prefetch buffer fill mean %.2f", *p.prefetch_fill_mean);
+  if (p.busy_during_waits_pct)
+    out += "; a stage ran during " + fmt::pct(*p.busy_during_waits_pct) + " of the input waits";
   out += "\n  stage       events     total   per sample  threads  utilisation  main event\n";
   for (const StageStat& s : p.stages) {
     out += "  " + fit(s.stage, 8) + right(fmt::count(s.count), 9) +
@@ -212,14 +272,16 @@ void kernel_section(std::string& out, const Report& r) {
 void steps_section(std::string& out, const Report& r) {
   if (r.per_step.empty()) return;
   std::vector<const StepSummary*> shown;
-  for (const StepSummary& s : r.per_step) shown.push_back(&s);
+  for (const StepSummary& s : r.per_step)
+    if (!s.warmup) shown.push_back(&s);
   if (shown.size() > kAllStepsUpTo) {
     std::partial_sort(shown.begin(), shown.begin() + kSlowestSteps, shown.end(),
                       [](const StepSummary* a, const StepSummary* b) {
                         return a->dur_ns != b->dur_ns ? a->dur_ns > b->dur_ns : a->step < b->step;
                       });
     shown.resize(kSlowestSteps);
-    out += fmt::printf("steps (the %zu slowest of ", kSlowestSteps) + fmt::count(r.steps) + ")\n";
+    out += fmt::printf("steps (the %zu slowest of the ", kSlowestSteps) + fmt::count(r.steps) +
+           " analysed)\n";
   } else {
     out += "steps\n";
   }
@@ -237,7 +299,7 @@ void steps_section(std::string& out, const Report& r) {
   }
   std::vector<std::int64_t> bound;
   for (const StepSummary& s : r.per_step)
-    if (s.input_bound) bound.push_back(s.step);
+    if (s.input_bound && !s.warmup) bound.push_back(s.step);
   std::sort(bound.begin(), bound.end());
   if (!bound.empty()) out += wrap("input-bound steps: " + ranges(bound), 2, 4);
 }
@@ -278,6 +340,11 @@ std::string to_text(const Report& r) {
   out += "\n";
   if (r.samples_per_s > 0)
     out += "throughput  " + fmt::count(std::llround(r.samples_per_s)) + " samples/s\n";
+  phase_lines(out, r);
+  if (r.host_cpu)
+    out += "host CPU    " + fmt::pct(r.host_cpu->busy_pct) + " of " +
+           std::to_string(r.host_cpu->cores) + " cores busy" +
+           (r.host_cpu->saturated ? " (saturated: more threads cannot help)" : "") + "\n";
   if (r.dropped_events > 0)
     out += "warning     " + fmt::count(static_cast<std::int64_t>(r.dropped_events)) +
            " events were dropped during capture\n";
@@ -297,6 +364,10 @@ std::string to_text(const Report& r) {
     ranks_section(out, r);
     out += "\n";
   }
+  if (r.epochs.size() >= 2) {
+    epochs_section(out, r);
+    out += "\n";
+  }
   pipeline_section(out, r);
   if (!r.kernels.empty()) {
     out += "\n";
@@ -304,6 +375,10 @@ std::string to_text(const Report& r) {
   }
   out += "\n";
   steps_section(out, r);
+  if (!r.what_if.empty()) {
+    out += "\n";
+    what_if_section(out, r);
+  }
   out += "\nrecommendations\n";
   if (r.recommendations.empty()) out += "  none: no rule found a bottleneck worth acting on\n";
   for (const std::string& rec : r.recommendations) out += wrap("- " + rec, 2, 4);

@@ -13,13 +13,20 @@ void StepFigures::add(const store::Step& s, const TimelineWindow& view,
   st.input_ns = input_ns(st.parts);
   st.input_pct = percent(st.input_ns, st.dur_ns);
   st.input_bound = st.dur_ns > 0 && st.input_pct >= options.step_input_bound_pct;
-  h2d_total_ns += overlap_length(view[Part::h2d], window);
+  st.h2d_all_ns = overlap_length(view[Part::h2d], window);
+  // Input wait during which an input stage ran: wait - (wait minus the stages' time).
+  clip(view[Part::input_wait], window, breakdown_scratch_.clipped);
+  subtract(breakdown_scratch_.clipped, view.input_work, breakdown_scratch_.fresh);
+  st.input_wait_all_ns = total_length(breakdown_scratch_.clipped);
+  st.input_work_in_wait_ns = st.input_wait_all_ns - total_length(breakdown_scratch_.fresh);
+  h2d_total_ns += st.h2d_all_ns;
 
   step_gaps_.clear();
   const WindowIdle w = device_idle(window, s.step, view, step_gaps_, idle_scratch_);
   st.device_busy_ns = w.busy_ns;
   busy_ns += w.busy_ns;
   idle_ns += w.idle_ns;
+  st.idle_by_cause_ns = w.by_cause_ns;
   for (int c = 0; c < kIdleCauseCount; ++c) idle_by_cause_ns[c] += w.by_cause_ns[c];
   for (const IdleGap& g : step_gaps_)
     if (g.end_ns - g.start_ns >= options.min_listed_gap_ns) gaps.push_back(g);

@@ -73,6 +73,7 @@ TimelineWindow window_of(const Timeline& t, Interval window) {
   for (int p = 0; p < kPartCount; ++p) w.parts[p] = overlapping(t.parts[p], window);
   w.device_busy = overlapping(t.device_busy, window);
   w.host_busy = overlapping(t.host_busy, window);
+  w.input_work = overlapping(t.input_work, window);
   return w;
 }
 
@@ -81,6 +82,7 @@ TimelineWindow TimelineBuilder::live_window(Interval window) {
   for (int p = 0; p < kPartCount; ++p) w.parts[p] = overlapping(parts_[p].live(), window);
   w.device_busy = overlapping(device_busy_.live(), window);
   w.host_busy = overlapping(host_busy_.live(), window);
+  w.input_work = overlapping(input_work_.live(), window);
   return w;
 }
 
@@ -88,6 +90,7 @@ void TimelineBuilder::drop_before(std::int64_t t) {
   for (SetBuilder& s : parts_) s.drop_before(t);
   device_busy_.drop_before(t);
   host_busy_.drop_before(t);
+  input_work_.drop_before(t);
 }
 
 Timeline TimelineBuilder::finish() {
@@ -95,6 +98,7 @@ Timeline TimelineBuilder::finish() {
   for (int p = 0; p < kPartCount; ++p) t.parts[p] = parts_[p].finish();
   t.device_busy = device_busy_.finish();
   t.host_busy = host_busy_.finish();
+  t.input_work = input_work_.finish();
   return t;
 }
 

@@ -36,13 +36,14 @@ struct Timeline {
   std::array<IntervalSet, kPartCount> parts;
   IntervalSet device_busy;  // kernel and copy events on device queues, a set
   IntervalSet host_busy;    // trainer launch, host compute and copy zones: the "host" idle cause
+  IntervalSet input_work;   // input stages (read, decode, map, batch) running on any thread
   const IntervalSet& operator[](Part p) const { return parts[static_cast<int>(p)]; }
 };
 
 // The timeline's sets narrowed to the intervals that overlap one window (a step).
 struct TimelineWindow {
   std::array<std::span<const Interval>, kPartCount> parts;
-  std::span<const Interval> device_busy, host_busy;
+  std::span<const Interval> device_busy, host_busy, input_work;
   std::span<const Interval> operator[](Part p) const { return parts[static_cast<int>(p)]; }
 };
 
@@ -54,6 +55,8 @@ class TimelineBuilder {
   // An event on a track of this role. Fastest with events in start order (as Reader::scan
   // delivers them); any order works.
   void add(TrackRole role, trace::Category category, std::int64_t start, std::int64_t end);
+  // An input stage running on any thread (worker or trainer): is the pipeline working?
+  void add_input_work(std::int64_t start, std::int64_t end) { input_work_.add(start, end); }
 
   // Streaming use, while events arrive in start order: once an event starting at or after a
   // window's end has arrived, nothing later can fall inside the window, so live_window() is
@@ -67,7 +70,7 @@ class TimelineBuilder {
 
  private:
   std::array<SetBuilder, kPartCount> parts_;
-  SetBuilder device_busy_, host_busy_;
+  SetBuilder device_busy_, host_busy_, input_work_;
   bool device_seen_ = false;
 };
 

@@ -47,6 +47,14 @@ std::uint64_t thread_cpu_ns() {
          static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
+// CPU time of the whole process, user and system, in nanoseconds.
+std::uint64_t process_cpu_ns() {
+  timespec ts{};
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u +
+         static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
 ClockSource clock_from_env(ClockSource requested) {
   if (requested != ClockSource::automatic) return requested;
   const char* v = std::getenv("TRAINSCOPE_CLOCK");
@@ -70,6 +78,11 @@ class Session {
  private:
   void run() noexcept;
   bool cycle(bool commit) noexcept;
+  // A sample of the counter "host CPU (cores busy)": the process's CPU time since the previous
+  // sample over the wall time since then. Taken at every commit (100 ms), so the analysis can
+  // tell a starved host from a slow stage; it costs one clock read per commit.
+  void sample_host_cpu() noexcept;
+  std::uint64_t last_cpu_ns_ = 0, last_wall_ns_ = 0;
   bool finish() noexcept;
   void fail(const char* what) noexcept;
   void salvage() noexcept;
@@ -122,6 +135,7 @@ Session::Session(std::string path, const Meta& meta, const SessionOptions& optio
       w.put_meta("clock.tsc_unused_because", cal_.why);
     }
     w.put_meta("process.pid", std::to_string(::getpid()));
+    w.put_meta("host.cores", std::to_string(std::max(1u, std::thread::hardware_concurrency())));
     w.put_meta("process.command_line", command_line());
     w.put_meta("capture.ring_events", std::to_string(options_.ring_events));
     for (const auto& [k, v] : meta) w.put_meta(k, v);
@@ -161,12 +175,26 @@ void Session::fail(const char* what) noexcept {
   stats_.write_failed = true;
 }
 
+void Session::sample_host_cpu() noexcept {
+  static constexpr CounterSite kSite{"host CPU (cores busy)"};
+  const std::uint64_t cpu = process_cpu_ns();
+  const auto wall = static_cast<std::uint64_t>(core::monotonic_now_ns());
+  if (last_wall_ns_ != 0 && wall > last_wall_ns_)
+    counter(&kSite,
+            static_cast<double>(cpu - last_cpu_ns_) / static_cast<double>(wall - last_wall_ns_));
+  last_cpu_ns_ = cpu;
+  last_wall_ns_ = wall;
+}
+
 bool Session::cycle(bool commit) noexcept {
   try {
     collector_->drain();
     collector_->reap();
     collector_->sync_tables();
-    if (commit) writer_->commit();
+    if (commit) {
+      sample_host_cpu();
+      writer_->commit();
+    }
     {
       std::lock_guard lock(mu_);
       stats_.events_written = writer_->events_written();

@@ -43,7 +43,9 @@ TEST(ImportCommand, WritesATraceAndSaysWhatItImported) {
   EXPECT_TRUE(fs::exists(out));
   EXPECT_FALSE(fs::exists(out + ".partial"));
   const json j = report_json(out);
-  EXPECT_EQ(j["steps"], 10);
+  EXPECT_EQ(j["steps"], 9);  // the first of the 10 profiled steps is warm-up
+  EXPECT_EQ(j["phases"]["whole_run"]["steps"], 10);
+  EXPECT_EQ(j["phases"]["warmup"]["first_step"], 2);
   EXPECT_EQ(j["source"]["format"], "kineto");
 }
 
@@ -85,7 +87,7 @@ TEST(DirectUse, VerdictCheckAndDiffOnPyTorchTraces) {
   const json b = report_json(bound);
   EXPECT_EQ(b["verdict"], "high");
   EXPECT_GT(b["input_pct"].get<double>(), 50.0);
-  EXPECT_EQ(b["steps"], 10);
+  EXPECT_EQ(b["steps"], 9);
   const json t = report_json(tuned);
   EXPECT_EQ(t["verdict"], "none");
   EXPECT_LT(t["input_pct"].get<double>(), 5.0);

@@ -219,7 +219,7 @@ class TestFiles : public QObject {
 
     const QString ranks = dir_.filePath(QStringLiteral("two_ranks"));
     QVERIFY(QDir().mkpath(ranks));
-    for (const QString f :
+    for (const QString& f :
          {QStringLiteral("rank0.pt.trace.json.gz"), QStringLiteral("rank1.pt.trace.json.gz")})
       QVERIFY(
           QFile::copy(data + QStringLiteral("two_ranks/") + f, ranks + QStringLiteral("/") + f));
@@ -277,7 +277,7 @@ class TestFiles : public QObject {
     writer.finish();
     QTRY_VERIFY_WITH_TIMEOUT(!w.live()->active(), 10000);
     w.session()->wait();
-    QCOMPARE(w.session()->report()->steps, 12);
+    QCOMPARE(w.session()->report()->whole_run.steps, 12);
   }
 
   void screenshot_writes_a_png_of_each_view_data() {

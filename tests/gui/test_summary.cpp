@@ -223,7 +223,9 @@ class TestSummary : public QObject {
     QVERIFY(session.summary_done());
     QCOMPARE(report.count(), 1);
     QCOMPARE(summary.count(), 1);
-    QCOMPARE(session.report()->steps, static_cast<std::int64_t>(session.steps().size()));
+    QCOMPARE(session.report()->whole_run.steps, static_cast<std::int64_t>(session.steps().size()));
+    QCOMPARE(session.report()->steps + session.report()->warmup.steps,
+             session.report()->whole_run.steps);
   }
 };
 

@@ -21,10 +21,13 @@ AutotuneDecision Autotuner::observe(const AutotuneWindow& w, int parallel, int p
   if (w.empty_share < kEmptyThreshold) return d;
   const double busy = w.workers > 0 ? w.worker_busy_s / (w.workers * w.wall_s) : 0.0;
   char why[160];
-  if (tune_parallel_ && busy >= kBusyThreshold && parallel < max_parallel_) {
+  const bool deep = prefetch >= kDeepPrefetchPerWorker * std::max(1, parallel);
+  if (tune_parallel_ && (busy >= kBusyThreshold || deep || !tune_prefetch_) &&
+      parallel < max_parallel_) {
     d.parallel = parallel + 1;
-    std::snprintf(why, sizeof why, "trainer waited %.0f%% with workers %.0f%% busy: parallel %d",
-                  100 * wait, 100 * std::min(busy, 1.0), d.parallel);
+    std::snprintf(why, sizeof why, "trainer waited %.0f%% with workers %.0f%% busy%s: parallel %d",
+                  100 * wait, 100 * std::min(busy, 1.0),
+                  busy < kBusyThreshold && deep ? " and prefetch already deep" : "", d.parallel);
   } else if (tune_prefetch_ && prefetch < max_prefetch_) {
     d.prefetch = std::min(max_prefetch_, std::max(prefetch + 1, prefetch * 2));
     std::snprintf(why, sizeof why,

@@ -27,13 +27,16 @@ class Autotuner {
   Autotuner(bool tune_parallel, bool tune_prefetch, int max_parallel, int max_prefetch);
 
   // The trainer waiting for more than kWaitThreshold of a window, and finding no batch ready for
-  // at least kEmptyThreshold of its requests, means the input is too slow:
-  // if the workers were busy, add a worker (up to the cores); if they were idle (held back by a
-  // full buffer or starting too late), double the prefetch depth (up to the memory budget).
+  // at least kEmptyThreshold of its requests, means the input is too slow. Workers come first:
+  // if they were at least kBusyThreshold busy, or the prefetch buffer is already
+  // kDeepPrefetchPerWorker batches per worker deep (deepening it further did not help), add a
+  // worker (up to the cores); else (idle workers: they started too late) double the prefetch
+  // depth (up to the memory budget).
   AutotuneDecision observe(const AutotuneWindow& w, int parallel, int prefetch) const;
 
   static constexpr double kWaitThreshold = 0.02;
-  static constexpr double kBusyThreshold = 0.75;
+  static constexpr double kBusyThreshold = 0.5;
+  static constexpr int kDeepPrefetchPerWorker = 4;
   static constexpr double kEmptyThreshold = 0.05;
 
  private:

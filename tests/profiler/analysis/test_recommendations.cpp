@@ -67,9 +67,12 @@ TEST(Recommendations, InputBoundRunGetsPipelineAdviceQuotingTheFigures) {
   EXPECT_NE(first.find("--cache memory"), std::string::npos) << first;
   // 3 % of step time in copies, none hidden: the exposed-copy rule fires and quotes it.
   EXPECT_TRUE(any_contains(recs, "Host-to-device copies take 3.0 % of step time")) << recs[1];
-  // 4.1 ms idle per step = 4.1 s per 1 000 steps at $2.50/hour = $0.0028.
+  // 4.1 ms idle per step = 4.1 s per 1 000 steps at $2.50/hour = $0.0028; 41 % of every
+  // $2.50 device-hour = $1.02.
   EXPECT_TRUE(any_contains(recs, "Device idle 41.0 % of step time")) << recs.back();
-  EXPECT_TRUE(any_contains(recs, "$0.0028 per 1 000 steps at $2.50/GPU-hour")) << recs.back();
+  EXPECT_TRUE(any_contains(recs, "$1.02 of every $2.50 device-hour pays for an idle device"))
+      << recs.back();
+  EXPECT_TRUE(any_contains(recs, "($0.0028 per 1 000 steps)")) << recs.back();
   EXPECT_TRUE(any_contains(recs, "mostly waiting for input (73.2 % of the idle time)"));
   EXPECT_FALSE(any_contains(recs, "waits on the host"));
 }
@@ -131,7 +134,8 @@ TEST(Recommendations, PriceAndCurrencyComeFromTheOptions) {
   o.gpu_hour_price = 10;
   o.currency = "€";
   r.idle_cost_per_1000_steps = a::idle_cost_per_1000_steps(r.device.idle_ns, r.steps, 10);
-  EXPECT_TRUE(any_contains(a::recommend(r, o), "€0.011 per 1 000 steps at €10.00/GPU-hour"));
+  EXPECT_TRUE(any_contains(a::recommend(r, o), "€4.10 of every €10.00 device-hour"));
+  EXPECT_TRUE(any_contains(a::recommend(r, o), "(€0.011 per 1 000 steps)"));
 }
 
 }  // namespace

@@ -47,6 +47,19 @@ TEST(Autotune, DeepensPrefetchWhenIdleWorkersStillStarveTheTrainer) {
   EXPECT_NE(d.reason.find("prefetch 4"), std::string::npos);
 }
 
+// Workers half busy while the trainer waits 45 % (a 2-core run): another worker, not a deeper
+// buffer; and a buffer already 4 batches per worker deep is not deepened again.
+TEST(Autotune, WorkersComeBeforeDeeperPrefetch) {
+  const Autotuner t(true, true, 4, 64);
+  const auto half = t.observe(window(0.45, 0.55, 1), 1, 2);
+  EXPECT_EQ(half.parallel, 2);
+  EXPECT_EQ(half.prefetch, 2);
+  const auto deep = t.observe(window(0.45, 0.3, 2), 2, 8);
+  EXPECT_EQ(deep.parallel, 3);
+  EXPECT_EQ(deep.prefetch, 8);
+  EXPECT_NE(deep.reason.find("prefetch already deep"), std::string::npos) << deep.reason;
+}
+
 TEST(Autotune, RespectsTheBoundsAndTheFixedKnobs) {
   const Autotuner capped(true, true, 2, 4);
   EXPECT_EQ(capped.observe(window(0.3, 0.95, 2), 2, 4).reason, "");  // both at their bound

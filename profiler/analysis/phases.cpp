@@ -1,0 +1,149 @@
+#include "profiler/analysis/phases.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include "profiler/analysis/step_breakdown.hpp"
+
+namespace ts::analysis {
+
+namespace {
+
+// A run of more than this many steps leaves its first step out by default.
+constexpr std::size_t kFirstStepWarmupFrom = 6;
+
+std::vector<std::int64_t> parse_list(const std::string& text) {
+  std::vector<std::int64_t> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t j = text.find(',', i);
+    if (j == std::string::npos) j = text.size();
+    std::int64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data() + i, text.data() + j, v);
+    if (ec == std::errc() && ptr == text.data() + j) out.push_back(v);
+    i = j + 1;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace
+
+RunShape run_shape(const store::Reader& reader) {
+  RunShape s;
+  s.epoch_first_steps = parse_list(reader.meta("fit.epoch_first_steps").value_or(""));
+  const std::string cache = reader.meta("pipeline.cache").value_or("none");
+  s.cache_fills_in_first_epoch = !cache.empty() && cache != "none";
+  return s;
+}
+
+int epoch_of(const RunShape& shape, std::int64_t step) {
+  const auto& f = shape.epoch_first_steps;
+  if (f.empty()) return 0;
+  const auto it = std::upper_bound(f.begin(), f.end(), step);
+  return it == f.begin() ? 1 : static_cast<int>(it - f.begin());
+}
+
+StepSelection select_steps(std::span<const store::Step> steps, const RunShape& shape,
+                           const AnalysisOptions& o) {
+  StepSelection sel;
+  sel.analysed.assign(steps.size(), true);
+  if (o.steps) {
+    const auto [a, b] = *o.steps;
+    for (std::size_t i = 0; i < steps.size(); ++i)
+      sel.analysed[i] = steps[i].step >= a && steps[i].step <= b;
+    sel.why = "outside the steps asked for (" + std::to_string(a) + "-" + std::to_string(b) + ")";
+  } else if (o.skip_warmup >= 0) {
+    const std::size_t n =
+        std::min<std::size_t>(static_cast<std::size_t>(o.skip_warmup), steps.size());
+    for (std::size_t i = 0; i < n; ++i) sel.analysed[i] = false;
+    sel.why = "the first " + std::to_string(n) + " step" + (n == 1 ? "" : "s") + " (--skip-warmup)";
+  } else if (shape.cache_fills_in_first_epoch && shape.epoch_first_steps.size() >= 2) {
+    for (std::size_t i = 0; i < steps.size(); ++i)
+      sel.analysed[i] = epoch_of(shape, steps[i].step) >= 2;
+    sel.why = "epoch 1 fills the input cache";
+  } else if (steps.size() >= kFirstStepWarmupFrom) {
+    sel.analysed[0] = false;
+    sel.why = "the first step: first calls, compilation, the first batch";
+  }
+  // Leaving every step out would leave nothing to say: then every step counts.
+  if (std::none_of(sel.analysed.begin(), sel.analysed.end(), [](bool b) { return b; })) {
+    sel.analysed.assign(steps.size(), true);
+    sel.why.clear();
+  }
+  bool any = false;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (!sel.analysed[i]) continue;
+    const Interval w = event_interval(steps[i].start_ns, steps[i].dur_ns);
+    sel.window =
+        any ? Interval{std::min(sel.window.start, w.start), std::max(sel.window.end, w.end)} : w;
+    any = true;
+  }
+  if (std::find(sel.analysed.begin(), sel.analysed.end(), false) != sel.analysed.end())
+    sel.stage_window = sel.window;
+  return sel;
+}
+
+PhaseFigures phase_from_sums(std::int64_t first, std::int64_t last, std::int64_t steps,
+                             std::int64_t total_ns, std::int64_t input_ns, std::int64_t idle_ns) {
+  PhaseFigures p;
+  p.first_step = first;
+  p.last_step = last;
+  p.steps = steps;
+  p.step_mean_ms = steps > 0 ? static_cast<double>(total_ns) / static_cast<double>(steps) / 1e6 : 0;
+  p.input_pct = percent(input_ns, total_ns);
+  p.verdict = verdict_for(p.input_pct);
+  p.device_idle_pct = percent(idle_ns, total_ns);
+  return p;
+}
+
+std::vector<PhaseFigures> epoch_figures(const std::vector<StepSummary>& per_step,
+                                        const RunShape& shape, const std::string& why) {
+  std::vector<PhaseFigures> out;
+  if (shape.epoch_first_steps.empty()) return out;
+  int last_epoch = 0;
+  for (const StepSummary& s : per_step) last_epoch = std::max(last_epoch, s.epoch);
+  for (int e = 1; e <= last_epoch; ++e) {
+    auto p = phase_of(per_step, [&](const StepSummary& s) { return s.epoch == e; });
+    if (!p) continue;
+    p->name = "epoch " + std::to_string(e);
+    p->warmup = std::all_of(per_step.begin(), per_step.end(),
+                            [&](const StepSummary& s) { return s.epoch != e || s.warmup; });
+    if (p->warmup) p->why = why;
+    out.push_back(std::move(*p));
+  }
+  return out;
+}
+
+void sum_analysed(const std::vector<StepSummary>& per_step, Report& r) {
+  r.breakdown = {};
+  r.step_time_total_ns = r.h2d_total_ns = r.input_bound_steps = r.steps = 0;
+  r.device.busy_ns = r.device.idle_ns = 0;
+  r.device.idle_by_cause_ns = {};
+  bool first = true;
+  for (const StepSummary& s : per_step) {
+    if (s.warmup) continue;
+    if (first || s.step < r.analysed_first_step) r.analysed_first_step = s.step;
+    if (first || s.step > r.analysed_last_step) r.analysed_last_step = s.step;
+    first = false;
+    ++r.steps;
+    for (int p = 0; p < kPartCount; ++p)
+      r.breakdown.ns[p] = sat_add(r.breakdown.ns[p], s.parts.ns[p]);
+    r.step_time_total_ns = sat_add(r.step_time_total_ns, s.dur_ns);
+    r.h2d_total_ns = sat_add(r.h2d_total_ns, s.h2d_all_ns);
+    if (s.input_bound) ++r.input_bound_steps;
+    if (r.device.has_device) {
+      r.device.busy_ns = sat_add(r.device.busy_ns, s.device_busy_ns);
+      for (int c = 0; c < kIdleCauseCount; ++c)
+        r.device.idle_by_cause_ns[c] = sat_add(r.device.idle_by_cause_ns[c], s.idle_by_cause_ns[c]);
+    }
+  }
+  if (r.device.has_device) r.device.idle_ns = r.step_time_total_ns - r.device.busy_ns;
+  r.input_pct = percent(input_ns(r.breakdown), r.step_time_total_ns);
+  r.verdict = verdict_for(r.input_pct);
+  r.device.busy_pct = percent(r.device.busy_ns, r.step_time_total_ns);
+  r.device.idle_pct = percent(r.device.idle_ns, r.step_time_total_ns);
+}
+
+}  // namespace ts::analysis

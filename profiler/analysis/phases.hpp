@@ -1,0 +1,78 @@
+// Which steps a report's figures cover, and the phases of a run (DESIGN's warm-up rule): a run's
+// first steps are not its steady state — first calls, kernel compilation, a cache being filled
+// in the first epoch — so by default they are reported apart and kept out of the verdict, the
+// breakdown and the kernel and pipeline tables (AnalysisOptions::steps / skip_warmup).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "profiler/analysis/intervals.hpp"
+#include "profiler/analysis/report.hpp"
+#include "profiler/store/reader.hpp"
+
+namespace ts::analysis {
+
+inline constexpr Interval kAllTime{INT64_MIN / 4, INT64_MAX / 4};
+
+// What the trace says about its epochs and input cache (meta fit.epoch_first_steps,
+// pipeline.cache).
+struct RunShape {
+  std::vector<std::int64_t> epoch_first_steps;  // step number each epoch starts at, ascending
+  bool cache_fills_in_first_epoch = false;      // a cache (memory or file) was on
+};
+RunShape run_shape(const store::Reader& reader);
+
+// The epoch (1-based) of step number `step`; 0 when the trace records no epochs.
+int epoch_of(const RunShape& shape, std::int64_t step);
+
+// The steps analysed among `steps` (time order): a flag per step, the time window they span
+// (kernels and pipeline stages are counted inside it) and why the others were left out.
+struct StepSelection {
+  std::vector<bool> analysed;
+  Interval window{0, 0};  // the analysed steps' span: kernels count inside it
+  // Where input stages count: the analysed span when steps were left out, else everything
+  // (workers prepare the first batch before the first step starts).
+  Interval stage_window{kAllTime};
+  std::string why;  // "first calls, compilation", "fills the input cache", "outside --steps 5-9"
+};
+StepSelection select_steps(std::span<const store::Step> steps, const RunShape& shape,
+                           const AnalysisOptions& options);
+
+// Figures of the steps of `per_step` for which `take` is true (nullopt when none is).
+template <class Take>
+std::optional<PhaseFigures> phase_of(const std::vector<StepSummary>& per_step, Take&& take);
+
+// The epochs of the run, marking those wholly outside the analysed steps as warm-up.
+std::vector<PhaseFigures> epoch_figures(const std::vector<StepSummary>& per_step,
+                                        const RunShape& shape, const std::string& why);
+
+// Sums of `per_step` over the analysed steps (StepSummary::warmup false) into the report's
+// step figures: steps, step time, breakdown, input, verdict, device busy/idle.
+void sum_analysed(const std::vector<StepSummary>& per_step, Report& r);
+
+// --- implementation of the template ---
+
+PhaseFigures phase_from_sums(std::int64_t first, std::int64_t last, std::int64_t steps,
+                             std::int64_t total_ns, std::int64_t input_ns, std::int64_t idle_ns);
+
+template <class Take>
+std::optional<PhaseFigures> phase_of(const std::vector<StepSummary>& per_step, Take&& take) {
+  std::int64_t first = 0, last = 0, steps = 0, total = 0, input = 0, idle = 0;
+  for (const StepSummary& s : per_step) {
+    if (!take(s)) continue;
+    if (steps == 0 || s.step < first) first = s.step;
+    if (steps == 0 || s.step > last) last = s.step;
+    ++steps;
+    total = sat_add(total, s.dur_ns);
+    input = sat_add(input, s.input_ns);
+    idle = sat_add(idle, s.dur_ns - s.device_busy_ns);
+  }
+  if (steps == 0) return std::nullopt;
+  return phase_from_sums(first, last, steps, total, input, idle);
+}
+
+}  // namespace ts::analysis
