@@ -48,13 +48,19 @@ int main(int argc, char** argv) {
                                 QStringLiteral("VIEW"), QStringLiteral("overview"));
   const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size, WxH."),
                                 QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-  const QCommandLineOption steps(QStringLiteral("steps"),
-                                 QStringLiteral("Timeline screenshot: the steps to show, A-B."),
-                                 QStringLiteral("A-B"));
+  const QCommandLineOption steps(
+      QStringLiteral("steps"),
+      QStringLiteral("Analyse steps A to B only (and show them in a timeline screenshot)."),
+      QStringLiteral("A-B"));
+  const QCommandLineOption skip_warmup(
+      QStringLiteral("skip-warmup"),
+      QStringLiteral("Leave the warm-up out of the figures: auto (default: the cache-filling "
+                     "first epoch, or the first step) or the first N steps (0: none)."),
+      QStringLiteral("auto|N"), QStringLiteral("auto"));
   const QCommandLineOption compare(
       QStringLiteral("compare"),
       QStringLiteral("Compare FILE (A) with B and show the compare view."), QStringLiteral("B"));
-  parser.addOptions({screenshot, view, size, steps, compare});
+  parser.addOptions({screenshot, view, size, steps, skip_warmup, compare});
   parser.process(app);  // --help and --version exit here
 
   const QStringList files = parser.positionalArguments();
@@ -66,8 +72,27 @@ int main(int argc, char** argv) {
     return usage_error(
         QStringLiteral("unknown --view %1 (overview, timeline, kernels, pipeline, steps, compare)")
             .arg(parser.value(view)));
+  ts::analysis::AnalysisOptions analysis;
+  std::optional<std::pair<std::int64_t, std::int64_t>> step_range;
+  if (parser.isSet(steps)) {
+    const auto ab =
+        QRegularExpression(QStringLiteral("^(\\d+)-(\\d+)$")).match(parser.value(steps));
+    if (!ab.hasMatch() || ab.captured(1).toLongLong() > ab.captured(2).toLongLong())
+      return usage_error(QStringLiteral("--steps takes A-B, not %1").arg(parser.value(steps)));
+    step_range = std::pair{ab.captured(1).toLongLong(), ab.captured(2).toLongLong()};
+    analysis.steps = step_range;
+  }
+  if (parser.value(skip_warmup) != QLatin1String("auto")) {
+    bool ok = false;
+    const int n = parser.value(skip_warmup).toInt(&ok);
+    if (!ok || n < 0)
+      return usage_error(QStringLiteral("--skip-warmup takes auto or a number of steps, not %1")
+                             .arg(parser.value(skip_warmup)));
+    analysis.skip_warmup = n;
+  }
   if (!parser.isSet(screenshot)) {
     ts::gui::MainWindow window;
+    window.set_analysis_options(analysis);
     window.show();
     if (!files.isEmpty() && window.open(files.first()).isEmpty()) {
       if (parser.isSet(compare)) {
@@ -92,13 +117,8 @@ int main(int argc, char** argv) {
     return usage_error(QStringLiteral("--size takes WxH between 200x150 and 8000x8000, not %1")
                            .arg(parser.value(size)));
   o.size = QSize(wh.captured(1).toInt(), wh.captured(2).toInt());
-  if (parser.isSet(steps)) {
-    const auto ab =
-        QRegularExpression(QStringLiteral("^(\\d+)-(\\d+)$")).match(parser.value(steps));
-    if (!ab.hasMatch())
-      return usage_error(QStringLiteral("--steps takes A-B, not %1").arg(parser.value(steps)));
-    o.steps = std::pair{ab.captured(1).toLongLong(), ab.captured(2).toLongLong()};
-  }
+  o.steps = step_range;
+  o.analysis = analysis;
   o.compare_with = parser.value(compare);
   const QString error = ts::gui::take_screenshot(o);
   if (!error.isEmpty()) return usage_error(error);

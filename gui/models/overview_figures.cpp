@@ -10,11 +10,17 @@ std::vector<Figure> overview_figures(const analysis::Report& r) {
                        const QString& detail = {}, bool alarm = false) {
     f.push_back({QString::fromLatin1(key), label, value, raw, detail, alarm});
   };
+  QString steps_detail;
+  if (r.dropped_events)
+    steps_detail = QStringLiteral("trace incomplete: %1 events dropped")
+                       .arg(format_count(static_cast<std::int64_t>(r.dropped_events)));
+  else if (r.warmup.steps > 0)
+    steps_detail = QStringLiteral("steps %1-%2; warm-up left out: %3 (%4)")
+                       .arg(r.analysed_first_step)
+                       .arg(r.analysed_last_step)
+                       .arg(format_count(r.warmup.steps), QString::fromStdString(r.warmup.why));
   add("steps", QStringLiteral("steps"), format_count(r.steps), static_cast<double>(r.steps),
-      r.dropped_events ? QStringLiteral("trace incomplete: %1 events dropped")
-                             .arg(format_count(static_cast<std::int64_t>(r.dropped_events)))
-                       : QString(),
-      r.dropped_events != 0);
+      steps_detail, r.dropped_events != 0);
   add("step_time_ms.mean", QStringLiteral("mean step time"), format_ms(r.step_time.mean_ms),
       r.step_time.mean_ms,
       QStringLiteral("p50 %1, max %2")
@@ -38,6 +44,16 @@ std::vector<Figure> overview_figures(const analysis::Report& r) {
     add("idle_cost_per_1000_steps", QStringLiteral("idle cost per 1 000 steps"),
         format_money(r.idle_cost_per_1000_steps, r.currency), r.idle_cost_per_1000_steps,
         QStringLiteral("at %1 per device-hour").arg(format_money(r.gpu_hour_price, r.currency)));
+  }
+  if (!r.what_if.empty()) {
+    const analysis::WhatIf& w = r.what_if.front();
+    // The lever worth most, keyed as its report --json figure (what_if.<lever>.speedup).
+    f.push_back({QStringLiteral("what_if.%1.speedup").arg(QString::fromStdString(w.lever)),
+                 QStringLiteral("worth most: %1").arg(QString::fromStdString(w.description)),
+                 QStringLiteral("%1× faster").arg(w.speedup, 0, 'f', 2), w.speedup,
+                 QStringLiteral("%1 per step; %2 less over this run")
+                     .arg(format_ms(w.step_time_ms), format_money(w.saving, r.currency)),
+                 false});
   }
   return f;
 }

@@ -11,9 +11,11 @@
 
 namespace ts::gui {
 
-TraceSession::TraceSession(const QString& path, QObject* parent)
+TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions& options,
+                           QObject* parent)
     : QObject(parent),
       path_(path),
+      options_(options),
       summary_(std::make_shared<TraceSummary>()),
       cancel_(std::make_shared<std::atomic<bool>>(false)) {
   const std::string file = path.toStdString();
@@ -33,11 +35,11 @@ TraceSession::TraceSession(const QString& path, QObject* parent)
 
   connect(&analysis_, &QFutureWatcher<AnalysisResult>::finished, this,
           &TraceSession::analysis_done);
-  analysis_.setFuture(QtConcurrent::run(&background_pool(), [file]() {
+  analysis_.setFuture(QtConcurrent::run(&background_pool(), [file, options]() {
     AnalysisResult r;
     try {
       const store::Reader reader(file);
-      r.report = analysis::analyse(reader);
+      r.report = analysis::analyse(reader, options);
     } catch (const std::exception& e) {
       r.error = QString::fromStdString(e.what());
     }

@@ -27,7 +27,10 @@ class TraceSession : public QObject {
   Q_OBJECT
 
  public:
-  explicit TraceSession(const QString& path, QObject* parent = nullptr);
+  // options: which steps the analysis covers (--steps, --skip-warmup), prices.
+  explicit TraceSession(const QString& path, const analysis::AnalysisOptions& options = {},
+                        QObject* parent = nullptr);
+  const analysis::AnalysisOptions& options() const { return options_; }
   ~TraceSession() override;
 
   const QString& path() const { return path_; }
@@ -73,6 +76,7 @@ class TraceSession : public QObject {
   void summary_done_slot();
 
   QString path_;
+  analysis::AnalysisOptions options_;
   std::unique_ptr<store::Reader> reader_;
   std::vector<store::Step> steps_;
   std::pair<std::int64_t, std::int64_t> steps_extent_{0, 0};

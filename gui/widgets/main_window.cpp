@@ -121,7 +121,7 @@ QString MainWindow::open(const QString& path, bool interactive) {
   try {
     // Another tool's trace is imported (or its cached import reused) first.
     opened = import::open_trace_source(path.toStdString());
-    session = std::make_unique<TraceSession>(QString::fromStdString(opened.path));
+    session = std::make_unique<TraceSession>(QString::fromStdString(opened.path), options_);
   } catch (const std::exception& e) {
     const QString message = QString::fromStdString(e.what());
     error_box(tr("Cannot open trace"), message);
@@ -171,7 +171,7 @@ void MainWindow::reload_live() {
   const QString path = session_->path();
   std::unique_ptr<TraceSession> fresh;
   try {
-    fresh = std::make_unique<TraceSession>(path);
+    fresh = std::make_unique<TraceSession>(path, options_);
   } catch (const std::exception& e) {
     statusBar()->showMessage(tr("Live: %1").arg(QString::fromStdString(e.what())), 5000);
     live_->retry();  // caught mid-write: try again at the next poll
@@ -181,6 +181,11 @@ void MainWindow::reload_live() {
   adopt(std::move(fresh), true);
   statusBar()->showMessage(tr("Live: %1 steps").arg(session_->steps().size()), 3000);
   if (!still_live) live_->stop();
+}
+
+void MainWindow::set_analysis_options(const analysis::AnalysisOptions& options) {
+  options_ = options;
+  compare_->set_analysis_options(options);
 }
 
 void MainWindow::show_view(View v) {

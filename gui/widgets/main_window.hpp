@@ -33,6 +33,8 @@ class MainWindow : public QMainWindow {
   // Opens `path`. Returns an empty string on success, else the error, which is also shown in a
   // message box when `interactive` is set.
   QString open(const QString& path, bool interactive = true);
+  // Which steps the analyses of the traces opened from now on cover (--steps, --skip-warmup).
+  void set_analysis_options(const analysis::AnalysisOptions& options);
   TraceSession* session() const { return session_.get(); }
   void show_view(View v);
   // Opens step number `step` in the timeline.
@@ -75,6 +77,7 @@ class MainWindow : public QMainWindow {
   LiveReloader* live_;
   QMenu* recent_menu_ = nullptr;
   bool interactive_ = true;
+  analysis::AnalysisOptions options_;
 };
 
 }  // namespace ts::gui

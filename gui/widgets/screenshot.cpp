@@ -50,6 +50,7 @@ MainWindow::View view_from_name(const QString& view) {
 QString take_screenshot(const ScreenshotOptions& o) {
   MainWindow w;
   w.resize(o.size);
+  w.set_analysis_options(o.analysis);
   const QString error = w.open(o.trace, false);
   if (!error.isEmpty()) return error;
   TraceSession& s = *w.session();

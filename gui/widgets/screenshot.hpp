@@ -21,7 +21,8 @@ struct ScreenshotOptions {
   // Timeline: the steps to show (first, last); by default a few steps around the first
   // input-bound one, or around the middle of the run.
   std::optional<std::pair<std::int64_t, std::int64_t>> steps;
-  QString compare_with;  // compare view: the second trace
+  QString compare_with;                // compare view: the second trace
+  analysis::AnalysisOptions analysis;  // which steps the analysis covers
 };
 
 // The views --view accepts, and the window's view of one of those names (overview otherwise).

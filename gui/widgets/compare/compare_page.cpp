@@ -56,11 +56,11 @@ bool ComparePage::open_b(const QString& path) {
   loading_.waitForFinished();
   b_path_ = path;
   b_.reset();
-  loading_.setFuture(QtConcurrent::run(&background_pool(), [file] {
+  loading_.setFuture(QtConcurrent::run(&background_pool(), [file, options = options_] {
     Loaded l;
     try {
       const store::Reader reader(file);
-      l.report = analysis::analyse(reader);
+      l.report = analysis::analyse(reader, options);
     } catch (const std::exception& e) {
       l.error = QString::fromStdString(e.what());
     }

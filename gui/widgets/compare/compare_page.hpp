@@ -19,6 +19,7 @@ class ComparePage : public QWidget {
   explicit ComparePage(QWidget* parent = nullptr);
 
   void set_session(TraceSession* session);
+  void set_analysis_options(const analysis::AnalysisOptions& options) { options_ = options; }
   // Opens B and analyses it in the background; a file that is not a readable trace fails at once
   // (failed() is emitted and false returned).
   bool open_b(const QString& path);
@@ -43,6 +44,7 @@ class ComparePage : public QWidget {
 
   TraceSession* session_ = nullptr;
   QString b_path_;
+  analysis::AnalysisOptions options_;
   std::optional<analysis::Report> b_;
   std::optional<analysis::RunDiff> diff_;
   QFutureWatcher<Loaded> loading_;
