@@ -1,5 +1,7 @@
 #include "gui/models/overview_figures.hpp"
 
+#include <QStringList>
+
 #include "gui/models/format.hpp"
 
 namespace ts::gui {
@@ -44,6 +46,24 @@ std::vector<Figure> overview_figures(const analysis::Report& r) {
     add("idle_cost_per_1000_steps", QStringLiteral("idle cost per 1 000 steps"),
         format_money(r.idle_cost_per_1000_steps, r.currency), r.idle_cost_per_1000_steps,
         QStringLiteral("at %1 per device-hour").arg(format_money(r.gpu_hour_price, r.currency)));
+  }
+  if (r.ranks.size() >= 2) {
+    QStringList per_rank;
+    for (const analysis::RankFigures& k : r.ranks)
+      per_rank << QStringLiteral("r%1 %2")
+                      .arg(k.rank ? *k.rank : k.process)
+                      .arg(format_ms(k.step_time.mean_ms));
+    add("communication.pct", QStringLiteral("communication (%1 ranks)").arg(r.ranks.size()),
+        format_pct(r.communication_pct), r.communication_pct,
+        QStringLiteral("step time ") + per_rank.join(QStringLiteral(", ")),
+        r.communication_verdict == analysis::Verdict::high);
+    if (r.straggler)
+      add("straggler.wait_ms_per_step", QStringLiteral("straggler"),
+          QStringLiteral("rank %1").arg(r.straggler->rank), r.straggler->wait_ms_per_step,
+          QStringLiteral("%1: others wait %2 per step")
+              .arg(QString::fromStdString(r.straggler->cause),
+                   format_ms(r.straggler->wait_ms_per_step)),
+          true);
   }
   if (!r.what_if.empty()) {
     const analysis::WhatIf& w = r.what_if.front();

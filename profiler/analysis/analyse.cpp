@@ -10,6 +10,7 @@
 #include "profiler/analysis/kernel_stats.hpp"
 #include "profiler/analysis/phases.hpp"
 #include "profiler/analysis/pipeline_stats.hpp"
+#include "profiler/analysis/ranks.hpp"
 #include "profiler/analysis/recommendations.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
@@ -390,6 +391,7 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
   }
 
   host_cpu(reader, analysed, r);
+  analyse_ranks(r);
   r.what_if = what_if(r, options);
   r.recommendations = recommend(r, options);
   return r;

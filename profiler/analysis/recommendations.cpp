@@ -1,6 +1,7 @@
 #include "profiler/analysis/recommendations.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "profiler/analysis/format.hpp"
 #include "profiler/analysis/pipeline_stats.hpp"
@@ -40,6 +41,17 @@ std::vector<std::string> input_knobs(const Report& r) {
 
 std::string input_bound(const Report& r) {
   std::string text = "Input is " + fmt::pct(r.input_pct) + " of step time";
+  if (!r.ranks.empty()) {
+    text += " (";
+    for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+      const RankFigures& k = r.ranks[i];
+      text +=
+          (i > 0 ? ", " : "") +
+          (k.rank ? "rank " + std::to_string(*k.rank) : "process " + std::to_string(k.process)) +
+          " " + fmt::pct(k.input_pct);
+    }
+    text += ")";
+  }
   const PipelineStats& p = r.pipeline;
   if (p.busy_during_waits_pct && *p.busy_during_waits_pct < kBusyDuringWaitsPct)
     return text + ", yet no input stage ran during " + fmt::pct(100.0 - *p.busy_during_waits_pct) +
@@ -200,6 +212,22 @@ std::vector<std::string> recommend(const Report& r, const AnalysisOptions& o) {
       add("host_bound_removed", host_bound(r));
     if (sync == top && percent(sync, r.step_time_total_ns) >= kCausePct)
       add("sync_removed", sync_bound(r));
+  }
+  if (r.straggler) {
+    const auto& s = *r.straggler;
+    std::string fix =
+        s.cause == "input"
+            ? "make its input faster (" + input_knobs(r).front() + ")"
+            : "give it less work or a faster device, or balance the data across ranks";
+    std::string text = r.straggler->sentence + ": " + fix + "; the others then stop waiting.";
+    text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+    add("collectives_level", std::move(text));
+  } else if (r.communication_verdict != Verdict::none) {
+    add("collectives_level",
+        "Communication is " + fmt::pct(r.communication_pct) +
+            " of step time with no rank holding the others back: overlap the gradient "
+            "allreduce with the backward pass (bucketing), use fewer, larger messages, or "
+            "raise the batch per rank so each step computes more per byte exchanged.");
   }
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });

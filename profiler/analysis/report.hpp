@@ -214,6 +214,19 @@ struct Report {
   // step times and the breakdown are summed over them) and samples/s is the sum of the
   // processes' rates (data-parallel ranks train at the same time). Empty for one process.
   std::vector<RankFigures> ranks;
+  // Several ranks (ranks.hpp): collective time / step time, XProf's verdict for it, the rank
+  // that holds the others back, and how uneven the ranks' own work is.
+  double communication_pct = 0;
+  Verdict communication_verdict = Verdict::none;
+  struct Straggler {
+    std::int64_t rank = 0;
+    std::string cause;  // "input", "device compute", "host compute", "synchronisation"
+    double cause_pct = 0;
+    double wait_ms_per_step = 0;  // the other ranks' extra collective wait per step
+    std::string sentence;
+  };
+  std::optional<Straggler> straggler;
+  double load_imbalance_pct = 0;
 
   // Where the trace came from, for imported ones: the format ("kineto", "chrome", ...; empty
   // for a trainscope capture), how its steps were found, and what the import skipped, by reason.

@@ -163,6 +163,24 @@ std::string to_json(const Report& r) {
     j.end_object();
   }
   j.end_array();
+  j.key("communication")
+      .begin_object()
+      .field("pct", r.communication_pct)
+      .field("verdict", verdict_name(r.communication_verdict))
+      .end_object();
+  j.key("straggler");
+  if (r.straggler) {
+    j.begin_object()
+        .field("rank", r.straggler->rank)
+        .field("cause", r.straggler->cause)
+        .field("cause_pct", r.straggler->cause_pct)
+        .field("wait_ms_per_step", r.straggler->wait_ms_per_step)
+        .field("sentence", r.straggler->sentence)
+        .end_object();
+  } else {
+    j.null();
+  }
+  j.field("load_imbalance_pct", r.load_imbalance_pct);
   j.key("host_cpu");
   if (r.host_cpu) {
     j.begin_object()

@@ -135,7 +135,10 @@ std::string rank_label(const RankFigures& k) {
 void ranks_section(std::string& out, const Report& r) {
   if (r.ranks.empty()) return;
   out += "ranks       " + fmt::count(static_cast<std::int64_t>(r.ranks.size())) +
-         " processes, each over its own steps\n";
+         " processes, each over its own steps; communication " + fmt::pct(r.communication_pct) +
+         " of step time (" + std::string(verdict_name(r.communication_verdict)) +
+         "), load imbalance " + fmt::pct(r.load_imbalance_pct) + "\n";
+  if (r.straggler) out += wrap("straggler   " + r.straggler->sentence, 0, 12);
   out += "  rank   steps  step mean      input  verdict     collective  device busy  name\n";
   for (const RankFigures& k : r.ranks) {
     const std::int64_t collective = k.breakdown[Part::collective];

@@ -44,8 +44,16 @@ std::vector<WhatIf> what_if(const Report& r, const AnalysisOptions& o) {
     consider("host_bound_removed", "the device never waiting on the host",
              by[static_cast<int>(IdleCause::host)]);
     consider("sync_removed", "no synchronisation stalls", by[static_cast<int>(IdleCause::sync)]);
-    consider("collectives_level", "no waiting in collectives (ranks level)",
-             by[static_cast<int>(IdleCause::collective)]);
+    if (!r.straggler)
+      consider("collectives_level", "no waiting in collectives (ranks level)",
+               by[static_cast<int>(IdleCause::collective)]);
+  }
+  if (r.straggler && r.ranks.size() >= 2) {
+    // The other ranks' extra wait for the straggler, spread over every rank's steps.
+    const double others =
+        static_cast<double>(r.ranks.size() - 1) / static_cast<double>(r.ranks.size());
+    consider("collectives_level", "the straggler brought level (no waiting for it)",
+             static_cast<std::int64_t>(r.straggler->wait_ms_per_step * 1e6 * others * steps));
   }
   std::stable_sort(out.begin(), out.end(), [](const WhatIf& a, const WhatIf& b) {
     return a.saving_device_hours > b.saving_device_hours;

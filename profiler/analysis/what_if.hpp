@@ -6,8 +6,8 @@
 //                       step) fully hidden behind compute: prefetching, parallel input, a cache
 //   host_bound_removed  the device's idle time while the host launched or computed
 //   sync_removed        the device's idle time while the host was blocked on it
-//   collectives_level   the device's idle time while its rank waited in collectives (the other
-//                       ranks brought level with the slowest)
+//   collectives_level   with a straggler: the other ranks' extra wait for it in collectives;
+//                       else the device's idle time while its rank waited in collectives
 //
 // A projection is the measured mean minus the removed time per step; the whole run's device
 // time scales by the same ratio. Levers worth under 1 % of step time are left out.

@@ -189,6 +189,12 @@ TEST(DirectUse, ADirectoryOfRankTracesGivesPerRankFigures) {
   EXPECT_LT(j["ranks"][0]["input_pct"].get<double>(), 5.0);
   EXPECT_GT(j["ranks"][0]["breakdown_ms"]["collective"].get<double>(),
             j["ranks"][1]["breakdown_ms"]["collective"].get<double>());
+  // Rank 0 waits in gloo's allreduce for rank 1: rank 1 is the straggler, held back by input.
+  ASSERT_TRUE(j["straggler"].is_object()) << j.dump();
+  EXPECT_EQ(j["straggler"]["rank"], 1);
+  EXPECT_EQ(j["straggler"]["cause"], "input");
+  EXPECT_GT(j["straggler"]["wait_ms_per_step"].get<double>(), 100.0);
+  EXPECT_EQ(j["communication"]["verdict"], "high");
   EXPECT_TRUE(fs::exists(ranks + "/two_ranks.trainscope.db"));
 }
 

@@ -239,6 +239,21 @@ class TestFiles : public QObject {
     const int first_r1 =
         static_cast<int>(titles.indexOf(QRegularExpression(QStringLiteral("r1 · .*"))));
     QVERIFY2(last_r0 < first_r1, qPrintable(titles.join(QStringLiteral(" | "))));
+    // Each rank's lanes sit under a group header that folds them.
+    const std::int64_t rank0 = w.session()->reader().processes().front().id;
+    w.timeline()->view()->toggle_group(rank0);
+    w.timeline()->view()->build_frame();
+    titles.clear();
+    for (const Lane& l : w.timeline()->view()->layout().lanes()) titles << l.title;
+    QVERIFY2(titles.filter(QStringLiteral("r0 · ")).isEmpty(), qPrintable(titles.join(',')));
+    QVERIFY2(titles.filter(QStringLiteral("lanes folded")).size() == 1,
+             qPrintable(titles.join(',')));
+    QVERIFY(!titles.filter(QStringLiteral("r1 · ")).isEmpty());
+    w.timeline()->view()->toggle_group(rank0);
+    w.timeline()->view()->build_frame();
+    titles.clear();
+    for (const Lane& l : w.timeline()->view()->layout().lanes()) titles << l.title;
+    QVERIFY(!titles.filter(QStringLiteral("r0 · ")).isEmpty());
 
     const QString notes = dir_.filePath(QStringLiteral("notes.json"));
     write_file(notes, "not a trace");

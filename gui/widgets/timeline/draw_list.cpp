@@ -38,6 +38,8 @@ class Builder {
         case LaneKind::steps:
           steps_lane(lane);
           break;
+        case LaneKind::group:  // a header: its title is drawn with the lane names
+          break;
         case LaneKind::thread:
         case LaneKind::device:
           zone_lane(lane);

@@ -92,7 +92,10 @@ void names(QPainter& p, const LaneLayout& layout, const TimelineGeometry& g) {
   for (const Lane& l : layout.lanes()) {
     const double top = g.area.top() + l.y - g.scroll_y;
     if (top + l.height < g.names.top() || top > g.names.bottom()) continue;
-    const bool special = l.kind == LaneKind::steps || l.kind == LaneKind::idle;
+    const bool special =
+        l.kind == LaneKind::steps || l.kind == LaneKind::idle || l.kind == LaneKind::group;
+    if (l.kind == LaneKind::group)
+      p.fillRect(QRectF(g.names.left(), top, g.names.width(), l.height), QColor(0xe3, 0xe8, 0xec));
     p.setFont(special ? bold : QFont());
     p.setPen(l.kind == LaneKind::idle ? QColor(0xb7, 0x1c, 0x1c) : QColor(0x37, 0x47, 0x4f));
     const QRectF r(g.names.left() + 8, top, g.names.width() - 12, LaneLayout::kRowHeight);

@@ -63,6 +63,20 @@ void LaneLayout::add(LaneKind kind, std::uint32_t track, QString title, int rows
   lanes_.push_back(std::move(lane));
 }
 
+void LaneLayout::add_group(std::int64_t process, const std::vector<store::Process>& processes,
+                           const std::vector<const store::Track*>& tracks, bool collapsed) {
+  QString name = QStringLiteral("process %1").arg(process);
+  for (const store::Process& p : processes)
+    if (p.id == process) name = QString::fromStdString(p.name);
+  int lanes = 0;
+  for (const store::Track* t : tracks) lanes += t->process == process;
+  add(LaneKind::group, 0,
+      (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + name +
+          (collapsed ? QStringLiteral(" (%1 lanes folded)").arg(lanes) : QString()),
+      1);
+  lanes_.back().process = process;
+}
+
 void LaneLayout::add_idle() {
   add(LaneKind::idle, 0, QStringLiteral("device idle"), 1);
   idle_added_ = true;

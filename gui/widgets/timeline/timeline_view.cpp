@@ -58,7 +58,10 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
   gaps_ = {};
   has_gaps_ = false;
   last_ = {};
-  if (!keep_view) selection_ = {};
+  if (!keep_view) {
+    selection_ = {};
+    collapsed_.clear();  // another trace: other processes
+  }
   if (!session) {
     update();
     return;
@@ -205,16 +208,16 @@ DrawList TimelineView::build_frame() {
   const TimelineGeometry g = geometry();
   const EventWindow* window = session_->windows().find(mapping_.view_begin(), mapping_.view_end());
   return session_->summary().read([&](const SummaryData& d) {
-    layout_.build(session_->reader().tracks(), session_->reader().processes(), has_gaps_,
-                  [&](std::uint32_t track) {
-                    std::size_t rows = 1;
-                    if (const TrackRows* r = d.rows_of(track))
-                      rows = std::max(rows, r->rows.size());
-                    if (window)
-                      if (const TrackRows* r = window->rows_of(track))
-                        rows = std::max(rows, r->rows.size());
-                    return static_cast<int>(rows);
-                  });
+    layout_.build(
+        session_->reader().tracks(), session_->reader().processes(), has_gaps_,
+        [&](std::uint32_t track) {
+          std::size_t rows = 1;
+          if (const TrackRows* r = d.rows_of(track)) rows = std::max(rows, r->rows.size());
+          if (window)
+            if (const TrackRows* r = window->rows_of(track)) rows = std::max(rows, r->rows.size());
+          return static_cast<int>(rows);
+        },
+        collapsed_);
     DrawContext ctx;
     ctx.mapping = &mapping_;
     ctx.layout = &layout_;
@@ -317,7 +320,18 @@ const DrawBox* TimelineView::box_at(const QPointF& pos) const {
   return nullptr;
 }
 
+void TimelineView::toggle_group(std::int64_t process) {
+  if (!collapsed_.erase(process)) collapsed_.insert(process);
+  changed();
+}
+
 void TimelineView::click(const QPointF& pos) {
+  const TimelineGeometry g = geometry();
+  if (pos.x() < g.names.right()) {
+    const Lane* lane = layout_.lane_at(pos.y() - g.area.top() + g.scroll_y);
+    if (lane != nullptr && lane->kind == LaneKind::group) toggle_group(lane->process);
+    return;
+  }
   const DrawBox* b = box_at(pos);
   if (!b) {
     select({});

@@ -54,6 +54,10 @@ class TimelineView : public QWidget {
   // The draw list of the last paint (its used_window: every lane drawn from exact events).
   const DrawList& last_frame() const { return last_; }
   const LaneLayout& layout() const { return layout_; }
+  // Folds or unfolds the lanes of a process (a rank) under its group header; a click on the
+  // header in the lane names does the same.
+  void toggle_group(std::int64_t process);
+  const std::set<std::int64_t>& collapsed_groups() const { return collapsed_; }
   double last_build_ms() const { return build_ms_; }
   double last_paint_ms() const { return paint_ms_; }
   const StepRow& step_row() const { return steps_; }
@@ -86,6 +90,7 @@ class TimelineView : public QWidget {
   QPointer<TraceSession> session_;
   TimeMapping mapping_;
   LaneLayout layout_;
+  std::set<std::int64_t> collapsed_;
   LabelCache labels_;
   StepRow steps_;
   GapRow gaps_;
