@@ -18,7 +18,10 @@
 // device time than the host needs to launch it), so the host-bound run uses the CPU backend.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <fstream>
 #include <set>
+#include <thread>
 
 #include "run_command.hpp"
 #include "tests/support/json_value.hpp"
@@ -37,6 +40,24 @@ constexpr bool kSanitizerBuild = false;
 #endif
 constexpr const char* kFiguresSkipped =
     "captured and reported; the figures are not checked in a sanitizer build";
+
+// Whether other processes keep more than half a core busy right now: the machine's CPU time
+// (/proc/stat) over half a second, while this test sleeps.
+bool busy_machine() {
+  auto sample = [] {
+    std::ifstream in("/proc/stat");
+    std::string cpu;
+    double user = 0, nice = 0, system = 0, idle = 0, iowait = 0;
+    in >> cpu >> user >> nice >> system >> idle >> iowait;
+    return std::pair{user + nice + system, user + nice + system + idle + iowait};
+  };
+  const auto [busy0, all0] = sample();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const auto [busy1, all1] = sample();
+  if (all1 <= all0) return false;
+  const double cores = std::thread::hardware_concurrency();
+  return (busy1 - busy0) / (all1 - all0) * cores > 0.5;
+}
 
 bool have_opencl_device() {
   static const bool have = run_trainscope("devices").out.find("[0]") != std::string::npos;
@@ -143,18 +164,34 @@ TEST_P(Bottleneck, TheNaiveRunsProjectionPredictsTheTunedRun) {
   ASSERT_EQ(made.status, 0) << made.err;
   const std::string job =
       "--threads 1 --model mlp --dataset images:" + digits + " --epochs 4 --batch 128";
-  const Json naive = capture("project_naive", job + " --pipeline naive", GetParam());
-  const Json tuned = capture("project_tuned", job + " --pipeline tuned", GetParam());
-  const Json* hidden = naive.at("what_if").find("input_hidden");
-  ASSERT_NE(hidden, nullptr) << "no input_hidden projection for the naive run";
-  // The tuned run's first epoch fills its cache: the figures cover epochs 2-6.
-  EXPECT_EQ(tuned.at("phases").at("warmup").at("why").text, "epoch 1 fills the input cache");
+  // The projection assumes the input worker gets a core of its own, as it does on a quiet
+  // machine: with other processes already using the cores, the tuned run's worker is starved
+  // (its waits are the machine's, not the job's) and the comparison says nothing.
+  if (busy_machine())
+    GTEST_SKIP() << "other processes keep more than half a core busy: the tuned run would be "
+                    "starved";
+  // Each run twice, keeping the faster: another process taking a core for a moment slows one run
+  // of a pair, not what a run of the job costs.
+  double projected = 0, measured = 0, naive_ms = 0;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const Json naive = capture("project_naive", job + " --pipeline naive", GetParam());
+    const Json tuned = capture("project_tuned", job + " --pipeline tuned", GetParam());
+    const Json* hidden = naive.at("what_if").find("input_hidden");
+    ASSERT_NE(hidden, nullptr) << "no input_hidden projection for the naive run";
+    // The tuned run's first epoch fills its cache: the figures cover epochs 2-4.
+    EXPECT_EQ(tuned.at("phases").at("warmup").at("why").text, "epoch 1 fills the input cache");
+    const double p = hidden->at("step_time_ms").number;
+    const double m = tuned.at("step_time_ms").at("mean").number;
+    if (attempt == 0 || p < projected) {
+      projected = p;
+      naive_ms = naive.at("step_time_ms").at("mean").number;
+    }
+    if (attempt == 0 || m < measured) measured = m;
+  }
   if (kSanitizerBuild) GTEST_SKIP() << kFiguresSkipped;
-  const double projected = hidden->at("step_time_ms").number;
-  const double measured = tuned.at("step_time_ms").at("mean").number;
   EXPECT_NEAR(projected, measured, 0.2 * measured)
-      << "naive " << naive.at("step_time_ms").at("mean").number << " ms, projected " << projected
-      << " ms, tuned " << measured << " ms";
+      << "naive " << naive_ms << " ms, projected " << projected << " ms, tuned " << measured
+      << " ms";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Bottleneck, ::testing::Values("cpu", "opencl"),
