@@ -182,6 +182,26 @@ class TestModels : public QObject {
     for (const StepBar& b : few) steps += b.count;
     QCOMPARE(steps, a_.per_step.size());
     QVERIFY(step_bars({}, 10).empty());
+    // A bar of several steps keeps its slowest: a spike does not vanish in the mean.
+    for (const StepBar& b : few) {
+      QVERIFY(b.max_ms + 1e-9 >= b.total_ms());
+      bool found = false;
+      for (std::size_t k = b.first_index; k < b.first_index + b.count; ++k)
+        if (a_.per_step[k].step == b.worst_step)
+          found = std::abs(static_cast<double>(a_.per_step[k].dur_ns) / 1e6 - b.max_ms) < 1e-9;
+      QVERIFY(found);
+    }
+  }
+
+  void step_bars_mark_exceptions_relative_to_the_run() {
+    StepBar b;
+    b.count = 1;
+    b.part_ms[static_cast<std::size_t>(ts::analysis::Part::input_wait)] = 3;
+    b.part_ms[static_cast<std::size_t>(ts::analysis::Part::device_compute)] = 7;
+    QCOMPARE(b.input_pct(), 30.0);
+    QVERIFY(b.exceptional(10));   // twice 10 % and over 5 %
+    QVERIFY(!b.exceptional(20));  // a run at 20 % input: 30 % is not twice as much
+    QVERIFY(!b.exceptional(1) || b.input_pct() >= 5);
   }
 };
 

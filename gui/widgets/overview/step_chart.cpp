@@ -48,33 +48,53 @@ void StepChart::rebuild(const analysis::Report& report) {
   title.setBold(true);
   chart()->setTitleFont(title);
 
-  double top = 0;
-  for (const StepBar& b : bars_) top = std::max(top, b.total_ms());
-  top = top > 0 ? top * 1.12 : 1;
+  // The Y axis first: its round top (1, 2, 5 × 10^n ticks, not 0.992, 1.98) is the bands' height.
+  // Spikes count up to 3 times the 90th percentile of the bars (beyond, they are cut at the top).
+  std::vector<double> totals;
+  double top = 0, spike = 0;
+  for (const StepBar& b : bars_) {
+    totals.push_back(b.total_ms());
+    top = std::max(top, b.total_ms());
+    spike = std::max(spike, b.max_ms);
+  }
+  std::nth_element(totals.begin(), totals.begin() + totals.size() * 9 / 10, totals.end());
+  top = std::max(top, std::min(spike, 3 * totals[totals.size() * 9 / 10]));
+  auto* y = new QValueAxis;
+  y->setRange(0, top > 0 ? top * 1.12 : 1);
+  y->applyNiceNumbers();
+  top = y->max();
   const double n = static_cast<double>(bars_.size());
 
-  // Behind the bars: a red band under each marked (input-bound) bar. The area series does not
-  // own its lines: parent them to it.
-  auto* band = new QAreaSeries;
-  auto* band_upper = new QLineSeries(band);
-  auto* band_lower = new QLineSeries(band);
-  for (std::size_t i = 0; i < bars_.size(); ++i) {
-    const double x = static_cast<double>(i);
-    const double y = bars_[i].marked() ? top : 0;
-    band_upper->append(x - 0.5, y);
-    band_upper->append(x + 0.5, y);
-    band_lower->append(x - 0.5, 0);
-    band_lower->append(x + 0.5, 0);
-  }
-  band->setUpperSeries(band_upper);
-  band->setLowerSeries(band_lower);
-  band->setName(tr("input-bound step"));
+  // Behind the bars: a band under each bar holding input-bound steps, as tall as their share of
+  // the bar's steps, and a grey band under the warm-up the figures leave out. An area series
+  // does not own its lines: parent them to it.
+  auto add_band = [&](const QString& name, QColor colour, auto&& height) {
+    auto* band = new QAreaSeries;
+    auto* upper = new QLineSeries(band);
+    auto* lower = new QLineSeries(band);
+    for (std::size_t i = 0; i < bars_.size(); ++i) {
+      const double x = static_cast<double>(i);
+      upper->append(x - 0.5, height(bars_[i]));
+      upper->append(x + 0.5, height(bars_[i]));
+      lower->append(x - 0.5, 0);
+      lower->append(x + 0.5, 0);
+    }
+    band->setUpperSeries(upper);
+    band->setLowerSeries(lower);
+    band->setName(name);
+    band->setBrush(colour);
+    band->setPen(Qt::NoPen);
+    chart()->addSeries(band);
+    return band;
+  };
   QColor red = part_color(analysis::Part::input_wait);
   QColor faint = red;
   faint.setAlpha(40);
-  band->setBrush(faint);
-  band->setPen(Qt::NoPen);
-  chart()->addSeries(band);
+  // The band shows each bar's input share of its time (not a count of steps past a threshold).
+  QAbstractSeries* band = add_band(tr("input share"), faint,
+                                   [&](const StepBar& b) { return top * b.input_pct() / 100; });
+  QAbstractSeries* warm = add_band(tr("warm-up (left out)"), QColor(0x90, 0xa4, 0xae, 60),
+                                   [&](const StepBar& b) { return b.warmup > 0 ? top : 0.0; });
 
   auto* series = new QStackedBarSeries;
   series->setBarWidth(0.8);
@@ -87,15 +107,40 @@ void StepChart::rebuild(const analysis::Report& report) {
   }
   chart()->addSeries(series);
 
-  // Above the bars: a red triangle over each input-bound bar.
+  // A bar of several steps is their mean: a tick at its slowest step keeps a spike in sight.
+  if (per_bar > 1) {
+    auto* worst = new QScatterSeries;
+    worst->setName(tr("slowest step of a bar"));
+    worst->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    worst->setMarkerSize(4);
+    worst->setColor(QColor(0x37, 0x47, 0x4f));
+    worst->setBorderColor(QColor(0x37, 0x47, 0x4f));
+    for (std::size_t i = 0; i < bars_.size(); ++i)
+      worst->append(static_cast<double>(i), bars_[i].max_ms);
+    chart()->addSeries(worst);
+  }
+  // Epoch boundaries: a vertical line where a bar starts a new epoch.
+  for (std::size_t i = 1; i < bars_.size(); ++i) {
+    if (bars_[i].epoch <= 0 || bars_[i].epoch == bars_[i - 1].epoch) continue;
+    auto* line = new QLineSeries;
+    line->setName(tr("epoch %1").arg(bars_[i].epoch));
+    line->append(static_cast<double>(i) - 0.5, 0);
+    line->append(static_cast<double>(i) - 0.5, top);
+    line->setPen(QPen(QColor(0x54, 0x6e, 0x7a), 1, Qt::DashLine));
+    chart()->addSeries(line);
+    for (QLegendMarker* m : chart()->legend()->markers(line)) m->setVisible(false);
+  }
+
+  // Above the bars: a red triangle over each bar holding input-bound steps.
   auto* marks = new QScatterSeries;
-  marks->setName(tr("input-bound"));
+  marks->setName(tr("input share twice the run's"));
   marks->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
   marks->setMarkerSize(bars_.size() > 100 ? 7 : 11);
   marks->setColor(red);
   marks->setBorderColor(red.darker(130));
   for (std::size_t i = 0; i < bars_.size(); ++i)
-    if (bars_[i].marked()) marks->append(static_cast<double>(i), bars_[i].total_ms() + top * 0.04);
+    if (bars_[i].exceptional(report.input_pct) && bars_[i].warmup < bars_[i].count)
+      marks->append(static_cast<double>(i), std::min(bars_[i].total_ms() + top * 0.04, top));
   chart()->addSeries(marks);
 
   auto* x = new QCategoryAxis;
@@ -106,8 +151,6 @@ void StepChart::rebuild(const analysis::Report& report) {
     x->append(QString::number(bars_[i].first_step), static_cast<double>(i));
   x->setTitleText(per_bar == 1 ? tr("step") : tr("first step of each bar"));
   x->setGridLineVisible(false);
-  auto* y = new QValueAxis;
-  y->setRange(0, top);
   y->setTitleText(tr("ms"));
   y->setLabelFormat(QStringLiteral("%.3g"));
   chart()->addAxis(x, Qt::AlignBottom);
@@ -118,10 +161,14 @@ void StepChart::rebuild(const analysis::Report& report) {
   }
   // The band explains itself through the triangles; keep the legend to parts and the mark.
   for (QLegendMarker* m : chart()->legend()->markers(band)) m->setVisible(false);
+  bool any_warm = false;
+  for (const StepBar& b : bars_) any_warm = any_warm || b.warmup > 0;
+  if (!any_warm)
+    for (QLegendMarker* m : chart()->legend()->markers(warm)) m->setVisible(false);
 
   connect(series, &QStackedBarSeries::clicked, this, [this](int index, QBarSet*) {
     if (index >= 0 && static_cast<std::size_t>(index) < bars_.size())
-      emit stepActivated(bars_[static_cast<std::size_t>(index)].first_step);
+      emit stepActivated(bars_[static_cast<std::size_t>(index)].worst_step);
   });
   connect(series, &QStackedBarSeries::hovered, this, [this](bool on, int index, QBarSet*) {
     if (!on || index < 0 || static_cast<std::size_t>(index) >= bars_.size()) {
@@ -132,14 +179,17 @@ void StepChart::rebuild(const analysis::Report& report) {
     QString tip = b.count == 1 ? tr("step %1").arg(b.first_step)
                                : tr("steps %1–%2 (mean)").arg(b.first_step).arg(b.last_step);
     tip += QStringLiteral(": %1").arg(format_ms(b.total_ms()));
+    if (b.count > 1) tip += tr(", slowest: step %1, %2").arg(b.worst_step).arg(format_ms(b.max_ms));
     if (b.input_bound)
       tip += tr(" — %1 input-bound").arg(b.count == 1 ? QString() : QString::number(b.input_bound));
+    if (b.warmup) tip += tr(" (warm-up, left out of the figures)");
     for (int p = 0; p < analysis::kPartCount; ++p)
       if (b.part_ms[static_cast<std::size_t>(p)] > 0)
         tip += QStringLiteral("\n  %1: %2")
                    .arg(part_label(static_cast<analysis::Part>(p)),
                         format_ms(b.part_ms[static_cast<std::size_t>(p)]));
-    tip += tr("\nclick to open in the timeline");
+    tip += b.count == 1 ? tr("\nclick to open it in the timeline")
+                        : tr("\nclick to open the slowest in the timeline");
     QToolTip::showText(QCursor::pos(), tip, this);
   });
 }
