@@ -112,6 +112,11 @@ QString part_label(Part p) {
   return QStringLiteral("other / idle");
 }
 
+QString category_label(Category c) {
+  const std::string_view name = trace::category_name(c);
+  return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
+
 QString idle_cause_label(IdleCause c) {
   switch (c) {
     case IdleCause::input:

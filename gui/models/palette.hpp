@@ -21,5 +21,7 @@ QColor text_color_on(const QColor& background);
 QString part_label(analysis::Part p);
 // "waiting for input", "host-bound", "synchronisation", "other"
 QString idle_cause_label(analysis::IdleCause c);
+// The category as the trace names it: "kernel", "input_wait", "host_compute", ...
+QString category_label(trace::Category c);
 
 }  // namespace ts::gui

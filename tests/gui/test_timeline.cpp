@@ -5,8 +5,11 @@
 #include <optional>
 #include <set>
 
+#include "gui/models/palette.hpp"
+#include "gui/models/range_aggregate.hpp"
 #include "gui/widgets/timeline/timeline_page.hpp"
 #include "gui_test_util.hpp"
+#include "profiler/store/writer.hpp"
 
 using namespace ts::gui;
 
@@ -160,6 +163,119 @@ class TestTimeline : public QObject {
     for (const DrawBox& b : list.boxes) merged += b.style == DrawBox::Style::merged;
     QVERIFY(merged > 0);
     QVERIFY(list.boxes.size() < 20000);  // bounded by pixels, not events
+    o.page->set_session(nullptr);
+  }
+
+  // A run of many short launches beside a few long host computations, zoomed out: the merged
+  // block takes the colour of the category holding most of its time, and its tooltip text says
+  // what it holds, by time.
+  void merged_blocks_take_the_colour_of_their_dominant_category() {
+    const QString path = dir_.filePath(QStringLiteral("mix.db"));
+    {
+      ts::store::Writer w(path.toStdString());
+      w.put_string(1, "cudaLaunchKernel");
+      w.put_string(2, "aten::addmm");
+      w.put_string(3, "step");
+      w.put_label(1, 1, ts::trace::Category::launch);
+      w.put_label(2, 2, ts::trace::Category::host_compute);
+      w.put_label(3, 3, ts::trace::Category::step);
+      w.put_track(1, "main", ts::trace::TrackKind::thread);
+      std::vector<ts::store::EventRow> rows;
+      const std::int64_t t0 = 1'000'000'000;
+      rows.push_back({t0, 100'000'000, 1, 3, 0});
+      // 20 times: 40 launches of 1 µs 1 µs apart, then 2 ms of host compute; all at depth 1.
+      std::int64_t t = t0 + 1000;
+      for (int k = 0; k < 20; ++k) {
+        for (int i = 0; i < 40; ++i, t += 2000) rows.push_back({t, 1000, 1, 1, 0});
+        rows.push_back({t, 2'000'000, 1, 2, 0});
+        t += 2'100'000;
+      }
+      // Ten seconds later, one more step: zoomed out to everything, a cycle is a fraction of a
+      // pixel, so launches and host computations merge into the same blocks.
+      rows.push_back({t0 + 10'000'000'000, 1'000'000, 1, 3, 1});
+      w.append(std::span<const ts::store::EventRow>(rows));
+      w.finish();
+    }
+    Opened o = open(path);
+    o.page->view()->show_all();
+    const DrawList list = frame(o);
+    const DrawBox* merged = nullptr;
+    for (const DrawBox& b : list.boxes)
+      if (b.style == DrawBox::Style::merged && b.hit.kind == Selection::Kind::event &&
+          (!merged || b.events > merged->events))
+        merged = &b;
+    QVERIFY(merged);
+    QCOMPARE(merged->fill, category_color(ts::trace::Category::host_compute));
+    QVERIFY2(merged->detail.contains(QStringLiteral("host_compute")), qPrintable(merged->detail));
+    QVERIFY2(merged->detail.contains(QStringLiteral("aten::addmm")), qPrintable(merged->detail));
+    o.page->set_session(nullptr);
+  }
+
+  // Shift+drag selects a time range over the lanes it crosses; the details sum it up by name,
+  // each event counting the time it spends inside the range.
+  void shift_drag_selects_a_range_summed_up_by_name() {
+    const QString path = dir_.filePath(QStringLiteral("range.db"));
+    const std::int64_t t0 = 1'000'000'000, ms = 1'000'000;
+    {
+      ts::store::Writer w(path.toStdString());
+      w.put_string(1, "a");
+      w.put_string(2, "b");
+      w.put_string(3, "step");
+      w.put_label(1, 1, ts::trace::Category::host_compute);
+      w.put_label(2, 2, ts::trace::Category::kernel);
+      w.put_label(3, 3, ts::trace::Category::step);
+      w.put_track(1, "main", ts::trace::TrackKind::thread);
+      w.put_track(2, "gpu", ts::trace::TrackKind::device_queue);
+      const ts::store::EventRow rows[] = {{t0, 20 * ms, 1, 3, 0},
+                                          {t0 + ms, 9 * ms, 1, 1, 0},
+                                          {t0 + 5 * ms, 10 * ms, 2, 2, 0},
+                                          {t0 + 16 * ms, 2 * ms, 2, 2, 0}};
+      w.append(std::span<const ts::store::EventRow>(rows));
+      w.finish();
+    }
+    // The model: [5, 10) ms holds 5 ms of "a" and 5 ms of the first "b".
+    const RangeAggregate agg =
+        aggregate_range(ts::store::Reader(path.toStdString()), t0 + 5 * ms, t0 + 10 * ms, {});
+    QCOMPARE(agg.rows.size(), std::size_t{3});  // a, b and the step
+    for (const RangeRow& r : agg.rows) {
+      if (r.name == "b") {
+        QCOMPARE(r.count, std::int64_t{1});
+        QCOMPARE(r.total_ns, 5 * ms);
+        QCOMPARE(r.max_ns, 10 * ms);
+      }
+      if (r.name == "a") QCOMPARE(r.total_ns, 5 * ms);
+    }
+    QCOMPARE(aggregate_range(ts::store::Reader(path.toStdString()), t0, t0 + 20 * ms, {2}).events,
+             std::int64_t{2});  // one lane: the device's two kernels
+
+    // The view: Shift+drag across the device lane only, from 4 to 17 ms.
+    Opened o = open(path);
+    TimelineView* v = o.page->view();
+    v->show_range(t0, t0 + 20 * ms);
+    v->build_frame();
+    const Lane* gpu = nullptr;
+    for (const Lane& l : v->layout().lanes())
+      if (l.kind == LaneKind::device) gpu = &l;
+    QVERIFY(gpu);
+    const double y = gpu->y + gpu->height / 2;
+    auto at = [&](std::int64_t t) { return v->widget_point(t, y).toPoint(); };
+    QSignalSpy changed(v, &TimelineView::selectionChanged);
+    QTest::mousePress(v, Qt::LeftButton, Qt::ShiftModifier, at(t0 + 4 * ms));
+    QTest::mouseMove(v, at(t0 + 10 * ms));
+    QTest::mouseMove(v, at(t0 + 17 * ms));
+    QTest::mouseRelease(v, Qt::LeftButton, Qt::ShiftModifier, at(t0 + 17 * ms));
+    QCOMPARE(changed.count(), 1);  // once, on release
+    const Selection& s = v->selection();
+    QCOMPARE(s.kind, Selection::Kind::range);
+    QVERIFY(std::abs(s.start_ns - (t0 + 4 * ms)) < ms / 2);
+    QVERIFY(std::abs(s.end_ns - (t0 + 17 * ms)) < ms / 2);
+    QCOMPARE(s.tracks, std::vector<std::uint32_t>{2});
+    QString details;
+    for (const auto& [field, value] : o.page->details()->details())
+      details += field + "=" + value + ";";
+    QVERIFY2(details.contains(QStringLiteral("Events=2")), qPrintable(details));
+    QVERIFY2(details.contains(QStringLiteral("b (kernel)=2 ×")), qPrintable(details));
+    QVERIFY(!v->build_frame().range.isEmpty());
     o.page->set_session(nullptr);
   }
 

@@ -25,8 +25,9 @@ void DetailsPanel::set_details(const Details& details) {
   if (details.empty()) {
     body_->setText(
         tr("<span style='color:#78909c'>Click an event, a step or an idle gap.<br><br>"
-           "Wheel: zoom at the cursor<br>Drag: pan<br>W / S: zoom, A / D: pan<br>"
-           "Home: everything, F: fit the selection</span>"));
+           "Wheel: zoom at the cursor<br>Drag: pan<br>Shift+drag: sum up a time range<br>"
+           "W / S: zoom, A / D: pan<br>Home: everything, F: fit the selection<br>"
+           "Click a rank's header: fold its lanes</span>"));
     return;
   }
   QString html = QStringLiteral("<table cellspacing='0' cellpadding='2'>");

@@ -1,6 +1,8 @@
 #include "gui/widgets/timeline/draw_list.hpp"
 
+#include <QStringList>
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "gui/models/format.hpp"
@@ -103,11 +105,15 @@ class Builder {
                  first.start_ns,
                  last.end_ns,
                  first.label,
-                 0};
+                 0,
+                 {}};
         if (it.merged()) {
           b.style = DrawBox::Style::merged;
-          b.fill = info.color;
-          b.text_color = info.text;
+          // The colour of the category holding most of the run's time, not of one member.
+          const Mix mix = mix_of(row, it);
+          b.fill = category_color(mix.dominant);
+          b.text_color = text_color_on(b.fill);
+          b.detail = mix.text;
           b.text = fit(
               {QStringLiteral("%1 events").arg(format_count(static_cast<std::int64_t>(it.events))),
                format_count(static_cast<std::int64_t>(it.events))},
@@ -125,6 +131,54 @@ class Builder {
         out_.boxes.push_back(std::move(b));
       }
     }
+  }
+
+  // What a merged run holds: time per category (its colour: the dominant one) and the names
+  // holding most of it, for the tooltip. Looks at up to kMixZones zones of the run.
+  struct Mix {
+    trace::Category dominant = trace::Category::other;
+    QString text;
+  };
+  static constexpr std::uint32_t kMixZones = 4096;
+  Mix mix_of(const Row& row, const DrawItem& it) const {
+    std::array<std::int64_t, trace::kCategoryCount> by_cat{};
+    std::vector<std::pair<std::uint32_t, std::int64_t>> by_label;
+    std::int64_t total = 0;
+    const std::uint32_t n = std::min(it.zones, kMixZones);
+    for (std::uint32_t k = it.first; k < it.first + n; ++k) {
+      const Zone& z = row.zones[k];
+      const std::int64_t d = std::max<std::int64_t>(0, z.end_ns - z.start_ns);
+      const LabelInfo& info = c_.labels->get(z.label);
+      by_cat[static_cast<std::size_t>(info.category)] += d;
+      total += d;
+      auto found = std::find_if(by_label.begin(), by_label.end(),
+                                [&](const auto& p) { return p.first == z.label; });
+      if (found == by_label.end()) {
+        by_label.emplace_back(z.label, d);
+      } else {
+        found->second += d;
+      }
+    }
+    Mix m;
+    const auto top = std::max_element(by_cat.begin(), by_cat.end());
+    m.dominant = static_cast<trace::Category>(top - by_cat.begin());
+    if (total <= 0) return m;
+    QStringList cats, names;
+    for (int c = 0; c < trace::kCategoryCount; ++c)
+      if (by_cat[static_cast<std::size_t>(c)] * 20 >= total)  // at least 5 %
+        cats << QStringLiteral("%1 %2").arg(
+            category_label(static_cast<trace::Category>(c)),
+            format_pct(100.0 * by_cat[static_cast<std::size_t>(c)] / static_cast<double>(total)));
+    std::sort(by_label.begin(), by_label.end(),
+              [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (std::size_t i = 0; i < by_label.size() && i < 3; ++i)
+      names << QStringLiteral("%1 %2").arg(
+          c_.labels->get(by_label[i].first).name,
+          format_pct(100.0 * by_label[i].second / static_cast<double>(total)));
+    m.text =
+        cats.join(QStringLiteral(", ")) + QStringLiteral("\n") + names.join(QStringLiteral(", "));
+    if (by_label.size() > 3) m.text += QStringLiteral(", …");
+    return m;
   }
 
   void steps_lane(const Lane& lane) {
@@ -146,7 +200,7 @@ class Builder {
       b.fill = blend(plain, bound, frac);
       b.text_color = text_color_on(b.fill);
       b.hit = {Selection::Kind::step,     0, 0, s.row.zones[i].start_ns,
-               s.row.zones[j - 1].end_ns, 0, i};
+               s.row.zones[j - 1].end_ns, 0, i, {}};
       if (it.zones == 1) {
         const QString step = QStringLiteral("step %1").arg(s.numbers[i]);
         if (s.input_bound[i]) {
@@ -191,7 +245,7 @@ class Builder {
       b.fill = color;
       b.text_color = text_color_on(color);
       b.hit = {Selection::Kind::gap,      0, 0, g.row.zones[i].start_ns,
-               g.row.zones[j - 1].end_ns, 0, i};
+               g.row.zones[j - 1].end_ns, 0, i, {}};
       const QString why = idle_cause_label(cause);
       if (it.zones == 1) {
         const QString dur =
@@ -313,6 +367,15 @@ class Builder {
   void selection() {
     const Selection& s = c_.selection;
     if (s.empty()) return;
+    if (s.kind == Selection::Kind::range) {
+      const double x0 = std::max(-4.0, m_.x_of(s.start_ns));
+      const double x1 = std::min(m_.width() + 4, m_.x_of(s.end_ns));
+      if (x1 < 0 || x0 > m_.width()) return;
+      out_.range =
+          QRectF(c_.area.left() + x0, c_.area.top(), std::max(1.0, x1 - x0), c_.area.height());
+      out_.range_text = format_ns(static_cast<double>(s.end_ns - s.start_ns));
+      return;
+    }
     const Lane* lane = nullptr;
     for (const Lane& l : c_.layout->lanes()) {
       const bool match = (s.kind == Selection::Kind::step && l.kind == LaneKind::steps) ||

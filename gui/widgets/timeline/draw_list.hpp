@@ -33,6 +33,7 @@ struct DrawBox {
   Style style = Style::solid;
   Selection hit;             // what a click here selects (kind none: nothing)
   std::uint64_t events = 1;  // merged boxes: events it stands for
+  QString detail;            // merged boxes: what they hold, by time ("host compute 62 %, …")
 };
 
 struct DrawLine {
@@ -62,6 +63,8 @@ struct DrawList {
   std::vector<DrawText> texts;
   std::vector<Tick> ticks;
   QRectF selection;              // empty: none visible
+  QRectF range;                  // a selected time range, across the lanes; empty: none
+  QString range_text;            // its duration
   std::size_t events_shown = 0;  // events the boxes stand for
   bool used_window = false;      // drawn from a loaded window (exact), not the summary
 };

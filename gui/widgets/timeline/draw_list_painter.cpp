@@ -147,6 +147,16 @@ void paint_draw_list(QPainter& p, const DrawList& list, const LaneLayout& layout
     p.drawText(QRectF(g.area.left(), t.at.y() - 12, t.at.x() - g.area.left(), 16),
                Qt::AlignRight | Qt::AlignVCenter, t.text);
   }
+  if (!list.range.isEmpty()) {
+    p.fillRect(list.range, QColor(0x19, 0x76, 0xd2, 36));
+    p.setPen(QPen(QColor(0x0d, 0x47, 0xa1), 1, Qt::DashLine));
+    p.drawLine(list.range.topLeft(), list.range.bottomLeft());
+    p.drawLine(list.range.topRight(), list.range.bottomRight());
+    p.setPen(QColor(0x0d, 0x47, 0xa1));
+    p.drawText(
+        QRectF(list.range.left(), list.range.top() + 2, std::max(list.range.width(), 80.0), 16),
+        Qt::AlignHCenter | Qt::AlignVCenter, list.range_text);
+  }
   if (!list.selection.isEmpty()) {
     p.setPen(QPen(QColor(0x0d, 0x47, 0xa1), 2));
     p.setBrush(Qt::NoBrush);

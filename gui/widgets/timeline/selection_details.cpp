@@ -4,6 +4,7 @@
 
 #include "gui/models/format.hpp"
 #include "gui/models/palette.hpp"
+#include "gui/models/range_aggregate.hpp"
 
 namespace ts::gui {
 
@@ -97,6 +98,30 @@ void gap_details(const TraceSession& s, const GapRow& gaps, const Selection& sel
   d.emplace_back(QStringLiteral("Step"), QString::number(r->device.gaps[sel.index].step));
 }
 
+// A time range summed up by name (range_aggregate.hpp): its span, then one line per name.
+void range_details(const TraceSession& s, const Selection& sel, Details& d) {
+  const RangeAggregate a = aggregate_range(s.reader(), sel.start_ns, sel.end_ns, sel.tracks);
+  d.emplace_back(QStringLiteral("Range"), format_ns(static_cast<double>(a.end_ns - a.start_ns)));
+  d.emplace_back(QStringLiteral("From"), offset(s, a.start_ns));
+  d.emplace_back(QStringLiteral("Lanes"),
+                 sel.tracks.empty() ? QStringLiteral("all") : QString::number(a.tracks));
+  d.emplace_back(
+      QStringLiteral("Events"),
+      format_count(a.events) + (a.truncated ? QStringLiteral(" (the first only)") : QString()));
+  constexpr std::size_t kShown = 30;
+  for (std::size_t i = 0; i < a.rows.size() && i < kShown; ++i) {
+    const RangeRow& row = a.rows[i];
+    d.emplace_back(text_of(row.name) + QStringLiteral(" (") + category_label(row.category) +
+                       QStringLiteral(")"),
+                   QStringLiteral("%1 × %2 = %3")
+                       .arg(format_count(row.count), format_ns(static_cast<double>(row.mean_ns())),
+                            format_ns(static_cast<double>(row.total_ns))));
+  }
+  if (a.rows.size() > kShown)
+    d.emplace_back(QStringLiteral("…"),
+                   QStringLiteral("%1 more names").arg(a.rows.size() - kShown));
+}
+
 }  // namespace
 
 Details selection_details(const TraceSession& session, const StepRow& steps, const GapRow& gaps,
@@ -111,6 +136,9 @@ Details selection_details(const TraceSession& session, const StepRow& steps, con
       break;
     case Selection::Kind::gap:
       gap_details(session, gaps, selection, d);
+      break;
+    case Selection::Kind::range:
+      range_details(session, selection, d);
       break;
     case Selection::Kind::none:
       break;

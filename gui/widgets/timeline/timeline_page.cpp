@@ -145,7 +145,8 @@ bool TimelinePage::find_next(bool forward) {
                                : std::numeric_limits<std::int64_t>::max(),
                        forward ? 0 : std::numeric_limits<std::uint32_t>::max(), forward);
     if (!e) return false;
-    view_->reveal({Selection::Kind::event, e->track, -1, e->start_ns, e->end_ns(), e->label, 0});
+    view_->reveal(
+        {Selection::Kind::event, e->track, -1, e->start_ns, e->end_ns(), e->label, 0, {}});
     return true;
   } catch (const std::exception& ex) {
     matches_->setText(QString::fromStdString(ex.what()));

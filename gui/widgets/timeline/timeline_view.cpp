@@ -23,11 +23,6 @@ constexpr double kPanStep = 0.15;    // of the width, per A/D press
 constexpr double kDragThreshold = 3;
 
 // Events of the summary's rows overlapping [t0, t1]: what loading that window would cost.
-QString category_text(trace::Category c) {
-  const std::string_view name = trace::category_name(c);
-  return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
-}
-
 std::uint64_t estimate_events(const SummaryData& d, std::int64_t t0, std::int64_t t1) {
   std::uint64_t n = 0;
   for (const TrackRows& t : d.tracks)
@@ -99,6 +94,11 @@ TimelineGeometry TimelineView::geometry() const {
   return TimelineGeometry::of(QRectF(0, 0, width() - bar, height()), vbar_->value());
 }
 
+QPointF TimelineView::widget_point(std::int64_t ns, double content_y) const {
+  const TimelineGeometry g = geometry();
+  return {g.area.left() + mapping_.x_of(ns), g.area.top() + content_y - g.scroll_y};
+}
+
 void TimelineView::sync_extent() {
   if (!session_) return;
   const auto [begin, end] = session_->extent();
@@ -126,7 +126,7 @@ bool TimelineView::show_step(std::int64_t step) {
     const Zone& z = steps_.row.zones[i];
     const std::int64_t margin = std::max<std::int64_t>(1, (z.end_ns - z.start_ns) / 6);
     show_range(z.start_ns - margin, z.end_ns + margin);
-    select({Selection::Kind::step, 0, 0, z.start_ns, z.end_ns, 0, i});
+    select({Selection::Kind::step, 0, 0, z.start_ns, z.end_ns, 0, i, {}});
     return true;
   }
   return false;
@@ -290,6 +290,25 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton) return;
   press_ = last_drag_ = e->position();
   dragging_ = false;
+  ranging_ = (e->modifiers() & Qt::ShiftModifier) && e->position().x() >= geometry().area.left();
+}
+
+void TimelineView::select_range(std::int64_t t0, std::int64_t t1, double y0, double y1) {
+  select(range_selection(t0, t1, y0, y1));
+}
+
+Selection TimelineView::range_selection(std::int64_t t0, std::int64_t t1, double y0,
+                                        double y1) const {
+  Selection s;
+  s.kind = Selection::Kind::range;
+  s.start_ns = std::min(t0, t1);
+  s.end_ns = std::max(t0, t1);
+  const double top = std::min(y0, y1), bottom = std::max(y0, y1);
+  for (const Lane& l : layout_.lanes())
+    if ((l.kind == LaneKind::thread || l.kind == LaneKind::device || l.kind == LaneKind::counter) &&
+        l.y + l.height > top && l.y < bottom)
+      s.tracks.push_back(l.track);
+  return s;
 }
 
 void TimelineView::mouseMoveEvent(QMouseEvent* e) {
@@ -297,6 +316,16 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
   const QPointF pos = e->position();
   if (!dragging_ && (pos - *press_).manhattanLength() < kDragThreshold) return;
   dragging_ = true;
+  if (ranging_) {  // Shift+drag: the range follows the mouse
+    const TimelineGeometry g = geometry();
+    const double x0 = press_->x() - g.area.left(), x1 = pos.x() - g.area.left();
+    // While dragging only the overlay follows; the details are summed up on release.
+    selection_ = range_selection(mapping_.ns_at(x0), mapping_.ns_at(x1),
+                                 press_->y() - g.area.top() + g.scroll_y,
+                                 pos.y() - g.area.top() + g.scroll_y);
+    update();
+    return;
+  }
   setCursor(Qt::ClosedHandCursor);
   const QPointF delta = pos - *last_drag_;
   last_drag_ = pos;
@@ -307,9 +336,14 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton || !press_) return;
-  if (!dragging_) click(e->position());
+  if (!dragging_) {
+    click(e->position());
+  } else if (ranging_) {
+    emit selectionChanged(selection_);
+  }
   press_.reset();
   dragging_ = false;
+  ranging_ = false;
   unsetCursor();
 }
 
@@ -399,9 +433,10 @@ bool TimelineView::event(QEvent* e) {
                        ? tr("%1 idle gaps").arg(b->events)
                        : tr("%1 events").arg(format_count(static_cast<std::int64_t>(b->events))),
                    dur);
+    if (!b->detail.isEmpty()) tip += QStringLiteral("\n") + b->detail;
   } else if (h.kind == Selection::Kind::event) {
     const LabelInfo& l = labels_.get(h.label);
-    tip = QStringLiteral("%1 (%2) — %3").arg(l.name, category_text(l.category), dur);
+    tip = QStringLiteral("%1 (%2) — %3").arg(l.name, category_label(l.category), dur);
   } else if (h.kind == Selection::Kind::step) {
     tip = tr("step %1 — %2").arg(steps_.numbers[h.index]).arg(dur);
     if (steps_.input_pct[h.index] >= 0)

@@ -1,10 +1,11 @@
 // The timeline: one lane per track (steps, trainer, input workers, device queues, device idle,
 // counters), nested zones by depth, a time ruler. Wheel zooms around the cursor, dragging pans,
 // W/S zoom and A/D pan (as in Perfetto and Tracy), Home shows everything. A click selects an
-// event, a step or an idle gap; a click on a merged block zooms into it. Each frame is built as
-// a draw list (pass 1, from the trace summary when zoomed out, from a loaded window of exact
-// events when zoomed in) and then painted (pass 2). A new trace opens on a few steps around its
-// first input-bound step (TraceSession::initial_range), whose window is asked for at once, so
+// event, a step or an idle gap; a click on a merged block zooms into it; Shift+drag selects a
+// time range over the lanes it crosses (summed up by name in the details panel). Each frame is
+// built as a draw list (pass 1, from the trace summary when zoomed out, from a loaded window of
+// exact events when zoomed in) and then painted (pass 2). A new trace opens on a few steps around
+// its first input-bound step (TraceSession::initial_range), whose window is asked for at once, so
 // the first complete frame does not wait for the summary of the whole trace.
 #pragma once
 
@@ -45,6 +46,9 @@ class TimelineView : public QWidget {
   void pan_fraction(double fraction);  // of the visible width; positive shows later time
 
   const Selection& selection() const { return selection_; }
+  // Selects the time range [t0, t1) over the lanes between content heights y0 and y1 (what a
+  // Shift+drag does; every lane when they span no track lane).
+  void select_range(std::int64_t t0, std::int64_t t1, double y0, double y1);
   void select(const Selection& s);
   // Selects an event and scrolls it into view, keeping the zoom when it fits.
   void reveal(const Selection& s);
@@ -54,6 +58,8 @@ class TimelineView : public QWidget {
   // The draw list of the last paint (its used_window: every lane drawn from exact events).
   const DrawList& last_frame() const { return last_; }
   const LaneLayout& layout() const { return layout_; }
+  // Where time `ns` at content height `content_y` of the lanes is drawn, in widget coordinates.
+  QPointF widget_point(std::int64_t ns, double content_y) const;
   // Folds or unfolds the lanes of a process (a rank) under its group header; a click on the
   // header in the lane names does the same.
   void toggle_group(std::int64_t process);
@@ -91,6 +97,8 @@ class TimelineView : public QWidget {
   TimeMapping mapping_;
   LaneLayout layout_;
   std::set<std::int64_t> collapsed_;
+  bool ranging_ = false;  // this drag selects a range (Shift was held when it started)
+  Selection range_selection(std::int64_t t0, std::int64_t t1, double y0, double y1) const;
   LabelCache labels_;
   StepRow steps_;
   GapRow gaps_;
