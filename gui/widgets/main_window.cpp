@@ -168,24 +168,37 @@ void MainWindow::reload_live() {
     live_->retry();  // one reload at a time: the last one is still being read
     return;
   }
+  if (pending_) {
+    live_->retry();  // the last reload is still being analysed
+    return;
+  }
   const QString path = session_->path();
-  std::unique_ptr<TraceSession> fresh;
   try {
-    fresh = std::make_unique<TraceSession>(path, options_);
+    pending_ = std::make_unique<TraceSession>(path, options_);
   } catch (const std::exception& e) {
     statusBar()->showMessage(tr("Live: %1").arg(QString::fromStdString(e.what())), 5000);
     live_->retry();  // caught mid-write: try again at the next poll
     return;
   }
-  const bool still_live = !fresh->reader().meta("capture.end_ns").has_value();
-  adopt(std::move(fresh), true);
-  statusBar()->showMessage(tr("Live: %1 steps").arg(session_->steps().size()), 3000);
-  if (!still_live) live_->stop();
+  // The pages keep showing the last reload's figures until this one's analysis is done: never a
+  // blank "Analysing…" page, and the idle lane does not come and go.
+  connect(pending_.get(), &TraceSession::reportReady, this, &MainWindow::adopt_pending);
+  connect(pending_.get(), &TraceSession::backgroundFailed, this, &MainWindow::adopt_pending);
+  if (pending_->analysis_finished()) adopt_pending();
 }
 
 void MainWindow::set_analysis_options(const analysis::AnalysisOptions& options) {
   options_ = options;
   compare_->set_analysis_options(options);
+}
+
+void MainWindow::adopt_pending() {
+  if (!pending_ || !pending_->analysis_finished()) return;
+  disconnect(pending_.get(), nullptr, this, nullptr);
+  const bool still_live = !pending_->reader().meta("capture.end_ns").has_value();
+  adopt(std::move(pending_), true);
+  statusBar()->showMessage(tr("Live: %1 steps").arg(session_->steps().size()), 3000);
+  if (!still_live) live_->stop();
 }
 
 void MainWindow::show_view(View v) {

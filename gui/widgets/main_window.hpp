@@ -62,11 +62,13 @@ class MainWindow : public QMainWindow {
   void adopt(std::unique_ptr<TraceSession> session, bool keep_view);
   void report_ready();
   void reload_live();
+  void adopt_pending();
   void error_box(const QString& title, const QString& message);
   void open_dialog();
   void compare_dialog();
 
   std::unique_ptr<TraceSession> session_;
+  std::unique_ptr<TraceSession> pending_;  // live: the next reload, until its analysis is done
   QTabWidget* tabs_;
   OverviewPage* overview_;
   TimelinePage* timeline_;

@@ -103,6 +103,13 @@ Reader::Reader(const std::string& path) {
                   "AND ts_ns < ? ORDER BY ts_ns",
                   kRead);
   meta_one_ = Stmt(db_, "SELECT value FROM meta WHERE key = ?", kRead);
+  by_correlation_ = Stmt(db_,
+                         "SELECT e.start_ns, e.track, e.dur_ns, e.label, e.step, e.bytes "
+                         "FROM event_arg AS a JOIN event AS e "
+                         "ON e.start_ns = a.start_ns AND e.track = a.track "
+                         "WHERE a.start_ns >= ?1 AND a.start_ns < ?2 AND a.correlation = ?3 "
+                         "ORDER BY a.start_ns LIMIT ?4",
+                         kRead);
 }
 
 namespace {
@@ -307,6 +314,17 @@ EventArgs Reader::args(const Event& e) const {
     a.correlation = arg_.col_null(1) ? kNull : arg_.col_int(1);
   });
   return a;
+}
+
+std::vector<Event> Reader::events_with_correlation(std::int64_t id, std::int64_t t0,
+                                                   std::int64_t t1, int limit) const {
+  std::vector<Event> out;
+  by_correlation_.bind(1, t0);
+  by_correlation_.bind(2, t1);
+  by_correlation_.bind(3, id);
+  by_correlation_.bind(4, std::int64_t{limit});
+  each_row(by_correlation_, [&] { out.push_back(read_event(by_correlation_)); });
+  return out;
 }
 
 std::vector<Step> Reader::steps() const {

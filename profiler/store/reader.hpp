@@ -104,6 +104,10 @@ class Reader {
   // Events carrying step number `step`, on any track, ordered by start.
   std::vector<Event> step_events(std::int64_t step) const;
   EventArgs args(const Event& e) const;
+  // Events starting in [t0, t1) whose correlation id is `id` (a launch and the device events
+  // it caused share one), on any track; at most `limit`. A range scan of event_arg.
+  std::vector<Event> events_with_correlation(std::int64_t id, std::int64_t t0, std::int64_t t1,
+                                             int limit = 16) const;
 
   std::vector<Step> steps() const;
   std::vector<CounterSample> counter(std::uint32_t track, std::int64_t t0, std::int64_t t1) const;
@@ -132,7 +136,7 @@ class Reader {
   Label unknown_label_{"?", trace::Category::other, {}, kNull};
   // Prepared once; mutable because stepping a statement is not a logical change.
   mutable Stmt range_, range_track_, long_, long_track_, arg_, steps_, step_by_number_, step_after_,
-      counter_, meta_one_;
+      counter_, meta_one_, by_correlation_;
 };
 
 }  // namespace ts::store

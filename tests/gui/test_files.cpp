@@ -286,8 +286,14 @@ class TestFiles : public QObject {
     QVERIFY(w.live()->active());  // no capture.end_ns: still being written
     QCOMPARE(w.session()->steps().size(), std::size_t{5});
     w.live()->set_interval_ms(50);
+    w.session()->wait();
+    TimelineView* view = w.timeline()->view();
+    view->show_all();  // looking at the end: the view follows new steps
     add_steps(7);
     QTRY_COMPARE_WITH_TIMEOUT(w.session()->steps().size(), std::size_t{12}, 10000);
+    // A reload is adopted only once analysed: the pages never go blank.
+    QVERIFY(w.session()->report() != nullptr);
+    QCOMPARE(view->mapping().view_end(), view->mapping().extent_end());
     writer.put_meta("capture.end_ns", std::to_string(t));
     writer.finish();
     QTRY_VERIFY_WITH_TIMEOUT(!w.live()->active(), 10000);

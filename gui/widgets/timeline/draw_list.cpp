@@ -396,6 +396,29 @@ class Builder {
         s.kind == Selection::Kind::event ? std::max(0, depth) * LaneLayout::kRowHeight : 0;
     const double h = s.kind == Selection::Kind::event ? LaneLayout::kRowHeight : lane->height;
     out_.selection = QRectF(c_.area.left() + x0, y_of(lane->y + row), x1 - x0, h);
+    if (c_.link.kind == Selection::Kind::event) link_arrow();
+  }
+
+  // The selected event's partner (a launch's kernel, a kernel's launch): outlined, with a line
+  // from the one to the other, as Perfetto draws a flow.
+  void link_arrow() {
+    const Selection& k = c_.link;
+    const Lane* lane = nullptr;
+    for (const Lane& l : c_.layout->lanes())
+      if (l.track == k.track && (l.kind == LaneKind::thread || l.kind == LaneKind::device))
+        lane = &l;
+    if (!lane) return;  // folded away
+    const double x0 = m_.x_of(k.start_ns);
+    const double x1 = std::max(m_.x_of(k.end_ns), x0 + 2);
+    const double top = y_of(lane->y + std::max(0, depth_of(k)) * LaneLayout::kRowHeight);
+    out_.link = QRectF(c_.area.left() + x0, top, x1 - x0, LaneLayout::kRowHeight);
+    const QRectF& from = out_.selection;
+    const bool below = out_.link.top() > from.top();
+    DrawLine line;
+    line.points << QPointF(from.left(), below ? from.bottom() : from.top())
+                << QPointF(out_.link.left(), below ? out_.link.top() : out_.link.bottom());
+    line.color = QColor(0x0d, 0x47, 0xa1);
+    out_.lines.push_back(std::move(line));
   }
 
   // The row of an event found by search (its depth is not known until it is drawn).

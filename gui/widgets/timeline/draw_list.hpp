@@ -63,6 +63,7 @@ struct DrawList {
   std::vector<DrawText> texts;
   std::vector<Tick> ticks;
   QRectF selection;              // empty: none visible
+  QRectF link;                   // the partner of the selected event; empty: none visible
   QRectF range;                  // a selected time range, across the lanes; empty: none
   QString range_text;            // its duration
   std::size_t events_shown = 0;  // events the boxes stand for
@@ -81,6 +82,7 @@ struct DrawContext {
   const LabelCache* labels = nullptr;
   QFontMetricsF metrics{QFont()};
   Selection selection;
+  Selection link;  // the selected event's correlated partner (kind none: none)
   double min_px = 3;
 };
 

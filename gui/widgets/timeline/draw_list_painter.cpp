@@ -157,6 +157,11 @@ void paint_draw_list(QPainter& p, const DrawList& list, const LaneLayout& layout
         QRectF(list.range.left(), list.range.top() + 2, std::max(list.range.width(), 80.0), 16),
         Qt::AlignHCenter | Qt::AlignVCenter, list.range_text);
   }
+  if (!list.link.isEmpty()) {
+    p.setPen(QPen(QColor(0x0d, 0x47, 0xa1), 1.5, Qt::DashLine));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(list.link.adjusted(-1, -1, 1, 1));
+  }
   if (!list.selection.isEmpty()) {
     p.setPen(QPen(QColor(0x0d, 0x47, 0xa1), 2));
     p.setBrush(Qt::NoBrush);

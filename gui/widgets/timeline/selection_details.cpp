@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "gui/models/correlation.hpp"
 #include "gui/models/format.hpp"
 #include "gui/models/palette.hpp"
 #include "gui/models/range_aggregate.hpp"
@@ -47,8 +48,21 @@ void event_details(const TraceSession& s, const Selection& sel, Details& d) {
   const store::EventArgs args = r.args(*event);
   if (args.work_size != store::kNull)
     d.emplace_back(QStringLiteral("Work size"), format_count(args.work_size));
-  if (args.correlation != store::kNull)
+  if (args.correlation != store::kNull) {
     d.emplace_back(QStringLiteral("Correlation"), QString::number(args.correlation));
+    if (const auto other = correlated_event(r, *event)) {
+      const store::Track* t = r.track(other->track);
+      const std::int64_t dt = other->start_ns - event->start_ns;
+      d.emplace_back(other->start_ns >= event->start_ns ? QStringLiteral("Caused")
+                                                        : QStringLiteral("Launched by"),
+                     QStringLiteral("%1 (%2) on %3, %4 %5")
+                         .arg(QString::fromStdString(r.label(other->label).name),
+                              category_label(r.label(other->label).category),
+                              t ? QString::fromStdString(t->name) : QString::number(other->track),
+                              format_ns(static_cast<double>(dt >= 0 ? dt : -dt)),
+                              dt >= 0 ? QStringLiteral("later") : QStringLiteral("earlier")));
+    }
+  }
   if (!label.file.empty())
     d.emplace_back(
         QStringLiteral("Source"),

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gui/models/correlation.hpp"
 #include "gui/models/format.hpp"
 #include "gui/models/lod.hpp"
 #include "gui/models/palette.hpp"
@@ -65,7 +66,14 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
   if (session->report()) report_ready();
   const auto [begin, end] = session->extent();
   if (keep_view) {
+    // Live: a view that showed the end of the trace follows it as new steps arrive.
+    const std::int64_t old_end = mapping_.extent_end();
+    const bool following = mapping_.view_end() >= old_end;
     mapping_.set_extent(begin, end);
+    if (following && end > old_end) {
+      const std::int64_t span = mapping_.view_end() - mapping_.view_begin();
+      mapping_.show(end - span, end);
+    }
   } else {
     mapping_ = TimeMapping(begin, end, std::max(1.0, geometry().area.width()));
     // A few steps around the first input-bound one, read exactly: complete long before the
@@ -148,6 +156,15 @@ void TimelineView::pan_fraction(double fraction) {
 void TimelineView::select(const Selection& s) {
   if (s == selection_) return;
   selection_ = s;
+  link_ = {};
+  if (s.kind == Selection::Kind::event && session_) {
+    // The correlated partner, for the flow line: found once per selection, not per frame.
+    for (const store::Event& e : session_->reader().events(s.start_ns, s.start_ns + 1, s.track))
+      if (e.start_ns == s.start_ns && e.track == s.track)
+        if (const auto other = correlated_event(session_->reader(), e))
+          link_ = {Selection::Kind::event, other->track, -1, other->start_ns,
+                   other->end_ns(),        other->label, 0,  {}};
+  }
   update();
   emit selectionChanged(selection_);
 }
@@ -230,6 +247,7 @@ DrawList TimelineView::build_frame() {
     ctx.labels = &labels_;
     ctx.metrics = QFontMetricsF(font());
     ctx.selection = selection_;
+    ctx.link = link_;
     return build_draw_list(ctx);
   });
 }

@@ -46,6 +46,8 @@ class TimelineView : public QWidget {
   void pan_fraction(double fraction);  // of the visible width; positive shows later time
 
   const Selection& selection() const { return selection_; }
+  // The selected event's correlated partner (kind none: none), drawn with a flow line.
+  const Selection& link() const { return link_; }
   // Selects the time range [t0, t1) over the lanes between content heights y0 and y1 (what a
   // Shift+drag does; every lane when they span no track lane).
   void select_range(std::int64_t t0, std::int64_t t1, double y0, double y1);
@@ -98,6 +100,7 @@ class TimelineView : public QWidget {
   LaneLayout layout_;
   std::set<std::int64_t> collapsed_;
   bool ranging_ = false;  // this drag selects a range (Shift was held when it started)
+  Selection link_;        // the selected event's correlated partner
   Selection range_selection(std::int64_t t0, std::int64_t t1, double y0, double y1) const;
   LabelCache labels_;
   StepRow steps_;
