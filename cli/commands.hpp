@@ -15,6 +15,7 @@ int run_diff(Args& args);
 int run_export(Args& args);
 int run_recover(Args& args);
 int run_import(Args& args);
+int run_merge(Args& args);
 
 // The --help text of the commands above that keep it with their code.
 extern const char* const kReportHelp;
@@ -23,5 +24,6 @@ extern const char* const kDiffHelp;
 extern const char* const kExportHelp;
 extern const char* const kRecoverHelp;
 extern const char* const kImportHelp;
+extern const char* const kMergeHelp;
 
 }  // namespace ts::cli

@@ -5,9 +5,11 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/dist_trace.hpp"
 #include "cli/trace_input.hpp"
 #include "engine/backend/factory.hpp"
 #include "engine/data/dataset.hpp"
+#include "engine/dist/runtime.hpp"
 #include "profiler/import/import.hpp"
 #include "profiler/io/json_stream.hpp"
 #include "profiler/store/error.hpp"
@@ -24,6 +26,7 @@ commands:
   export        write a trace as Chrome trace-event JSON for Perfetto UI / chrome://tracing
   import        import PyTorch/Chrome JSON traces or TensorFlow profiles into a trace file
   recover       index the staged events of a killed capture into its trace file
+  merge         merge the per-rank parts of a data-parallel job's trace into one trace
   devices       list the OpenCL devices
   make-dataset  write a dataset as a folder of PNG images, one sub-folder per class
 
@@ -47,7 +50,8 @@ constexpr const char* kTrainHelp = R"(usage: trainscope train [options]
                              if there is one, else the CPU backend; an OpenCL CPU device
                              such as PoCL only with --backend opencl)
   --device N                 OpenCL device index from 'trainscope devices' (default 0)
-  --threads N                CPU backend threads (default 0: all cores)
+  --threads N                CPU backend threads (default 0: all cores; under mpirun,
+                             the host's cores shared among its ranks)
   --precision fp32|mixed     mixed: f16 activations and weight copies, f32 master weights,
                              dynamic loss scaling (default fp32)
 
@@ -74,6 +78,16 @@ profiling:
   --trace FILE               record the run's timeline into FILE (SQLite; see traces/README.md)
   --summary-json FILE        write per-epoch loss/accuracy/seconds and samples/s as JSON
   --quiet                    no progress output
+
+data parallelism (mpirun -np N trainscope train ...; README "Distributed training"):
+  every rank trains the same model on its shard of each step's N x --batch samples and the
+  gradients are averaged over the ranks; rank 0 prints, every rank writes its summary
+  (--summary-json run.json: rank r > 0 writes run.rank<r>.json); --trace FILE gives one trace
+  with one process per rank (parts FILE.rank<r>.part until rank 0 merges them)
+  --allreduce blocking|bucketed
+                             one allreduce of all gradients after backward (default), or
+                             buckets started while earlier layers' backward runs
+  --bucket-kib N             bucket size for --allreduce bucketed (default 256)
 )";
 
 constexpr const char* kDevicesHelp = R"(usage: trainscope devices
@@ -106,6 +120,24 @@ bool wants_help(const std::vector<std::string>& words) {
   return false;
 }
 
+// Prints the error (with the rank in a job of several). A rank of a job whose error the other
+// ranks do not share marks its trace part, then ends the job (MPI_Abort) so that none waits in a
+// collective forever; an error every rank found (`agreed`) lets each rank exit on its own.
+int fail(const std::string& message, int status, bool agreed = false) {
+  const bool distributed = ts::dist::is_distributed();
+  const std::string rank =
+      distributed ? "rank " + std::to_string(ts::dist::world().rank()) + ": " : "";
+  // One write per line: the ranks' stderr streams interleave at write boundaries.
+  std::cerr << "trainscope: " + rank + message + "\n";
+  if (distributed) {
+    ts::cli::mark_part_failed(message);
+    if (!agreed) std::cerr << "trainscope: " + rank + "ending the whole job (MPI_Abort)\n";
+    ts::dist::end_job_after_error(status, agreed);
+  }
+  ts::dist::finalize();
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -135,6 +167,7 @@ int main(int argc, char** argv) {
         {"export", ts::cli::run_export, ts::cli::kExportHelp, true},
         {"import", ts::cli::run_import, ts::cli::kImportHelp},
         {"recover", ts::cli::run_recover, ts::cli::kRecoverHelp},
+        {"merge", ts::cli::run_merge, ts::cli::kMergeHelp},
     };
     for (const Command& c : commands) {
       if (command != c.name) continue;
@@ -146,29 +179,31 @@ int main(int argc, char** argv) {
         }
         return 0;
       }
-      return c.run(args);
+      const int status = c.run(args);
+      ts::dist::finalize();
+      return status;
     }
     std::cerr << "trainscope: unknown command '" << command
-              << "' (commands: train, report, check, diff, export, import, recover, devices, "
-                 "make-dataset; see 'trainscope --help')\n";
+              << "' (commands: train, report, check, diff, export, import, recover, merge, "
+                 "devices, make-dataset; see 'trainscope --help')\n";
     return 2;
   } catch (const ts::cli::UsageError& e) {
-    std::cerr << "trainscope: " << e.what() << "\n";
+    return fail(e.what(), 2);
+  } catch (const ts::dist::AgreedError& e) {
+    return fail(e.what(), 2, true);
   } catch (const ts::store::Error& e) {
-    std::cerr << "trainscope: " << e.what() << "\n";
+    return fail(e.what(), 2);
   } catch (const ts::import::ImportError& e) {
-    std::cerr << "trainscope: " << e.what() << "\n";
+    return fail(e.what(), 2);
   } catch (const ts::io::WriteError& e) {
-    std::cerr << "trainscope: " << e.what() << "\n";
+    return fail(e.what(), 2);
   } catch (const ts::BackendError& e) {
-    std::cerr << "trainscope: " << e.what() << "\n";
+    return fail(e.what(), 2);
   } catch (const ts::DatasetError& e) {
-    std::cerr << "trainscope: " << e.what() << "\n";
+    return fail(e.what(), 2);
   } catch (const std::invalid_argument& e) {
-    std::cerr << "trainscope: " << e.what() << "\n";
+    return fail(e.what(), 2);
   } catch (const std::exception& e) {
-    std::cerr << "trainscope: error: " << e.what() << "\n";
-    return 1;
+    return fail(std::string("error: ") + e.what(), 1);
   }
-  return 2;
 }

@@ -1,19 +1,24 @@
 // trainscope train: build a model, load a dataset, fit it on the chosen backend.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <fstream>
 #include <iostream>
+#include <thread>
 #include <trainscope/session.hpp>
 #include <trainscope/trace.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/dist_job.hpp"
+#include "cli/dist_trace.hpp"
 #include "cli/json_writer.hpp"
 #include "cli/pipeline_flags.hpp"
 #include "engine/backend/factory.hpp"
 #include "engine/data/pipeline/augment_map.hpp"
 #include "engine/data/pipeline/make_source.hpp"
+#include "engine/dist/runtime.hpp"
 #include "engine/nn/models.hpp"
 
 namespace ts::cli {
@@ -21,8 +26,8 @@ namespace ts::cli {
 namespace {
 
 struct TrainOptions {
-  std::string model, dataset, optimizer, backend, precision, summary_json, trace;
-  std::int64_t epochs, batch, seed, device, threads;
+  std::string model, dataset, optimizer, backend, precision, summary_json, trace, allreduce;
+  std::int64_t epochs, batch, seed, device, threads, bucket_kib;
   double lr;
   bool quiet;
   PipelineFlags pipeline;
@@ -51,6 +56,9 @@ TrainOptions parse(Args& args) {
   o.summary_json = args.text("summary-json", "");
   o.trace = args.text("trace", "");
   o.quiet = args.flag("quiet");
+  o.allreduce = args.choice("allreduce", "blocking", {"blocking", "bucketed"});
+  o.bucket_kib =
+      args.integer("bucket-kib", dist::GradientReducer::kDefaultBucketBytes >> 10, 1, 1 << 20);
   o.pipeline = parse_pipeline_flags(args, o.batch, static_cast<std::uint64_t>(o.seed));
   args.finish();
 #if defined(TRAINSCOPE_TRACE_DISABLED)
@@ -67,7 +75,7 @@ TrainOptions parse(Args& args) {
 
 void write_summary(const std::string& path, const TrainOptions& o, const SampleSource& data,
                    const Backend& backend, const Sequential& model, const FitResult& fit,
-                   const PipelineStats& input) {
+                   const PipelineStats& input, const JobInfo& job) {
   JsonWriter j;
   j.begin_object();
   j.key("epochs").begin_array();
@@ -112,14 +120,30 @@ void write_summary(const std::string& path, const TrainOptions& o, const SampleS
     j.key("skipped_steps").value(static_cast<long long>(fit.skipped_steps));
     j.key("final_loss_scale").value(static_cast<double>(fit.final_loss_scale));
   }
+  j.key("rank").value(static_cast<long long>(job.rank));
+  j.key("world_size").value(static_cast<long long>(job.size));
+  if (job.distributed()) {
+    const double steps = static_cast<double>(std::max<std::int64_t>(1, fit.reduce.steps));
+    j.key("allreduce").begin_object();
+    j.key("mode").value(o.allreduce);
+    j.key("bucket_bytes").value(static_cast<long long>(o.bucket_kib << 10));
+    j.key("steps").value(static_cast<long long>(fit.reduce.steps));
+    j.key("bytes_per_step").value(static_cast<double>(fit.reduce.bytes) / steps);
+    j.key("operations_per_step").value(static_cast<double>(fit.reduce.buckets) / steps);
+    j.key("seconds_per_step").value(static_cast<double>(fit.reduce.exposed_ns) * 1e-9 / steps);
+    j.key("gradient_copy_seconds_per_step").value(fit.gradient_copy_seconds / steps);
+    j.end_object();
+  }
   j.end_object();
   std::ofstream out(path);
   out << j.str() << "\n";
   if (!out) throw std::runtime_error("cannot write the summary to '" + path + "'");
 }
 
-// Starts the --trace session before anything else runs, so an unwritable path fails at once.
-void start_trace(const TrainOptions& o) {
+// Starts the --trace session before anything else runs, so an unwritable path fails at once (in a
+// job of several ranks, once the ranks agree on what they train): this rank's part of the job's
+// trace (dist_trace.hpp).
+void start_trace(const TrainOptions& o, const JobInfo& job) {
   if (o.trace.empty()) return;
   // 512 Ki events (16 MB) per thread: the trainer of a fast CPU-backend run records ~300 k
   // events/s, so this rides out a writer stalled for more than a second (a busy machine, a slow
@@ -127,38 +151,83 @@ void start_trace(const TrainOptions& o) {
   ts::trace::SessionOptions options;
   options.ring_events = 1u << 19;
   try {
-    ts::trace::start(o.trace,
-                     {{"engine.model", o.model},
-                      {"engine.dataset", o.dataset},
-                      {"engine.batch", std::to_string(o.batch)},
-                      {"engine.optimizer", o.optimizer},
-                      {"engine.precision", o.precision},
-                      {"engine.epochs", std::to_string(o.epochs)},
-                      {"pipeline.preset", o.pipeline.preset},
-                      {"pipeline.options", describe(o.pipeline.options)}},
-                     options);
+    ts::trace::Meta meta{{"engine.model", o.model},
+                         {"engine.dataset", o.dataset},
+                         {"engine.batch", std::to_string(o.batch)},
+                         {"engine.optimizer", o.optimizer},
+                         {"engine.precision", o.precision},
+                         {"engine.epochs", std::to_string(o.epochs)},
+                         {"pipeline.preset", o.pipeline.preset},
+                         {"pipeline.options", describe(o.pipeline.options)}};
+    if (job.distributed()) meta.emplace_back("engine.allreduce", o.allreduce);
+    for (auto& kv : part_meta(job)) meta.push_back(std::move(kv));
+    ts::trace::start(capture_path(job, o.trace), meta, options);
   } catch (const ts::trace::TraceError& e) {
     throw UsageError(std::string("--trace: ") + e.what());
   }
+  record_clock_offsets(job, false);
 }
 
-void report_trace(const TrainOptions& o, std::ostream& log) {
+// What every rank of a job must agree on: the model, the data's size and shape, and whatever
+// decides the batches, the gradients and the collectives each step makes. The input pipeline's
+// levers, the backend and the device may differ (MPMD launches).
+std::vector<std::pair<std::string, std::string>> job_config(const TrainOptions& o,
+                                                            const SampleSource& data) {
+  const SampleShape s = data.shape();
+  return {{"--model", o.model},
+          {"the dataset's sample count", std::to_string(data.count())},
+          {"the dataset's sample shape", std::to_string(s.height) + "x" + std::to_string(s.width) +
+                                             "x" + std::to_string(s.channels)},
+          {"the dataset's classes", std::to_string(s.classes)},
+          {"--batch", std::to_string(o.batch)},
+          {"--epochs", std::to_string(o.epochs)},
+          {"--seed", std::to_string(o.seed)},
+          {"--optimizer", o.optimizer},
+          {"--lr", std::to_string(o.lr)},
+          {"--precision", o.precision},
+          {"--shuffle", std::to_string(o.pipeline.options.shuffle_buffer)},
+          {"--skip-bad", o.pipeline.options.skip_bad ? "on" : "off"},
+          {"--allreduce", o.allreduce},
+          {"--bucket-kib", std::to_string(o.bucket_kib)}};
+}
+
+void report_trace(const TrainOptions& o, const JobInfo& job, bool quiet, std::ostream& log) {
   if (o.trace.empty()) return;
-  ts::trace::stop();
+  std::vector<std::string> warnings;
+  const std::string merged = finish_job_trace(job, o.trace, warnings);
+  for (const std::string& w : warnings) std::cerr << "trainscope: " << w << "\n";
   const ts::trace::SessionStats s = ts::trace::session_stats();
-  if (o.quiet) return;
+  if (quiet) return;
+  if (!merged.empty()) {
+    log << merged << "\n";
+    return;
+  }
+  if (job.distributed()) return;  // rank 0's merge failed: said above
   log << "Trace: " << o.trace << " (" << s.events_written << " events";
   if (s.events_dropped) log << ", " << s.events_dropped << " dropped";
   if (s.write_failed) log << ", writing stopped early after an error";
   log << ")\n";
 }
 
+int default_threads(const JobInfo& job) {
+  if (!job.distributed()) return 0;  // the backend takes every core
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max(1, cores / std::max(1, job.ranks_on_host));
+}
+
 }  // namespace
 
 int run_train(Args& args) {
-  const TrainOptions o = parse(args);
+  TrainOptions o = parse(args);
   std::ostream& log = std::cout;
-  start_trace(o);
+  // A rank of an MPI job: SIGTERM (the launcher ending the job) must commit its part first.
+  if (!o.trace.empty() && dist::built_with_mpi() && !dist::mpi_launcher_variable().empty())
+    watch_for_termination();
+  std::string notice;
+  const JobInfo job = join_job(notice);
+  if (!notice.empty()) std::cerr << "trainscope: " << notice << "\n";
+  const bool quiet = o.quiet || job.rank != 0;  // rank 0 speaks for the job
+  if (!job.distributed()) start_trace(o, job);
 
   // The data and the model are checked before any device is set up.
   const std::shared_ptr<const SampleSource> source =
@@ -172,13 +241,23 @@ int run_train(Args& args) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--augment: ") + e.what());
   }
+  check_agreement(job, job_config(o, *source));
+  if (job.distributed()) {
+    start_trace(o, job);
+    o.pipeline.options.shard_index = job.rank;
+    o.pipeline.options.shard_count = job.size;
+    if (o.pipeline.options.cache == CacheMode::file)  // one cache file per rank
+      o.pipeline.options.cache_path = rank_path(o.pipeline.options.cache_path, job.rank);
+    if (o.pipeline.options.max_parallel == 0)
+      o.pipeline.options.max_parallel = default_threads(job);
+  }
 
   BackendRequest request;
   request.kind = o.backend;
   request.device = static_cast<int>(o.device);
-  request.cpu_threads = static_cast<int>(o.threads);
+  request.cpu_threads = o.threads > 0 ? static_cast<int>(o.threads) : default_threads(job);
   BackendChoice choice = make_backend(request);
-  if (!choice.notice.empty()) std::cerr << "trainscope: " << choice.notice << "\n";
+  if (!choice.notice.empty() && job.rank == 0) std::cerr << "trainscope: " << choice.notice << "\n";
   Backend& backend = *choice.backend;
   TS_META("engine.backend", backend.kind());
   TS_META("engine.device", backend.device_name());
@@ -188,7 +267,7 @@ int run_train(Args& args) {
   model->compile(backend, make_optimizer(o.optimizer, static_cast<float>(o.lr)), compile);
 
   Pipeline input(source, o.pipeline.options, augment);
-  if (!o.quiet) {
+  if (!quiet) {
     log << "Backend: " << backend.kind() << " (" << backend.device_name() << ")";
     if (compile.precision == Precision::Mixed)
       log << ", mixed precision: "
@@ -196,14 +275,21 @@ int run_train(Args& args) {
     log << "\nDataset: " << source->description() << "\nPipeline: " << o.pipeline.preset << " ("
         << describe(o.pipeline.options) << ")"
         << (o.pipeline.augment.empty() ? "" : ", augment " + o.pipeline.augment)
-        << "\nModel: " << o.model << ", " << o.optimizer << ", batch " << o.batch << "\n"
-        << model->summary();
+        << "\nModel: " << o.model << ", " << o.optimizer << ", batch " << o.batch << "\n";
+    if (job.distributed())
+      log << "Data parallel: " << job.size << " ranks (" << job.comm->backend() << "), batch "
+          << o.batch << " per rank = " << o.batch * job.size << " per step, allreduce "
+          << o.allreduce << "\n";
+    log << model->summary();
   }
   FitOptions fit;
   fit.epochs = static_cast<int>(o.epochs);
-  fit.progress = o.quiet ? nullptr : &log;
+  fit.progress = quiet ? nullptr : &log;
   fit.progress_is_terminal = isatty(STDOUT_FILENO) != 0;
   fit.stop = &g_interrupted;
+  fit.data_parallel.comm = job.comm;
+  fit.data_parallel.allreduce = dist::parse_allreduce_mode(o.allreduce);
+  fit.data_parallel.bucket_bytes = static_cast<std::size_t>(o.bucket_kib) << 10;
   const auto previous = std::signal(SIGINT, on_interrupt);
   FitResult result;
   try {
@@ -215,13 +301,14 @@ int run_train(Args& args) {
   }
   std::signal(SIGINT, previous);
   input.stop();
+  if (job.distributed()) model->verify_replicas(*job.comm);
   const PipelineStats stats = input.stats();
   TS_META("pipeline.parallel", std::to_string(stats.parallel));
   TS_META("pipeline.prefetch", std::to_string(stats.prefetch));
   TS_META("pipeline.cache", stats.cache);
   TS_META("fit.samples_per_s", std::to_string(result.samples_per_s));
   TS_META("fit.steps", std::to_string(result.steps));
-  if (!o.quiet) {
+  if (!quiet) {
     if (result.stopped_early) log << "Interrupted after " << result.steps << " step(s)\n";
     if (!result.epochs.empty()) {
       const auto& last = result.epochs.back();
@@ -237,10 +324,21 @@ int run_train(Args& args) {
     if (compile.precision == Precision::Mixed)
       log << "Loss scale " << result.final_loss_scale << ", " << result.skipped_steps
           << " step(s) skipped for inf/NaN gradients\n";
+    if (job.distributed() && result.reduce.steps > 0) {
+      const double steps = static_cast<double>(result.reduce.steps);
+      log << "Allreduce (" << o.allreduce << "): " << result.reduce.bytes / result.reduce.steps
+          << " bytes per step, " << static_cast<long long>(result.reduce.exposed_ns / steps / 1e3)
+          << " us per step on rank 0's trainer";
+      if (result.gradient_copy_seconds > 0)
+        log << ", + " << static_cast<long long>(result.gradient_copy_seconds / steps * 1e6)
+            << " us per step copying gradients between device and host";
+      log << "; weights identical on every rank\n";
+    }
   }
   if (!o.summary_json.empty())
-    write_summary(o.summary_json, o, *source, backend, *model, result, stats);
-  report_trace(o, log);
+    write_summary(rank_path(o.summary_json, job.rank), o, *source, backend, *model, result, stats,
+                  job);
+  report_trace(o, job, quiet, log);
   return result.stopped_early ? 130 : 0;
 }
 

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "profiler/import/import.hpp"
-#include "profiler/import/parse_file.hpp"
 #include "profiler/store/error.hpp"
 #include "profiler/store/reader.hpp"
+#include "split_parse_check.hpp"
 
 namespace {
 
@@ -54,54 +54,6 @@ void read_everything(const std::string& db) {
   if (sum == 42) std::fputc(' ', stderr);  // keeps the reads from being optimised away
 }
 
-// A ParsedFile with its ids resolved to text, for comparing two parses.
-std::string describe(const ts::import::ParsedFile& f) {
-  using namespace ts::import;
-  std::string out;
-  const auto ident = [&](const Ident& i) {
-    return i.str != 0 ? "s:" + std::string(f.strings.text(i.str)) : std::to_string(i.num);
-  };
-  for (const auto& chunk : f.events.chunks())
-    for (const RawEvent& e : chunk) {
-      out += e.ph;
-      out += '|';
-      out += f.strings.text(e.name);
-      out += '|';
-      out += f.strings.text(e.cat);
-      out += '|' + ident(f.threads[e.thread].pid) + '|' + ident(f.threads[e.thread].tid) + '|' +
-             std::to_string(e.ts) + '|' + std::to_string(e.dur) + '|' +
-             std::to_string(e.correlation) + '|' + std::to_string(e.bytes) + '\n';
-    }
-  for (const RawCounter& c : f.counters) {
-    out += f.strings.text(c.name);
-    out += '|' + std::to_string(c.ts) + '|' + std::to_string(c.value) + '\n';
-  }
-  out += std::to_string(static_cast<int>(f.end)) + '|' + std::to_string(f.error_offset) + '|' +
-         std::to_string(f.events_read) + '|' + std::to_string(f.bytes) + '|' +
-         std::to_string(f.base_time_ns.value_or(-1)) + '|' + std::to_string(f.rank.value_or(-1));
-  for (const std::uint64_t n : f.skipped.n) out += '|' + std::to_string(n);
-  return out;
-}
-
-void compare_split_parse(const std::string& path) {
-  std::string sequential, parallel;
-  try {
-    sequential = describe(ts::import::parse_file(path, 1));
-  } catch (const ts::import::ImportError& e) {
-    sequential = std::string("error: ") + e.what();
-  }
-  try {
-    parallel = describe(ts::import::parse_file(path, 4, 64));
-  } catch (const ts::import::ImportError& e) {
-    parallel = std::string("error: ") + e.what();
-  }
-  if (sequential != parallel) {
-    std::fprintf(stderr, "parallel parse differs:\n--- sequential\n%s\n--- parallel\n%s\n",
-                 sequential.c_str(), parallel.c_str());
-    std::abort();
-  }
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -133,6 +85,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::abort();
     }
   }
-  compare_split_parse(input);
+  ts::fuzz::compare_split_parse(input);
   return 0;
 }

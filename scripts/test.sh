@@ -17,13 +17,13 @@ cache_bool() {  # cache_bool VAR: ON or OFF as the build's CMakeCache has it
 
 [ -f "$build_dir/CMakeCache.txt" ] || { echo "test: $build_dir is not configured (run scripts/setup.sh)" >&2; exit 2; }
 declare -A part_on=([opencl]="$(cache_bool TRAINSCOPE_WITH_OPENCL)" [gui]="$(cache_bool TRAINSCOPE_WITH_GUI)"
-  [tracing]="$(cache_bool TRAINSCOPE_WITH_TRACING)")
+  [tracing]="$(cache_bool TRAINSCOPE_WITH_TRACING)" [mpi]="$(cache_bool TRAINSCOPE_WITH_MPI)")
 expected=()
 while read -r name part _; do
   [[ -z "$name" || "$name" == \#* ]] && continue
   if [ -z "$part" ] || [ "${part_on[$part]:-ON}" = ON ]; then expected+=("$name"); fi
 done <"$manifest"
-echo "test: $build_dir expects ${#expected[@]} tests (OpenCL ${part_on[opencl]}, viewer ${part_on[gui]})"
+echo "test: $build_dir expects ${#expected[@]} tests (OpenCL ${part_on[opencl]}, viewer ${part_on[gui]}, MPI ${part_on[mpi]})"
 
 registered="$(ctest --test-dir "$build_dir" -N | sed -n 's/^ *Test *#[0-9]*: *//p' | sort)"
 problems=0

@@ -69,6 +69,14 @@ class Backend {
   virtual void fill(const Tensor& t, float value) = 0;
   // Waits until all queued work is done.
   virtual void finish() = 0;
+  // The host memory of an F32 tensor when the backend's buffers are host memory and its ops are
+  // done when they return (the CPU backend): the caller may read and write it in place between
+  // ops, with no copy (data parallelism reduces gradients there). Null otherwise: a device's
+  // memory is reached with download() and upload().
+  virtual float* host_data(const Tensor& t) {
+    (void)t;
+    return nullptr;
+  }
 
   // ---- copy queue (prefetch to device) ---------------------------------------------------
   // Host -> device on a copy queue that runs alongside compute, returning at once: the host

@@ -20,8 +20,10 @@ void ParameterStore::build(Backend& backend, const std::vector<std::vector<Param
                            DType compute, std::uint64_t seed) {
   backend_ = &backend;
   slots_.clear();
+  layer_offsets_.clear();
   count_ = 0;
   for (const auto& layer : specs) {
+    layer_offsets_.push_back(count_);
     auto& slots = slots_.emplace_back();
     for (const auto& spec : layer) {
       slots.push_back({count_, spec.shape, spec.f16_copy});

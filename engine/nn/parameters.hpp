@@ -22,6 +22,9 @@ class ParameterStore {
   const Tensor& master() const { return master_; }    // [count] F32, what the optimizer updates
   const Tensor& gradients() const { return grads_; }  // [count] F32
   const Tensor& compute() const { return compute_; }  // [count] F32 (== master) or F16 copy
+  // The element of master/gradients where layer l's parameters start (the layers after it hold
+  // everything from there to the end): the running total for a layer without parameters.
+  std::int64_t layer_offset(std::size_t layer) const { return layer_offsets_.at(layer); }
 
   // Views of layer l's parameters in spec order: the F16 copy for specs with f16_copy under
   // mixed precision, the F32 master otherwise.
@@ -44,6 +47,7 @@ class ParameterStore {
   Backend* backend_ = nullptr;
   std::int64_t count_ = 0;
   std::vector<std::vector<Slot>> slots_;
+  std::vector<std::int64_t> layer_offsets_;
   Tensor master_, grads_, compute_;
 };
 

@@ -148,15 +148,114 @@ void Sequential::enqueue_train(int slot, std::int64_t size) {
   const bool mixed = options_.precision == Precision::Mixed;
   const float scale = mixed ? loss_scale_.scale() : 1.0f;
   Tensor dy = loss_.backward(scale);
-  for (std::size_t l = layers_.size() - 1; l-- > 0;) dy = layers_[l]->backward(dy, l > 0);
+  reduce_begin();
+  for (std::size_t l = layers_.size() - 1; l-- > 0;) {
+    dy = layers_[l]->backward(dy, l > 0);
+    reduce_layer_done(l);
+  }
+  reduce_finish();
   loss_.totals(totals_);
-  if (!mixed) {
+  enqueue_update(scale);
+}
+
+void Sequential::enqueue_empty_step() {
+  backend_->fill(totals_, 0.0f);
+  backend_->fill(params_.gradients(), 0.0f);
+  reduce_begin();
+  reduce_finish();
+  enqueue_update(options_.precision == Precision::Mixed ? loss_scale_.scale() : 1.0f);
+}
+
+void Sequential::enqueue_update(float loss_scale) {
+  if (options_.precision != Precision::Mixed) {
     TS_ZONE("optimizer", optimizer);
     optimizer_->apply(params_.master(), params_.gradients());
     return;
   }
-  // Unscale the gradients and learn whether they are finite before deciding to apply them.
-  backend_->scale_and_check_finite(params_.gradients(), 1.0f / scale, totals_.view(2, Shape{1}));
+  // Unscale the gradients and learn whether they are finite before deciding to apply them. With
+  // data parallelism this follows the allreduce: a non-finite gradient on any rank makes the
+  // sum non-finite on every rank, so all skip the step together and keep one loss scale.
+  backend_->scale_and_check_finite(params_.gradients(), 1.0f / loss_scale,
+                                   totals_.view(2, Shape{1}));
+}
+
+// On the CPU backend the allreduce works on the gradient buffer itself; on a device, on a host
+// copy: downloaded after backward (bucketed: a layer's range as soon as its backward was
+// enqueued, which waits for it) and uploaded again once summed.
+void Sequential::reduce_begin() {
+  if (!reducer_) return;
+  const std::int64_t n = params_.count();
+  reduce_host_ = backend_->host_data(params_.gradients());
+  if (reduce_host_ == nullptr) {
+    host_grads_.resize(static_cast<std::size_t>(n));
+    reduce_host_ = host_grads_.data();
+  }
+  downloaded_from_ = n;
+  reducer_->begin(reduce_host_, static_cast<std::size_t>(n), share_,
+                  1.0f / static_cast<float>(comm_->size()));
+}
+
+void Sequential::reduce_layer_done(std::size_t layer) {
+  if (!reducer_ || !reducer_->per_layer()) return;
+  const std::int64_t from = params_.layer_offset(layer);
+  if (!host_grads_.empty() && from < downloaded_from_) {
+    copy_gradients(from, downloaded_from_, true);
+    downloaded_from_ = from;
+  }
+  reducer_->ready(static_cast<std::size_t>(from));
+}
+
+void Sequential::reduce_finish() {
+  if (!reducer_) return;
+  if (!host_grads_.empty() && downloaded_from_ > 0) copy_gradients(0, downloaded_from_, true);
+  downloaded_from_ = 0;
+  reducer_->finish();
+  if (!host_grads_.empty()) copy_gradients(0, params_.count(), false);
+}
+
+void Sequential::copy_gradients(std::int64_t from, std::int64_t to, bool to_host) {
+  if (to <= from) return;
+  // The download would wait for backward anyway: waiting first keeps that out of the copy's time.
+  if (to_host) backend_->finish();
+  const auto t0 = std::chrono::steady_clock::now();
+  const Tensor range = params_.gradients().view(static_cast<std::size_t>(from), Shape{to - from});
+  if (to_host)
+    backend_->download(range, reduce_host_ + from);
+  else
+    backend_->upload(range, reduce_host_ + from);
+  copy_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void Sequential::broadcast_parameters(dist::Communicator& comm) {
+  std::vector<float> master = params_.read_master();
+  comm.broadcast(master.data(), master.size() * sizeof(float), 0);
+  params_.write_master(master);
+}
+
+std::uint64_t Sequential::parameter_checksum() const {
+  const std::vector<float> master = params_.read_master();
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(master.data());
+  for (std::size_t i = 0; i < master.size() * sizeof(float); ++i) {
+    h ^= bytes[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+void Sequential::verify_replicas(dist::Communicator& comm) const {
+  const std::vector<std::string> all = comm.allgather(std::to_string(parameter_checksum()));
+  std::string differ;
+  for (std::size_t r = 1; r < all.size(); ++r)
+    if (all[r] != all[0]) {
+      if (!differ.empty()) differ += ", ";
+      differ += std::to_string(r);
+    }
+  if (!differ.empty())
+    throw dist::AgreedError("data-parallel training ended with different weights on rank(s) " +
+                            differ +
+                            " than on rank 0 (parameter checksums differ): the ranks' "
+                            "gradient averages diverged");
 }
 
 StepResult Sequential::finish_train(std::int64_t size) {
@@ -186,6 +285,9 @@ StepResult Sequential::test_step(const HostBatch& batch) {
 
 FitResult Sequential::fit(const Dataset& data, const FitOptions& options) {
   check_dataset(data);
+  if (options.data_parallel.comm != nullptr && options.data_parallel.comm->size() > 1)
+    throw std::invalid_argument(
+        "data-parallel training takes its batches from an input pipeline sharded over the ranks");
   if (options.batch_size < 1) throw std::invalid_argument("batch size must be at least 1");
   Batcher batcher(data, options.batch_size, options.shuffle, options.seed);
   BatchFeed feed;
@@ -208,6 +310,16 @@ FitResult Sequential::fit(Pipeline& input, const FitOptions& options) {
   feed.start_epoch = [&](int epoch) { input.start_epoch(epoch); };
   feed.next = [&](HostBatch& b) { return input.next(b); };
   feed.prefetch_to_device = input.options().prefetch_to_device;
+  feed.step_samples = [&](std::int64_t step) { return input.step_samples(step); };
+  feed.exact_step_samples = !input.options().skip_bad;
+  const dist::Communicator* comm = options.data_parallel.comm;
+  const int ranks = comm != nullptr ? comm->size() : 1;
+  if (input.options().shard_count != ranks ||
+      (ranks > 1 && input.options().shard_index != comm->rank()))
+    throw std::invalid_argument(
+        "the input pipeline is shard " + std::to_string(input.options().shard_index) + " of " +
+        std::to_string(input.options().shard_count) + " but this is rank " +
+        std::to_string(comm != nullptr ? comm->rank() : 0) + " of " + std::to_string(ranks));
   return fit_loop(feed, options);
 }
 
@@ -218,14 +330,73 @@ bool next_batch(const std::function<bool(HostBatch&)>& next, HostBatch& batch) {
 }
 }  // namespace
 
+namespace {
+
+// Ends data parallelism's per-fit state however fit_loop ends.
+template <class Fn>
+struct OnExit {
+  Fn fn;
+  ~OnExit() { fn(); }
+};
+template <class Fn>
+OnExit(Fn) -> OnExit<Fn>;
+
+// Data parallelism: how often the ranks agree on whether to stop (one small allreduce).
+constexpr std::int64_t kStopCheckEvery = 8;
+
+}  // namespace
+
 FitResult Sequential::fit_loop(const BatchFeed& feed, const FitOptions& options) {
   if (options.epochs < 1) throw std::invalid_argument("epochs must be at least 1");
   FitResult result;
+  dist::Communicator* const comm = options.data_parallel.comm;
+  const bool parallel = comm != nullptr && comm->size() > 1;
+  if (parallel) {
+    if (!feed.step_samples)
+      throw std::invalid_argument("data-parallel training needs the step sizes of its shards");
+    broadcast_parameters(*comm);  // same seed, same weights: this makes sure of it
+    comm_ = comm;
+    reducer_ = std::make_unique<dist::GradientReducer>(*comm, options.data_parallel.allreduce,
+                                                       options.data_parallel.bucket_bytes);
+    copy_seconds_ = 0;
+    result.world_size = comm->size();
+  }
+  const OnExit reset_parallel{[this] {
+    reducer_.reset();
+    comm_ = nullptr;
+    share_ = 1.0f;
+    host_grads_.clear();
+  }};
   std::unique_ptr<ProgressLine> progress;
   if (options.progress)
     progress = std::make_unique<ProgressLine>(*options.progress, options.progress_is_terminal);
-  const auto stop_requested = [&] {
+  const auto local_stop = [&] {
     return options.stop && options.stop->load(std::memory_order_relaxed);
+  };
+  // Every rank must take every step: the ranks stop together, at a step they agree on.
+  const auto stop_requested = [&](std::int64_t step) {
+    if (!parallel) return local_stop();
+    if (step % kStopCheckEvery != 0) return false;
+    double flag = local_stop() ? 1.0 : 0.0;
+    comm->allreduce(&flag, 1);
+    return flag > 0;
+  };
+  // This rank's weight in the step's gradient average: its samples over the mean per rank.
+  const auto set_share = [&](std::int64_t local, std::int64_t step) {
+    if (!parallel) return;
+    double total = static_cast<double>(feed.step_samples(step));
+    if (!feed.exact_step_samples) {
+      total = static_cast<double>(local);
+      comm->allreduce(&total, 1);
+    }
+    share_ =
+        total > 0 ? static_cast<float>(static_cast<double>(local) * comm->size() / total) : 0.0f;
+  };
+  // Data parallelism: a rank whose shard has no (more) samples for a step takes it empty.
+  const auto fetch = [&](HostBatch& batch) {
+    const bool got = next_batch(feed.next, batch);
+    if (!got) batch.size = 0;
+    return got;
   };
   const auto fit_start = std::chrono::steady_clock::now();
   std::int64_t total_samples = 0, global_step = 0;
@@ -247,7 +418,7 @@ FitResult Sequential::fit_loop(const BatchFeed& feed, const FitOptions& options)
     bool staged_next = false;  // `staged` holds this step's batch, already on its way
     Staged staged;
     while (step < feed.batches_per_epoch) {
-      if (stop_requested()) {
+      if (stop_requested(step)) {
         result.stopped_early = true;
         break;
       }
@@ -255,7 +426,37 @@ FitResult Sequential::fit_loop(const BatchFeed& feed, const FitOptions& options)
       bool got = true;
       {
         TS_STEP(global_step);
-        if (feed.prefetch_to_device) {
+        if (parallel && feed.prefetch_to_device) {
+          if (!staged_next) {
+            fetch(current);
+            staged = current.size > 0 ? stage_batch(current, slot, true) : Staged{};
+          }
+          const std::int64_t size = staged.size;
+          set_share(size, step);
+          if (size > 0) {
+            wait_staged(staged);
+            enqueue_train(slot, size);
+          } else {
+            enqueue_empty_step();
+          }
+          staged_next = step + 1 < feed.batches_per_epoch;
+          if (staged_next) {
+            fetch(upcoming);
+            staged = upcoming.size > 0 ? stage_batch(upcoming, 1 - slot, true) : Staged{};
+          }
+          r = finish_train(size);
+          std::swap(current, upcoming);
+          slot = 1 - slot;
+        } else if (parallel) {
+          fetch(current);
+          set_share(current.size, step);
+          if (current.size > 0) {
+            r = train_step(current);
+          } else {
+            enqueue_empty_step();
+            r = finish_train(0);
+          }
+        } else if (feed.prefetch_to_device) {
           if (!staged_next) {
             got = next_batch(feed.next, current);
             if (got) staged = stage_batch(current, slot, true);
@@ -283,8 +484,16 @@ FitResult Sequential::fit_loop(const BatchFeed& feed, const FitOptions& options)
       ++step;
       if (progress) {
         TS_ZONE("progress", other);  // printing can cost real time on a slow terminal
-        progress->update(step, loss_sum / samples, correct / samples);
+        progress->update(step, samples ? loss_sum / samples : 0.0,
+                         samples ? correct / samples : 0.0);
       }
+    }
+    if (parallel) {  // the epoch's figures are the job's: every rank's samples
+      double totals[3] = {loss_sum, correct, static_cast<double>(samples)};
+      comm->allreduce(totals, 3);
+      loss_sum = totals[0];
+      correct = totals[1];
+      samples = static_cast<std::int64_t>(totals[2]);
     }
     EpochStats stats;
     stats.seconds =
@@ -302,6 +511,10 @@ FitResult Sequential::fit_loop(const BatchFeed& feed, const FitOptions& options)
   result.steps = global_step;
   result.skipped_steps = loss_scale_.skipped_steps();
   result.final_loss_scale = options_.precision == Precision::Mixed ? loss_scale_.scale() : 1.0f;
+  if (parallel) {
+    result.reduce = reducer_->stats();
+    result.gradient_copy_seconds = copy_seconds_;
+  }
   return result;
 }
 

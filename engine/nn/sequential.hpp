@@ -12,6 +12,8 @@
 #include "engine/data/batcher.hpp"
 #include "engine/data/dataset.hpp"
 #include "engine/data/pipeline/pipeline.hpp"
+#include "engine/dist/communicator.hpp"
+#include "engine/dist/gradient_reducer.hpp"
 #include "engine/nn/layer.hpp"
 #include "engine/nn/loss.hpp"
 #include "engine/nn/loss_scale.hpp"
@@ -39,6 +41,17 @@ struct EpochStats {
   std::int64_t samples = 0;
 };
 
+// Data parallelism (engine/dist): every rank runs fit() with the same model, seed and options on
+// its shard of the data (PipelineOptions::shard_index/shard_count). fit() first copies rank 0's
+// weights to every rank; each step averages the gradients over the ranks (weighted by each rank's
+// share of the step's samples) before the optimizer, so the weights stay identical; epoch
+// figures are the job's. Only fit(Pipeline&) trains in parallel.
+struct DataParallel {
+  dist::Communicator* comm = nullptr;  // null, or a job of one rank: a single process
+  dist::AllreduceMode allreduce = dist::AllreduceMode::blocking;
+  std::size_t bucket_bytes = dist::GradientReducer::kDefaultBucketBytes;
+};
+
 struct FitOptions {
   int epochs = 1;
   std::int64_t batch_size = 32;
@@ -48,7 +61,9 @@ struct FitOptions {
   bool progress_is_terminal = false;  // update one line in place instead of one per epoch
   // Checked before every step: when it becomes true, fit() returns after the current step
   // (Ctrl-C, early stopping). The pipeline's threads are stopped by its owner.
+  // With data parallelism the ranks agree on it every few steps and stop together.
   const std::atomic<bool>* stop = nullptr;
+  DataParallel data_parallel;
 };
 
 struct FitResult {
@@ -58,6 +73,12 @@ struct FitResult {
   float final_loss_scale = 1.0f;
   std::int64_t steps = 0;      // training steps run (over all epochs)
   bool stopped_early = false;  // FitOptions::stop ended the run
+  int world_size = 1;          // ranks that trained together
+  dist::ReduceStats reduce;    // the gradient allreduce, when world_size > 1
+  // Host time spent copying gradients between the device and host memory for the allreduce,
+  // after the device finished backward (zero on the CPU backend, which reduces its gradient
+  // buffer in place).
+  double gradient_copy_seconds = 0;
 };
 
 struct EvalResult {
@@ -105,6 +126,13 @@ class Sequential {
   Precision precision() const { return options_.precision; }
   const DynamicLossScale& loss_scale() const { return loss_scale_; }
   Backend& backend() const { return *backend_; }
+  // Data parallelism: copies rank 0's weights to every rank (collective).
+  void broadcast_parameters(dist::Communicator& comm);
+  // FNV-1a hash of the f32 master weights.
+  std::uint64_t parameter_checksum() const;
+  // Collective: throws dist::AgreedError naming the ranks whose weights differ from rank 0's.
+  void verify_replicas(dist::Communicator& comm) const;
+
   // Keras-like table of layers, output shapes and parameter counts.
   std::string summary() const;
 
@@ -121,8 +149,19 @@ class Sequential {
   };
   Staged stage_batch(const HostBatch& batch, int slot, bool async);
   void wait_staged(const Staged& staged);
-  // Enqueues forward, backward and (fp32) the optimizer for the batch staged in `slot`.
+  // Enqueues forward, backward, the gradient allreduce (data parallelism) and (fp32) the
+  // optimizer for the batch staged in `slot`.
   void enqueue_train(int slot, std::int64_t size);
+  // Data parallelism, a rank with no sample in this step: zero gradients into the allreduce, then
+  // the same update as every other rank.
+  void enqueue_empty_step();
+  // After the gradients are final: the optimizer (fp32) or unscaling and the finite check (mixed).
+  void enqueue_update(float loss_scale);
+  // The gradient allreduce around backward (no-ops without data parallelism).
+  void reduce_begin();
+  void reduce_layer_done(std::size_t layer);
+  void reduce_finish();
+  void copy_gradients(std::int64_t from, std::int64_t to, bool to_host);
   // Waits for the step's totals and, under mixed precision, applies the update if finite.
   StepResult finish_train(std::int64_t size);
   Tensor input_view(int slot, std::int64_t size) const;
@@ -132,6 +171,10 @@ class Sequential {
     std::function<void(int epoch)> start_epoch;
     std::function<bool(HostBatch&)> next;
     bool prefetch_to_device = false;
+    // Data parallelism: the samples of a step of the epoch over all ranks, and whether that is
+    // exact (with skip_bad it is not: the ranks then add up their batch sizes every step).
+    std::function<std::int64_t(std::int64_t step)> step_samples;
+    bool exact_step_samples = true;
   };
   FitResult fit_loop(const BatchFeed& feed, const FitOptions& options);
   Tensor labels_view(int slot, std::int64_t size) const;
@@ -154,6 +197,15 @@ class Sequential {
   Tensor input_buf_[2], labels_buf_[2];  // two slots: the step's batch and the next one's
   Tensor totals_;                        // [4] F32: loss sum, correct, non-finite flag
   std::vector<std::uint16_t> half_staging_;
+
+  // Data parallelism, while fit() runs with several ranks.
+  dist::Communicator* comm_ = nullptr;
+  std::unique_ptr<dist::GradientReducer> reducer_;
+  float share_ = 1.0f;                // this rank's weight in the step's average
+  float* reduce_host_ = nullptr;      // the gradients in host memory
+  std::vector<float> host_grads_;     // their host copy, for a device backend
+  std::int64_t downloaded_from_ = 0;  // host_grads_[downloaded_from_, count) hold this step's
+  double copy_seconds_ = 0;
 };
 
 }  // namespace ts

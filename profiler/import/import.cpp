@@ -17,6 +17,7 @@
 #include "profiler/import/parse_file.hpp"
 #include "profiler/import/sources.hpp"
 #include "profiler/import/trace_sink.hpp"
+#include "profiler/import/xplane_import.hpp"
 #include "profiler/store/error.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/schema.hpp"
@@ -132,7 +133,19 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
     }
   }
   Run run;
-  run.files = expand_sources(sources);
+  // TensorFlow profiles (files, run or log directories) have their own reader.
+  const auto tf_count = std::count_if(sources.begin(), sources.end(), is_tensorflow_source);
+  if (tf_count != 0 && tf_count != static_cast<std::ptrdiff_t>(sources.size()))
+    throw ImportError(
+        "cannot import TensorFlow profiles and JSON traces into one trace: import them "
+        "separately");
+  std::vector<XPlaneSource> tf_files;
+  if (tf_count != 0) {
+    tf_files = resolve_xplane_sources(sources, options.tf_run);
+    for (const XPlaneSource& f : tf_files) run.files.push_back({f.path, std::nullopt});
+  } else {
+    run.files = expand_sources(sources);
+  }
   check_output(out_path);
   const int threads = options.threads > 0
                           ? options.threads
@@ -150,7 +163,11 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
   const std::string partial = out_path + ".partial";
   try {
     TraceSink sink(partial, input_bytes);
-    for (std::size_t i = 0; i < run.files.size(); ++i) {
+    if (!tf_files.empty()) {
+      const std::regex* tf_marker = marker ? &*marker : nullptr;
+      run.stats = import_xplane_files(tf_files, tf_marker, options.step_marker, sink);
+    }
+    for (std::size_t i = 0; i < run.files.size() && tf_files.empty(); ++i) {
       FileContext ctx;
       ctx.path = run.files[i].path;
       ctx.process = static_cast<std::uint32_t>(i + 1);
@@ -167,8 +184,10 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
       run.stats.events_written += summary.events_written;
       run.summaries.push_back(std::move(summary));
     }
-    run.stats.processes = static_cast<int>(run.summaries.size());
-    write_meta(sink, run);
+    if (tf_files.empty()) {
+      run.stats.processes = static_cast<int>(run.summaries.size());
+      write_meta(sink, run);
+    }
     sink.finish();
   } catch (const store::Error& e) {
     remove_quietly(partial);

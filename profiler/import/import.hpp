@@ -1,6 +1,7 @@
-// Imports PyTorch profiler (Kineto) Chrome-trace JSON, and best-effort any Chrome trace-event
-// JSON, into a new trainscope trace file. README.md in this directory documents the formats, the
-// mapping to the trace model, how steps are found, and the skipped-event reasons.
+// Imports PyTorch profiler (Kineto) Chrome-trace JSON, best-effort any Chrome trace-event JSON,
+// and TensorFlow profiles (XSpace, *.xplane.pb) into a new trainscope trace file. README.md in
+// this directory documents the formats, the mapping to the trace model, how steps are found, and
+// the skipped-event reasons.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,9 @@ struct ImportOptions {
   // Threads parsing one large plain file (speculatively split at event boundaries); 0 = the
   // machine's hardware threads.
   int threads = 0;
+  // TensorFlow profiles: the run of a TensorBoard log directory to import (the name of a
+  // directory plugins/profile/<run>/). Empty: the latest run (the greatest name).
+  std::string tf_run;
 };
 
 struct ImportStats {
@@ -43,12 +47,15 @@ enum class SourceKind { trainscope_trace, chrome_json, tensorflow_profile, unkno
 // unknown (also for a missing or unreadable path). Never throws.
 SourceKind sniff(const std::string& path);
 
-// Imports the sources (files, or directories holding per-rank trace files) into a NEW trainscope
-// trace at out_path, one process per file. Writes out_path + ".partial" and renames it when
+// Imports the sources (files, or directories holding per-rank trace files; or TensorFlow
+// profiles: .xplane.pb files, a run directory, a log directory) into a NEW trainscope trace at
+// out_path, one process per file (per host). Writes out_path + ".partial" and renames it when
 // complete, so a crash never leaves a half-written file under the real name. Throws ImportError
 // (one sentence naming the file) when a source is not a trace at all (unreadable, not JSON, no
-// trace events, an empty directory or one without trace files), when out_path cannot be written
-// or exists and is not a trainscope trace, or when options.step_marker is not a valid regex.
+// trace events, an empty directory or one without trace files, not an XSpace, a log directory
+// without runs or without options.tf_run), when TensorFlow profiles and JSON traces are mixed,
+// when out_path cannot be written or exists and is not a trainscope trace, or when
+// options.step_marker is not a valid regex.
 ImportStats import_traces(std::span<const std::string> sources, const std::string& out_path,
                           const ImportOptions& options = {});
 

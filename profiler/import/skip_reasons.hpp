@@ -36,8 +36,10 @@ enum class Skip : std::uint8_t {
   syntax_error,       // invalid JSON before the end: the rest of the file is not read
   nesting_too_deep,   // JSON nested deeper than 64 levels: the rest of the file is not read
   gzip_error,         // corrupt gzip data: the rest of the file is not read
+  unsupported_plane,  // TensorFlow profiles: events of planes not imported (TPU, /host:metadata)
+  derived_line,       // TensorFlow profiles: device lines other than streams (XLA Ops, Steps)
 };
-inline constexpr int kSkipCount = static_cast<int>(Skip::gzip_error) + 1;
+inline constexpr int kSkipCount = static_cast<int>(Skip::derived_line) + 1;
 
 std::string_view skip_name(Skip s);
 

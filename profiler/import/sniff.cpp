@@ -15,7 +15,8 @@ namespace ts::import {
 namespace {
 
 bool is_xplane(const std::string& name) {
-  return name.ends_with(".xplane.pb") || name.ends_with(".xplane.pb.gz");
+  return name.ends_with(".xplane.pb") || name.ends_with(".xplane.pb.gz") ||
+         name.ends_with(".xplane.riegeli");  // recognised, to be refused with advice
 }
 
 SourceKind sniff_file(const std::string& path) {
@@ -34,10 +35,13 @@ SourceKind sniff_file(const std::string& path) {
                                                                : SourceKind::unknown;
 }
 
-// A TensorBoard log directory holds plugins/profile/<run>/<host>.xplane.pb.
+// A TensorBoard log directory holds plugins/profile/<run>/<host>.xplane.pb (one without runs
+// is still one: importing it says so).
 SourceKind sniff_directory(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  if (fs::is_directory(fs::path(path) / "plugins" / "profile", ec))
+    return SourceKind::tensorflow_profile;
   bool json = false;
   for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
     if (it.depth() > 4) {

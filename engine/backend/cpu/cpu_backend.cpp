@@ -99,6 +99,10 @@ void CpuBackend::finish() {
   TS_ZONE("wait for device", sync);
 }
 
+float* CpuBackend::host_data(const Tensor& t) {
+  return typed(t, DType::F32, "host_data", "t").f32();
+}
+
 // dst [n] = src [n]; F32 <-> F16 conversions (and to/from I32, by value).
 void CpuBackend::copy(const Tensor& src, const Tensor& dst) {
   const View s = view(src, "copy", "src");

@@ -28,6 +28,7 @@ class CpuBackend final : public Backend {
   void copy(const Tensor& src, const Tensor& dst) override;
   void fill(const Tensor& t, float value) override;
   void finish() override;  // nothing to wait for: ops are synchronous (an empty `sync` zone)
+  float* host_data(const Tensor& t) override;  // every F32 tensor: buffers are host memory
 
   void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
             const Tensor& a, const Tensor& b, float beta, const Tensor& c) override;

@@ -1,6 +1,8 @@
 #include "engine/data/pipeline/epoch_order.hpp"
 
+#include <algorithm>
 #include <numeric>
+#include <utility>
 
 #include "engine/core/rng.hpp"
 #include "engine/data/seed_mix.hpp"
@@ -33,6 +35,39 @@ std::vector<std::int64_t> epoch_order(std::int64_t count, std::int64_t buffer, s
     }
   }
   return order;
+}
+
+namespace {
+
+// The positions [from, to) of step `step`'s piece for the shard.
+std::pair<std::int64_t, std::int64_t> shard_piece(std::int64_t count, std::int64_t batch, int index,
+                                                  int shards, std::int64_t step) {
+  const std::int64_t from = step * batch * shards + index * batch;
+  return {std::min(from, count), std::min(from + batch, count)};
+}
+
+}  // namespace
+
+std::vector<std::int64_t> shard_order(const std::vector<std::int64_t>& order, std::int64_t batch,
+                                      int index, int shards) {
+  if (shards <= 1) return order;
+  const auto count = static_cast<std::int64_t>(order.size());
+  const std::int64_t global = batch * shards;
+  std::vector<std::int64_t> out;
+  out.reserve(static_cast<std::size_t>(shard_length(count, batch, index, shards)));
+  for (std::int64_t step = 0; step * global < count; ++step) {
+    const auto [from, to] = shard_piece(count, batch, index, shards, step);
+    out.insert(out.end(), order.begin() + from, order.begin() + to);
+  }
+  return out;
+}
+
+std::int64_t shard_length(std::int64_t count, std::int64_t batch, int index, int shards) {
+  if (shards <= 1) return count;
+  const std::int64_t global = batch * shards;
+  const std::int64_t full = count / global;  // steps where every shard takes `batch`
+  const auto [from, to] = shard_piece(count, batch, index, shards, full);
+  return full * batch + (to - from);
 }
 
 }  // namespace ts

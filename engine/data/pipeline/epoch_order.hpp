@@ -16,4 +16,12 @@ namespace ts {
 std::vector<std::int64_t> epoch_order(std::int64_t count, std::int64_t buffer, std::uint64_t seed,
                                       int epoch);
 
+// Data parallelism: the positions of `order` that shard `index` of `shards` visits, in order. Step
+// k covers order[k·G, (k+1)·G), G = shards·batch, and the shard takes its `batch` positions from
+// k·G + index·batch (fewer, or none, in the last step).
+std::vector<std::int64_t> shard_order(const std::vector<std::int64_t>& order, std::int64_t batch,
+                                      int index, int shards);
+// How many positions of an epoch of `count` that shard visits.
+std::int64_t shard_length(std::int64_t count, std::int64_t batch, int index, int shards);
+
 }  // namespace ts

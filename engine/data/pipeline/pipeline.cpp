@@ -51,7 +51,15 @@ Pipeline::Pipeline(std::shared_ptr<const SampleSource> source, PipelineOptions o
   count_ = source_->count();
   if (count_ < 1) throw std::invalid_argument("the input pipeline's source holds no samples");
   batch_ = options_.batch_size;
-  batches_ = (count_ + batch_ - 1) / batch_;
+  if (options_.shard_count < 1 || options_.shard_index < 0 ||
+      options_.shard_index >= options_.shard_count)
+    throw std::invalid_argument("shard " + std::to_string(options_.shard_index) + " of " +
+                                std::to_string(options_.shard_count) + " does not exist");
+  epoch_len_ = shard_length(count_, batch_, options_.shard_index, options_.shard_count);
+  batches_ = (epoch_len_ + batch_ - 1) / batch_;
+  const std::int64_t global_batch = batch_ * options_.shard_count;
+  steps_ = (count_ + global_batch - 1) / global_batch;
+  keep_empty_ = options_.shard_count > 1;
   numel_ = shape_.numel();
 
   // A source already in memory has nothing to decode: caching it would only copy it.
@@ -110,12 +118,12 @@ std::int64_t Pipeline::limit() const {
 }
 
 bool Pipeline::claimable() const {
-  return open_ && !error_ && next_pos_ < count_ && next_pos_ / batch_ < limit();
+  return open_ && !error_ && next_pos_ < epoch_len_ && next_pos_ / batch_ < limit();
 }
 
 void Pipeline::init_slot(Slot& s, std::int64_t batch) {
   s.batch = batch;
-  s.size = std::min(batch_, count_ - batch * batch_);
+  s.size = std::min(batch_, epoch_len_ - batch * batch_);
   s.done = 0;
   s.data.size = s.size;
   s.data.images.resize(static_cast<std::size_t>(s.size * numel_));
@@ -125,7 +133,8 @@ void Pipeline::init_slot(Slot& s, std::int64_t batch) {
 
 void Pipeline::start_epoch(int epoch) {
   std::vector<std::int64_t> order =
-      epoch_order(count_, options_.shuffle_buffer, options_.seed, epoch);
+      shard_order(epoch_order(count_, options_.shuffle_buffer, options_.seed, epoch), batch_,
+                  options_.shard_index, options_.shard_count);
   std::unique_lock<std::mutex> lock(mu_);
   if (stopping_) return;
   // Starting the epoch that is already prefetching (the constructor starts epoch 0) keeps the
@@ -190,7 +199,7 @@ void Pipeline::worker_loop(int id) {
     const std::int64_t batch = pos / batch_;
     Slot& slot = slot_of(batch);
     if (slot.batch != batch) init_slot(slot, batch);
-    const std::int64_t end = std::min({pos + kClaimChunk, (batch + 1) * batch_, count_});
+    const std::int64_t end = std::min({pos + kClaimChunk, (batch + 1) * batch_, epoch_len_});
     next_pos_ = end;
     ++inflight_;
     const int epoch = epoch_;
@@ -262,7 +271,7 @@ bool Pipeline::next_inline(HostBatch& batch) {
         s.bad[static_cast<std::size_t>(r)] = 1;
     ++taken_;
     hand_over(s, batch);
-    if (batch.size > 0) return true;  // a batch of only bad samples is skipped
+    if (batch.size > 0 || keep_empty_) return true;  // a batch of only bad samples is skipped
   }
 }
 
@@ -314,7 +323,7 @@ bool Pipeline::next(HostBatch& batch) {
     maybe_autotune(seconds_now());
     lock.unlock();
     work_cv_.notify_all();  // the buffer has room again
-    if (batch.size > 0) return true;
+    if (batch.size > 0 || keep_empty_) return true;
   }
 }
 
@@ -345,6 +354,11 @@ void Pipeline::maybe_autotune(double now_s) {
   window_busy_ns_ = busy;
   window_wait_s_ = window_ready_sum_ = 0;
   window_batches_ = window_empty_ = 0;
+}
+
+std::int64_t Pipeline::step_samples(std::int64_t step) const {
+  const std::int64_t global_batch = batch_ * options_.shard_count;
+  return std::clamp<std::int64_t>(count_ - step * global_batch, 0, global_batch);
 }
 
 PipelineStats Pipeline::stats() const {

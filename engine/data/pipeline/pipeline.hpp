@@ -52,8 +52,12 @@ class Pipeline {
   std::int64_t sample_count() const { return count_; }
   SampleShape shape() const { return shape_; }
   std::int64_t batch_size() const { return batch_; }
-  // ceil(count / batch_size); with skip_bad, a batch holding bad samples is smaller.
-  std::int64_t batches_per_epoch() const { return batches_; }
+  // ceil(count / batch_size); with skip_bad, a batch holding bad samples is smaller. In a shard
+  // (options.shard_count > 1): the job's steps per epoch, ceil(count / (shard_count·batch_size));
+  // next() returns false once this shard's batches are used up, which may be a step early.
+  std::int64_t batches_per_epoch() const { return steps_; }
+  // In a shard: the samples of step `step` over all shards (the last step's may be fewer).
+  std::int64_t step_samples(std::int64_t step) const;
   const PipelineOptions& options() const { return options_; }
   const SampleSource& source() const { return *source_; }
 
@@ -98,7 +102,10 @@ class Pipeline {
   PipelineOptions options_;
   SampleMap map_;
   SampleShape shape_;
-  std::int64_t count_ = 0, batch_ = 0, batches_ = 0, numel_ = 0;
+  // count_: samples in the source; epoch_len_: positions of an epoch this pipeline visits (count_,
+  // or its shard's); batches_: its batches; steps_: the job's steps per epoch.
+  std::int64_t count_ = 0, epoch_len_ = 0, batch_ = 0, batches_ = 0, steps_ = 0, numel_ = 0;
+  bool keep_empty_ = false;  // hand out batches emptied by skip_bad (shards)
   std::unique_ptr<SampleCache> cache_;
   Autotuner autotuner_;
 
@@ -106,7 +113,7 @@ class Pipeline {
   std::condition_variable work_cv_;   // workers: something became claimable, or stop
   std::condition_variable ready_cv_;  // trainer: a batch completed, an error, or idle workers
   std::vector<Slot> slots_;
-  std::vector<std::int64_t> order_;  // [count] sample index at each epoch position
+  std::vector<std::int64_t> order_;  // [epoch_len_] sample index at each epoch position
   int epoch_ = 0;
   bool open_ = false;  // workers may claim
   bool stopping_ = false;

@@ -40,6 +40,15 @@ struct PipelineOptions {
   // Skip samples that fail to load (counted) instead of stopping with an error.
   bool skip_bad = false;
   std::uint64_t seed = 1;  // shuffling; the map function gets its own seed from its creator
+  // Data parallelism: this pipeline feeds rank shard_index of shard_count. Every rank shuffles
+  // the same epoch order; step k of an epoch covers positions [k·G, (k+1)·G) of it, G =
+  // shard_count·batch_size, and rank r takes the batch_size positions from k·G + r·batch_size:
+  // the ranks' batches of a step are together the batch a single process at batch G would take.
+  // The last step's batches may be smaller, or empty; with shard_count > 1 the pipeline hands
+  // out empty batches (after skip_bad too) instead of skipping them, so every rank takes every
+  // step.
+  int shard_index = 0;
+  int shard_count = 1;
   // Autotune bounds: at most max_parallel workers (0 = the machine's hardware threads) and at
   // most memory_budget bytes of prepared batches.
   int max_parallel = 0;

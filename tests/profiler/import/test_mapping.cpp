@@ -380,7 +380,9 @@ TEST(ImportMapping, StepMarkerRegexNamesTheSteps) {
   EXPECT_EQ(get(ev, "aten::mm").e.step, 2);
   EXPECT_EQ(get(ev, "ProfilerStep#1").category, Category::host_compute);
   EXPECT_EQ(r.meta("steps.source").value_or("").rfind("--step-marker '^train_step$'", 0), 0u);
-  EXPECT_THROW(test::import_text(dir, "[]", ImportOptions{"(unclosed"}, "x.json"), ImportError);
+  ImportOptions bad;
+  bad.step_marker = "(unclosed";
+  EXPECT_THROW(test::import_text(dir, "[]", bad, "x.json"), ImportError);
 }
 
 TEST(ImportMapping, StepsInferredFromTheDataLoaderCadence) {

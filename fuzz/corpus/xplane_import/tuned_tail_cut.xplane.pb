@@ -1,0 +1,21 @@
+=<=(Adam/sub_2/ReadVariableOp:ReadVariableOp"ReadVariableOp"A<=<)Adam/sub_15/ReadVariableOp:ReadVariableOp"ReadVariableOp";;Adam/Sqrt:Sqrt"Sqrt"::Adam/sub:Sub"Sub"99Adam/Pow_1:Pow"Pow"88Adam/sub_1:Sub"Sub"77Adam/Pow:Pow"Pow"66Adam/Cast:Cast"Cast"55Adam/add:AddV2"AddV2"K4G4.Adam/AssignAddVariableOp_8:AssignAddVariableOp"AssignAddVariableOp":363"Adam/ReadVariableOp:ReadVariableOp"ReadVariableOp"22Adam/Sqrt_2:Sqrt"Sqrt"11Adam/sub_4:Sub"Sub"00Adam/Pow_3:Pow"Pow"//Adam/sub_5:Sub"Sub"..Adam/Pow_2:Pow"Pow"--Adam/Cast_3:Cast"Cast",,Adam/add_2:AddV2"AddV2"<+8+$Adam/ReadVariableOp_3:ReadVariableOp"ReadVariableOp"**Adam/Sqrt_4:Sqrt"Sqrt"))Adam/sub_8:Sub"Sub"((Adam/Pow_5:Pow"Pow"''Adam/sub_9:Sub"Sub"&&Adam/Pow_4:Pow"Pow"%%Adam/Cast_6:Cast"Cast"$$Adam/add_4:AddV2"AddV2"<#8#$Adam/ReadVariableOp_6:ReadVariableOp"ReadVariableOp"""Adam/Sqrt_6:Sqrt"Sqrt"!!Adam/sub_12:Sub"Sub"  Adam/Pow_7:Pow"Pow"Adam/sub_13:Sub"Sub"Adam/Pow_6:Pow"Pow"Adam/Cast_9:Cast"Cast"Adam/add_6:AddV2"AddV2"<8$Adam/ReadVariableOp_9:ReadVariableOp"ReadVariableOp"A=)Adam/sub_11/ReadVariableOp:ReadVariableOp"ReadVariableOp"@<(Adam/sub_3/ReadVariableOp:ReadVariableOp"ReadVariableOp"&"ThreadpoolListener::StopRegion"ExecutorState::Process"'#ThreadpoolListener::StartRegion"-)%EagerLocalExecute: FlushSummaryWriter"'#EagerLocalExecute: WriteSummary"%!EagerLocalExecute: LogicalAnd"&"EagerLocalExecute: _EagerConst"	train"#EagerLocalExecute: Identity"tf.constant" TFE_Py_FastPathExecute_C")%!EagerLocalExecute: ReadVariableOp"convert_to_tensor"TFE_DeleteTensorHandle"
+
+train_function" 		TFE_Py_ExecuteCancelable"EagerExecute"951EagerLocalExecute: __inference_train_function_772"EagerKernelExecute" KernelAndDeviceFunc::Run"FunctionRun""ThreadpoolListener::Record"%!ValidateInputTypeAndPlacement"EagerCopyToDevice*NNparallel_copy*MMdrop_remainder*LLBatchDatasetV2:3*KK
+[28,28] []*JJCacheDatasetV2:2*IIbuffered_bytes_MB*HHbuffered_elements*GGelement_size*"FF8501 out of 25276 (33.63%)*EEram_usage_megabytes*D	Dfalse*CC
+warm_start*BBthreadpool_size*AAintra_op_parallelism*@@ram_budget_megabytes*??
+cpu_budget*>>DEFAULT*==	algorithm*<<interleave_depth*;
+;legacy*::autotune_mode*99true*88autotune*77buffer_limit*66	parent_id*55float int64*4	4types*33[?,28,28] [?]*2
+2shapes*11PrefetchDataset:4*00
+element_id*//Adam/Sqrt_1*..Adam/Square*4-0-,gradient_tape/sequential/dense/MatMul/MatMul*,,	[784,128]*+	+shape**
+*output*))region_type*((
+Adam/mul_3*'	'tf_op*&&	data_type*%%addr*$$allocation_bytes*##requested_bytes*""peak_bytes_in_use*!!fragmentation*  bytes_available*bytes_allocated*bytes_reserved*
+mklcpu*allocator_name*step_id*kernel_type*IteratorGetNext*name*iter_num*
+_c*_ct*FlushSummaryWriter*WriteSummary*
+LogicalAnd*_EagerConst*None*
+batch_size*step_num*	epoch_num*Identity*ReadVariableOp*
+
+tracing_count*		notTraced-nonXla*tf_function_call*is_func*&"__inference_train_function_772*eager_op*
+_r*
+id*
+_p*_pt
+¯Task Environment*profile_options*profile_stop_time*profile_start_time2—øŽî§â­õ2ÏÒá„¨â­õ2/2+(8R/tmp/tf-profiles-4dkg7msy/tuned"host

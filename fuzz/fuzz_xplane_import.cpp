@@ -1,0 +1,104 @@
+// libFuzzer harness for the importer of TensorFlow profiles: writes the input to a temporary
+// <host>.xplane.pb file, imports it into a temporary trace, then opens the trace with
+// store::Reader and reads every event, step, counter and meta row. Nothing may crash, hang or
+// leak; an input that is not a profile must be an ImportError. And the importer, which scans the
+// XSpace's top level itself and parses one plane at a time, may accept only what protobuf's own
+// parse of the whole XSpace accepts. Built by fuzz/CMakeLists.txt (clang, -fsanitize=fuzzer) and,
+// as a regression test over the corpus, by tests/profiler/import/CMakeLists.txt (any compiler).
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "profiler/import/import.hpp"
+#include "profiler/import/xplane.pb.h"
+#include "profiler/import/xplane_file.hpp"
+#include "profiler/store/error.hpp"
+#include "profiler/store/reader.hpp"
+
+namespace {
+
+// A private directory for this process's files, removed at exit. Never destroyed itself: the
+// exit handler that removes the directory runs after the destructors of later statics.
+const std::string& scratch_dir() {
+  static const std::string* dir = [] {
+    std::string tmpl =
+        (std::filesystem::temp_directory_path() / "fuzz_xplane_import_XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
+    auto* d = new std::string(tmpl);
+    std::atexit([] {
+      std::error_code ec;
+      std::filesystem::remove_all(scratch_dir(), ec);
+    });
+    return d;
+  }();
+  return *dir;
+}
+
+void read_everything(const std::string& db) {
+  const ts::store::Reader r(db);
+  const ts::store::TimeRange range = r.time_range();
+  std::uint64_t sum = 0;
+  r.scan(range.start_ns, range.end_ns + 1, 0, [&](const ts::store::Event& e) {
+    if (e.dur_ns < 0) std::abort();
+    sum += static_cast<std::uint64_t>(e.dur_ns) + r.name(e).size();
+    sum += static_cast<std::uint64_t>(r.args(e).correlation);
+  });
+  for (const ts::store::Step& s : r.steps()) sum += static_cast<std::uint64_t>(s.step);
+  for (const ts::store::Track& t : r.tracks())
+    if (t.kind == ts::trace::TrackKind::counter)
+      sum += r.counter(t.id, range.start_ns, range.end_ns + 1).size();
+  sum += r.meta().size() + r.processes().size();
+  if (sum == 42) std::fputc(' ', stderr);  // keeps the reads from being optimised away
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string dir = scratch_dir();
+  const std::string input = dir + "/host.xplane.pb";
+  const std::string db = dir + "/out.db";
+  if (FILE* f = std::fopen(input.c_str(), "wb")) {
+    if (size > 0) std::fwrite(data, 1, size, f);
+    std::fclose(f);
+  } else {
+    std::abort();
+  }
+  // Most mutations are no XSpace: refused by the top-level scan, before the trace is created.
+  // Checking that first spares the SQLite file of each (the harness runs several times faster).
+  try {
+    const ts::import::XSpaceFile file(input);
+  } catch (const ts::import::ImportError&) {
+    return 0;
+  }
+  const std::vector<std::string> sources{input};
+  ts::import::ImportOptions options;
+  options.threads = 2;
+  bool imported = false;
+  try {
+    ts::import::import_traces(sources, db, options);
+    imported = true;
+  } catch (const ts::import::ImportError&) {
+    // Not a profile: fine, as long as it is said in one sentence.
+  }
+  if (!imported) return 0;
+  // Unless gzip: the importer inflates those first.
+  const bool gzip = size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+  tensorflow::profiler::XSpace space;
+  if (!gzip && !space.ParseFromArray(data, static_cast<int>(size))) {
+    std::fprintf(stderr, "imported bytes that protobuf does not parse as an XSpace\n");
+    std::abort();
+  }
+  try {
+    read_everything(db);
+  } catch (const ts::store::Error& e) {
+    // The importer wrote a trace its own reader refuses: a bug.
+    std::fprintf(stderr, "reader refused the imported trace: %s\n", e.what());
+    std::abort();
+  }
+  return 0;
+}
