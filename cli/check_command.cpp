@@ -29,6 +29,12 @@ limits (percentages; a value equal to the limit holds):
                              the median step time at most P % above that of the trace BASE
                              (the median, so that a few slow warm-up steps do not decide)
 
+partial traces:
+  A trace that lacks data (events dropped or lost to a write error, a capture that was killed
+  before it stopped, ranks missing from a job, an import cut off mid-file) fails the check
+  "complete-trace" with one line per gap, since its figures may mislead. --allow-partial turns
+  that into a warning when the gaps are expected.
+
 output:
   --junit OUT.xml            also write JUnit XML: one test case per limit, a <failure> for a
                              violated one, so CI systems show the checks as tests
@@ -43,6 +49,9 @@ struct Limit {
   double limit = 0;
   bool violated() const { return !(value <= limit); }
 };
+
+// The trace's gaps (analysis::Report::warnings) as one check: value = number of gaps, limit 0.
+constexpr const char* kCompleteTrace = "complete-trace";
 
 std::string number(double v) {
   char buf[32];
@@ -69,6 +78,8 @@ std::string limit_text(double v) {
 }
 
 std::string line_of(const Limit& l, const std::string& file) {
+  if (l.flag == kCompleteTrace)
+    return file + ": " + l.measured + (l.violated() ? " (--allow-partial accepts it)" : "");
   const std::string flag = "--" + l.flag + " " + limit_text(l.limit);
   if (std::isnan(l.value)) return file + ": " + l.measured + ", so " + flag + " cannot hold";
   return file + ": " + l.measured + (l.violated() ? " exceeds " : " is within ") + flag;
@@ -100,8 +111,11 @@ JUnitSuite junit_of(const std::vector<Limit>& limits, const std::string& file,
     c.failed = l.violated();
     if (c.failed) {
       c.failure_message = line_of(l, file);
-      c.failure_text = "measured " + (std::isnan(l.value) ? "nothing" : number(l.value)) +
-                       ", limit " + limit_text(l.limit) + "\n";
+      if (l.flag == kCompleteTrace)
+        for (const std::string& w : report.warnings) c.failure_text += w + "\n";
+      else
+        c.failure_text = "measured " + (std::isnan(l.value) ? "nothing" : number(l.value)) +
+                         ", limit " + limit_text(l.limit) + "\n";
     }
     suite.cases.push_back(std::move(c));
   }
@@ -118,6 +132,7 @@ int run_check(Args& args) {
   const auto baseline = args.value("baseline");
   const auto max_increase = args.real_in("max-step-time-increase-pct", 0, kNoMax);
   const auto junit = args.value("junit");
+  const bool allow_partial = args.flag("allow-partial");
   analysis::AnalysisOptions scope;
   read_step_scope(args, scope);
   const TraceOptions trace = trace_options(args);
@@ -155,6 +170,13 @@ int run_check(Args& args) {
                           millis(base.step_time.p50_ms) + " ms in " + *baseline + ")",
                       increase, *max_increase});
   }
+  // Partial data is a failure unless expected: one line per gap on stderr either way.
+  for (const std::string& w : report.warnings) std::cerr << file << ": warning: " << w << "\n";
+  if (!report.warnings.empty() && !allow_partial)
+    limits.push_back({kCompleteTrace,
+                      "the trace is partial (" + std::to_string(report.warnings.size()) +
+                          (report.warnings.size() == 1 ? " gap" : " gaps") + ")",
+                      static_cast<double>(report.warnings.size()), 0});
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (junit) write_junit(junit_of(limits, file, baseline, report, seconds), *junit);

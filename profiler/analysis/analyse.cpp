@@ -87,6 +87,36 @@ std::vector<std::int64_t> split_points(std::span<const store::Step> steps, int t
   return out;
 }
 
+// What a trace lacks, from its meta: the capture's losses and end, the job's ranks, the import.
+void partial_data_warnings(const store::Reader& reader, Report& r) {
+  if (r.dropped_events > 0)
+    r.warnings.push_back(std::to_string(r.dropped_events) +
+                         " events were dropped during capture (full buffers): the figures "
+                         "undercount");
+  if (const auto error = reader.meta("capture.write_error"))
+    r.warnings.push_back("the capture stopped writing after an error (" + *error +
+                         "): " + reader.meta("capture.events_lost").value_or("some") +
+                         " events are missing and the trace ends early");
+  const bool capture = reader.meta("capture.ring_events").has_value();
+  if (capture && !reader.meta("capture.end_ns") && !reader.meta("dist.world_size"))
+    r.warnings.push_back(
+        "the capture did not stop (the program was killed, or is still running): the trace "
+        "holds what was committed, up to about 100 ms before its end");
+  if (const auto missing = reader.meta("dist.missing_ranks"); missing && !missing->empty())
+    r.warnings.push_back("rank(s) " + *missing +
+                         " of the job are missing or cut short: the job's figures cover the "
+                         "other ranks" +
+                         (reader.meta("dist.absent_ranks").value_or("").empty()
+                              ? std::string()
+                              : " (absent: " + *reader.meta("dist.absent_ranks") + ")"));
+  if (const auto cut = reader.meta("import.skipped.truncated_file"))
+    r.warnings.push_back(
+        "an imported file was cut off mid-write: the events after the cut are "
+        "missing");
+  if (const auto error = reader.meta("import.error"))
+    r.warnings.push_back("the import stopped reading a file early: " + *error);
+}
+
 void read_meta(const store::Reader& reader, Report& r) {
   r.batch = parse_number<std::int64_t>(reader.meta("engine.batch"));
   // A batch beyond 2^30 samples is a damaged value; dropping it keeps products in range.
@@ -95,6 +125,7 @@ void read_meta(const store::Reader& reader, Report& r) {
   r.backend = reader.meta("engine.backend").value_or("");
   r.device_name = reader.meta("engine.device").value_or("");
   r.dropped_events = parse_number<std::uint64_t>(reader.meta("dropped_events")).value_or(0);
+  partial_data_warnings(reader, r);
   r.source_format = reader.meta("import.format").value_or("");
   r.steps_source = reader.meta("steps.source").value_or("");
   constexpr std::string_view kSkipped = "import.skipped.";

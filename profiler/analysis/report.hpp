@@ -202,8 +202,12 @@ struct Report {
   double idle_cost_per_1000_steps = 0;       // device idle time priced at gpu_hour_price
   double gpu_hour_price = 2.50;              // the AnalysisOptions price and currency used
   std::string currency = "$";
-  std::vector<StepSummary> per_step;        // in step order
-  std::uint64_t dropped_events = 0;         // from meta: the trace is incomplete when nonzero
+  std::vector<StepSummary> per_step;  // in step order
+  std::uint64_t dropped_events = 0;   // from meta: the trace is incomplete when nonzero
+  // What the trace lacks, one sentence each (never silent): events dropped or lost to a write
+  // error, a capture that did not stop (killed), ranks missing from a job, a cut-off import.
+  // Empty for a complete trace; `check` fails on them unless told they are expected.
+  std::vector<std::string> warnings;
   std::string model, backend, device_name;  // from meta, empty when absent
   std::int64_t step_time_total_ns = 0;      // summed wall time of the steps (breakdown.total())
   std::int64_t h2d_total_ns = 0;  // all h2d time inside steps; breakdown[h2d] is the exposed part

@@ -129,6 +129,9 @@ std::string to_json(const Report& r) {
   j.field("idle_cost_per_1000_steps", r.idle_cost_per_1000_steps, 8);
   j.field("gpu_hour_price", r.gpu_hour_price).field("currency", r.currency);
   j.field("dropped_events", static_cast<std::int64_t>(r.dropped_events));
+  j.key("warnings").begin_array();
+  for (const std::string& w : r.warnings) j.str(w);
+  j.end_array();
   j.field("events", r.events);
   j.field("model", r.model).field("backend", r.backend).field("device_name", r.device_name);
   j.key("ranks").begin_array();

@@ -41,6 +41,15 @@ std::string right(const std::string& s, std::size_t width) {
   return chars >= width ? s : std::string(width - chars, ' ') + s;
 }
 
+// True for the space inside a number grouped in thousands ("13 484"): never a line break.
+bool groups_digits(const std::string& text, std::size_t space) {
+  const auto digit = [&](std::size_t k) {
+    return k < text.size() && text[k] >= '0' && text[k] <= '9';
+  };
+  return space > 0 && digit(space - 1) && digit(space + 1) && digit(space + 2) &&
+         digit(space + 3) && !digit(space + 4);
+}
+
 // Word-wraps `text` to kWidth columns; continuation lines indented by `indent` spaces.
 std::string wrap(const std::string& text, std::size_t first_indent, std::size_t indent) {
   std::string out(first_indent, ' ');
@@ -49,6 +58,7 @@ std::string wrap(const std::string& text, std::size_t first_indent, std::size_t 
   bool line_start = true;
   while (i < text.size()) {
     std::size_t j = text.find(' ', i);
+    while (j != std::string::npos && groups_digits(text, j)) j = text.find(' ', j + 1);
     if (j == std::string::npos) j = text.size();
     const std::string word = text.substr(i, j - i);
     if (!line_start && col + 1 + word.size() > kWidth) {
@@ -102,6 +112,7 @@ void breakdown_table(std::string& out, const Report& r) {
   const double steps = static_cast<double>(std::max<std::int64_t>(1, r.steps));
   for (int p = 0; p < kPartCount; ++p) {
     const std::int64_t ns = r.breakdown.ns[p];
+    if (p == static_cast<int>(Part::collective) && ns == 0 && r.ranks.empty()) continue;
     out += "  " + fit(kPartLabels[p], 16) + right(fmt::ms(fmt::to_ms(ns)), 10) +
            right(fmt::duration(static_cast<std::int64_t>(static_cast<double>(ns) / steps)), 11) +
            right(fmt::pct(percent(ns, r.step_time_total_ns)), 8) + "\n";
@@ -119,6 +130,8 @@ void device_section(std::string& out, const Report& r) {
          fmt::count(static_cast<std::int64_t>(d.gaps.size())) + " listed gaps)\n";
   out += "  idle by cause ";
   for (int c = 0; c < kIdleCauseCount; ++c) {
+    const auto cause = static_cast<IdleCause>(c);
+    if (cause == IdleCause::collective && d.idle_by_cause_ns[c] == 0 && r.ranks.empty()) continue;
     if (c > 0) out += ", ";
     out += std::string(idle_cause_name(static_cast<IdleCause>(c))) + " " +
            fmt::ms(fmt::to_ms(d.idle_by_cause_ns[c]));
@@ -330,7 +343,10 @@ std::string verdict_sentence(const Report& r) {
 }
 
 std::string to_text(const Report& r) {
-  std::string out = verdict_sentence(r) + "\n\n";
+  std::string out = verdict_sentence(r) + "\n";
+  // Gaps first: figures from a partial trace must not be read without knowing it.
+  for (const std::string& w : r.warnings) out += wrap("warning     " + fmt::printable(w), 0, 12);
+  out += "\n";
   out += "trace       " + fmt::printable(r.file) + "\n";
   out += "run         " + run_line(r) + "\n";
   source_lines(out, r);
@@ -348,9 +364,6 @@ std::string to_text(const Report& r) {
     out += "host CPU    " + fmt::pct(r.host_cpu->busy_pct) + " of " +
            std::to_string(r.host_cpu->cores) + " cores busy" +
            (r.host_cpu->saturated ? " (saturated: more threads cannot help)" : "") + "\n";
-  if (r.dropped_events > 0)
-    out += "warning     " + fmt::count(static_cast<std::int64_t>(r.dropped_events)) +
-           " events were dropped during capture\n";
   if (r.steps == 0) return out;
   out += wrap("input       " + fmt::pct(r.input_pct) +
                   " of step time (input wait + host-to-device copies not overlapped by "

@@ -172,7 +172,9 @@ JobMerge merge_job(const std::vector<std::string>& part_paths, const std::string
     if (!same_host && offset) {
       one_host = false;
       m.offset_ns = *offset;
-      m.ref_ns = at.value_or(0);
+      // The drift is applied from the measurement on, read on the part's own clock (at_ns is
+      // rank 0's): with hosts 1000 s apart, a few ppm from the wrong origin are milliseconds.
+      m.ref_ns = at.value_or(0) + *offset;
       if (end_offset && end_at && at && *end_at > *at)
         m.drift = static_cast<double>(*end_offset - *offset) / static_cast<double>(*end_at - *at);
     }

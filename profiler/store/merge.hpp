@@ -26,7 +26,8 @@ struct MergePart {
   std::int64_t pid = kNull;
   std::string host;
   // The part's clock: a time t of the part is t - (offset_ns + drift · (t - ref_ns)) on the
-  // merged clock (offset_ns: the part's clock minus the merged clock at ref_ns).
+  // merged clock (offset_ns: the part's clock minus the merged clock at ref_ns, a time of the
+  // part's clock).
   std::int64_t offset_ns = 0;
   double drift = 0;
   std::int64_t ref_ns = 0;

@@ -2,6 +2,7 @@
 // codes, the DESIGN §5 JSON keys, the check's violation lines and JUnit XML, and an export that
 // is valid JSON holding one event per stored event.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <cmath>
@@ -209,6 +210,41 @@ TEST(Check, DeviceIdleOfATraceWithoutDeviceActivityCannotHold) {
                        ": the trace records no device activity, so --max-device-idle-pct 50 "
                        "cannot hold\n");
   EXPECT_EQ(run_trainscope("check " + path + " --max-input-pct 5").status, 0);
+}
+
+// A trace with gaps in its data (here: events the capture dropped) fails the check as
+// "complete-trace", whatever its figures, unless --allow-partial says the gaps are expected.
+TEST(Check, APartialTraceFailsUnlessAllowed) {
+  TempDir dir;
+  const std::string path = dir.file("partial.db");
+  std::filesystem::copy_file(kTuned, path);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  EXPECT_EQ(
+      sqlite3_exec(db, "INSERT OR REPLACE INTO meta (key, value) VALUES ('dropped_events', '7')",
+                   nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  sqlite3_close(db);
+
+  const CommandResult strict = run_trainscope("check " + path + " --max-input-pct 100");
+  EXPECT_EQ(strict.status, 1) << strict.out;
+  const auto err = lines(strict.err);
+  ASSERT_EQ(err.size(), 2u) << strict.err;
+  EXPECT_EQ(err[0].rfind(path + ": warning: 7 events were dropped", 0), 0u) << err[0];
+  EXPECT_NE(err[1].find("the trace is partial (1 gap)"), std::string::npos) << err[1];
+
+  const std::string junit = dir.file("check.xml");
+  const CommandResult allowed =
+      run_trainscope("check " + path + " --max-input-pct 100 --allow-partial --junit " + junit);
+  EXPECT_EQ(allowed.status, 0) << allowed.err;
+  EXPECT_NE(allowed.err.find(": warning: 7 events were dropped"), std::string::npos)
+      << "the gap is still said";
+  const XmlElement doc = parse_xml(read_file(junit));
+  EXPECT_EQ(doc.all("testcase").size(), 1u) << "no complete-trace case when gaps are allowed";
+  EXPECT_EQ(doc.all("failure").size(), 0u);
+
+  // The complete sample trace passes without the flag.
+  EXPECT_EQ(run_trainscope("check " + kTuned + " --max-input-pct 100").status, 0);
 }
 
 TEST(Diff, SideBySide) {

@@ -64,6 +64,24 @@ std::map<std::string, std::string> meta(const store::Reader& r) {
   return m;
 }
 
+// A blocking allreduce cannot end on one rank before the other has entered it, so on a common
+// clock every pair of matching allreduces of a two-rank trace overlaps, within `tolerance_ns`.
+// (Scheduling on a loaded machine moves the ranks' ends apart, never this causality.)
+void expect_matching_allreduces_overlap(const store::Reader& reader, std::int64_t tolerance_ns) {
+  std::vector<store::Event> allreduces[2];
+  for (const auto& e : reader.events(0, INT64_MAX))
+    if (e.category == trace::Category::collective)
+      allreduces[reader.track(e.track)->process - 1].push_back(e);
+  ASSERT_EQ(allreduces[0].size(), allreduces[1].size());
+  ASSERT_FALSE(allreduces[0].empty());
+  for (std::size_t i = 0; i < allreduces[0].size(); ++i) {
+    const auto& a = allreduces[0][i];
+    const auto& b = allreduces[1][i];
+    EXPECT_GE(a.end_ns() + tolerance_ns, b.start_ns) << "allreduce " << i;
+    EXPECT_GE(b.end_ns() + tolerance_ns, a.start_ns) << "allreduce " << i;
+  }
+}
+
 TEST(TrainMpi, TwoRanksAtBatchBMatchOneProcessAtBatch2B) {
   TempDir dir;
   const std::string data = "--dataset synthetic:600 --epochs 2 --seed 3 ";
@@ -139,24 +157,16 @@ TEST(TrainMpi, OneTraceWithOneProcessPerRank) {
   for (const auto& [step, n] : steps) EXPECT_EQ(n, 2) << "step " << step;
   // The allreduce: one collective event per step and rank, with the gradient buffer's bytes.
   std::map<std::int64_t, int> collectives;  // process -> count
-  std::vector<std::int64_t> ends[2];
   for (const auto& e : reader.events(0, INT64_MAX)) {
     if (e.category != trace::Category::collective) continue;
     EXPECT_EQ(e.bytes, 101770 * 4);
     EXPECT_NE(e.step, store::kNull);
-    const std::int64_t process = reader.track(e.track)->process;
-    ++collectives[process];
-    ends[process - 1].push_back(e.end_ns());
+    ++collectives[reader.track(e.track)->process];
   }
   EXPECT_EQ(collectives[1], 16);
   EXPECT_EQ(collectives[2], 16);
-  // One host's CLOCK_MONOTONIC: both ranks leave each allreduce together.
-  ASSERT_EQ(ends[0].size(), ends[1].size());
-  std::vector<std::int64_t> gaps;
-  for (std::size_t i = 0; i < ends[0].size(); ++i)
-    gaps.push_back(std::llabs(ends[0][i] - ends[1][i]));
-  std::sort(gaps.begin(), gaps.end());
-  EXPECT_LT(gaps[gaps.size() / 2], 1'000'000) << "median gap between the ranks' allreduce ends";
+  // One host's CLOCK_MONOTONIC: the ranks' matching allreduces overlap in time.
+  expect_matching_allreduces_overlap(reader, 100'000);
 
   const auto m = meta(reader);
   EXPECT_EQ(m.at("dist.world_size"), "2");
@@ -272,10 +282,10 @@ TEST(TrainMpi, AKilledRankLeavesTheOthersDataForMerge) {
 }
 
 bool can_fake_another_host() {
-  return ::geteuid() == 0 &&
-         shell("unshare -m -T -u --fork --monotonic=1000 sh -c "
-               "'hostname ts-other-host && mount -t tmpfs tmpfs /mnt'")
-                 .status == 0;
+  return ::geteuid() == 0 && shell(
+                                 "unshare -m -T -u --fork --monotonic=1000 sh -c "
+                                 "'hostname ts-other-host && mount -t tmpfs tmpfs /mnt'")
+                                     .status == 0;
 }
 
 TEST(TrainMpi, ARankOnAnotherHostIsMovedOntoRankZerosClockAndSendsItsPart) {
@@ -303,17 +313,7 @@ TEST(TrainMpi, ARankOnAnotherHostIsMovedOntoRankZerosClockAndSendsItsPart) {
   EXPECT_NEAR(static_cast<double>(offset), 1e12, 1e7);
   EXPECT_LT(std::stoll(m.at("clock.rank.1.error_ns")), 1'000'000);
   EXPECT_EQ(reader.processes()[1].host, "ts-other-host");
-  std::vector<std::int64_t> ends[2];
-  for (const auto& e : reader.events(0, INT64_MAX))
-    if (e.category == trace::Category::collective)
-      ends[reader.track(e.track)->process - 1].push_back(e.end_ns());
-  ASSERT_EQ(ends[0].size(), 16u);
-  ASSERT_EQ(ends[1].size(), 16u);
-  std::vector<std::int64_t> gaps;
-  for (std::size_t i = 0; i < ends[0].size(); ++i)
-    gaps.push_back(std::llabs(ends[0][i] - ends[1][i]));
-  std::sort(gaps.begin(), gaps.end());
-  EXPECT_LT(gaps[gaps.size() / 2], 1'000'000) << "the ranks' allreduces end together once aligned";
+  expect_matching_allreduces_overlap(reader, std::stoll(m.at("clock.rank.1.error_ns")) + 100'000);
 }
 
 }  // namespace

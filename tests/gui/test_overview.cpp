@@ -1,6 +1,8 @@
 // The overview page: its figures are the analysis's — analyse() on the same file and the golden
 // `report --json` output of the sample traces (traces/*.report.json) — and the chart marks the
 // input-bound steps. Runs on every sample trace, and on a synthetic trace.
+#include <sqlite3.h>
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -68,6 +70,7 @@ class TestOverview : public QObject {
       QVERIFY(value);
       QCOMPARE(value->text(), shown[i].value);
     }
+    QCOMPARE(w.overview()->warnings_text().isEmpty(), r.warnings.empty());
     QCOMPARE(w.overview()->recommendations().size(),
              std::max<qsizetype>(1, static_cast<qsizetype>(r.recommendations.size())));
 
@@ -105,6 +108,35 @@ class TestOverview : public QObject {
     }
     if (bars.size() == r.per_step.size())
       QCOMPARE(static_cast<std::int64_t>(marked), r.input_bound_steps);
+  }
+
+  // A trace that lacks data says so above the figures, one line per gap; a complete one shows
+  // no banner.
+  void a_partial_trace_shows_a_banner() {
+    const QString path = test::synth_trace(dir_, 5000, 0.3, QStringLiteral("partial.db"));
+    {
+      MainWindow w;
+      QCOMPARE(w.open(path, false), QString());
+      w.session()->wait();
+      QVERIFY(w.overview()->warnings_text().isEmpty());
+      QVERIFY(w.overview()->findChild<QLabel*>(QStringLiteral("warnings"))->isHidden());
+    }
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(db,
+                          "UPDATE meta SET value = '77' WHERE key = 'dropped_events';"
+                          "INSERT INTO meta VALUES ('dist.missing_ranks', '2');",
+                          nullptr, nullptr, nullptr),
+             SQLITE_OK);
+    sqlite3_close(db);
+    MainWindow w;
+    QCOMPARE(w.open(path, false), QString());
+    w.session()->wait();
+    const QStringList lines = w.overview()->warnings_text().split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 2);
+    QVERIFY2(lines[0].contains(QStringLiteral("77 events were dropped")), qPrintable(lines[0]));
+    QVERIFY2(lines[1].contains(QStringLiteral("rank(s) 2")), qPrintable(lines[1]));
+    QVERIFY(!w.overview()->findChild<QLabel*>(QStringLiteral("warnings"))->isHidden());
   }
 
   void a_bar_opens_its_step_in_the_timeline() {

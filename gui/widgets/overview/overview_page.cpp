@@ -58,12 +58,20 @@ OverviewPage::OverviewPage(QWidget* parent)
     : QWidget(parent),
       file_(new QLabel(this)),
       verdict_(new QLabel(this)),
+      warnings_(new QLabel(this)),
       cards_(new QWidget(this)),
       chart_(new StepChart(this)),
       recommendations_(new QListWidget(this)) {
   verdict_->setWordWrap(true);
   verdict_->setObjectName(QStringLiteral("verdict"));
   file_->setStyleSheet(QStringLiteral("color:#607d8b"));
+  warnings_->setWordWrap(true);
+  warnings_->setObjectName(QStringLiteral("warnings"));
+  warnings_->setTextFormat(Qt::PlainText);
+  warnings_->setStyleSheet(
+      QStringLiteral("QLabel{color:#6d4c00;background:#fff8e1;border:1px solid #ffca28;"
+                     "border-radius:6px;padding:6px 10px}"));
+  warnings_->hide();
   new QGridLayout(cards_);
   recommendations_->setWordWrap(true);
   recommendations_->setMaximumHeight(150);
@@ -79,6 +87,7 @@ OverviewPage::OverviewPage(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(file_);
   layout->addWidget(verdict_);
+  layout->addWidget(warnings_);
   layout->addWidget(cards_);
   layout->addWidget(chart_, 1);
   layout->addWidget(rec_title);
@@ -114,8 +123,17 @@ void OverviewPage::clear_cards() {
   figures_.clear();
 }
 
+void OverviewPage::show_warnings(const std::vector<std::string>& warnings) {
+  QStringList lines;
+  for (const std::string& w : warnings)
+    lines << QStringLiteral("⚠ Partial trace: ") + QString::fromStdString(w);
+  warnings_->setText(lines.join(QLatin1Char('\n')));
+  warnings_->setVisible(!lines.isEmpty());
+}
+
 void OverviewPage::show_pending() {
   clear_cards();
+  show_warnings({});
   chart_->set_report(nullptr);
   recommendations_->clear();
   if (session_ && !session_->analysis_error().isEmpty()) {
@@ -137,6 +155,7 @@ void OverviewPage::show_report() {
   file_->setText(session_->path() + " — " + run);
   verdict_->setStyleSheet(verdict_style(r.verdict));
   verdict_->setText(QString::fromStdString(analysis::verdict_sentence(r)));
+  show_warnings(r.warnings);
 
   clear_cards();
   figures_ = overview_figures(r);

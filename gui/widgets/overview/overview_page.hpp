@@ -6,6 +6,7 @@
 #include <QListWidget>
 #include <QWidget>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "gui/models/overview_figures.hpp"
@@ -22,6 +23,9 @@ class OverviewPage : public QWidget {
   void set_session(TraceSession* session);
 
   QString verdict_text() const { return verdict_->text(); }
+  // The partial-data banner: the report's warnings, one per line; empty (and hidden) for a
+  // complete trace.
+  QString warnings_text() const { return warnings_->text(); }
   // The figures shown, as the cards show them.
   const std::vector<Figure>& figures() const { return figures_; }
   QStringList recommendations() const;
@@ -33,10 +37,12 @@ class OverviewPage : public QWidget {
  private:
   void show_report();
   void show_pending();
+  void show_warnings(const std::vector<std::string>& warnings);
   void clear_cards();
 
   QLabel* file_;
   QLabel* verdict_;
+  QLabel* warnings_;
   QWidget* cards_;
   StepChart* chart_;
   QListWidget* recommendations_;

@@ -47,7 +47,8 @@ enum Label : std::uint32_t {
 //   copy: upload [104,106) (under relu: hidden)        compute: relu [104,150) gemm [150,190)
 // Worker: read [-50,-10) ⊃ decode [-40,-20); read [50,90) ⊃ decode [60,85).
 // Prefetch fill: 2 from 0 µs, 0 from 100 µs.
-std::string write_trace(const ts::test::TempDir& dir) {
+std::string write_trace(const ts::test::TempDir& dir,
+                        const std::vector<std::pair<std::string, std::string>>& extra_meta = {}) {
   const std::string path = dir.file("hand.db");
   ts::store::Writer w(path);
   const std::pair<Label, std::pair<const char*, Category>> labels[] = {
@@ -74,6 +75,7 @@ std::string write_trace(const ts::test::TempDir& dir) {
   w.put_meta("pipeline.prefetch", "2");
   w.put_meta("pipeline.cache", "none");
   w.put_meta("dropped_events", "0");
+  for (const auto& [key, value] : extra_meta) w.put_meta(key, value);
   auto ev = [](double start, double end, Track track, Label label, std::int64_t step,
                std::int64_t bytes = kNull) {
     return EventRow{kT + us(start), us(end - start), track, label, step, bytes};
@@ -209,6 +211,43 @@ TEST(AnalyseTrace, SplitPassesGiveTheSameReport) {
   one.threads = 1;
   two.threads = 2;  // two parts, cut at step 1's start
   EXPECT_EQ(a::to_json(a::analyse(reader, one)), a::to_json(a::analyse(reader, two)));
+}
+
+TEST(AnalyseTrace, ACompleteTraceHasNoWarnings) {
+  ts::test::TempDir dir;
+  const a::Report r = a::analyse(
+      ts::store::Reader(write_trace(dir, {{"capture.ring_events", "8"}, {"capture.end_ns", "1"}})));
+  EXPECT_TRUE(r.warnings.empty());
+  EXPECT_NE(a::to_json(r).find("\"warnings\": []"), std::string::npos);
+  EXPECT_EQ(a::to_text(r).find("warning"), std::string::npos);
+}
+
+// Each way a trace can lack data gives one warning naming it, printed under the verdict.
+TEST(AnalyseTrace, EachGapInTheDataIsOneWarning) {
+  const std::vector<std::pair<std::vector<std::pair<std::string, std::string>>, std::string>>
+      cases = {
+          {{{"dropped_events", "12"}}, "12 events were dropped"},
+          {{{"capture.write_error", "disk full"}, {"capture.events_lost", "340"}},
+           "after an error (disk full): 340 events are missing"},
+          {{{"capture.ring_events", "8"}}, "the capture did not stop"},
+          {{{"dist.missing_ranks", "3"}, {"dist.absent_ranks", "3"}}, "rank(s) 3 of the job"},
+          {{{"import.skipped.truncated_file", "1"}}, "cut off mid-write"},
+          {{{"import.error", "b.json: bad token"}}, "stopped reading a file early: b.json"},
+      };
+  for (const auto& [meta, expected] : cases) {
+    ts::test::TempDir dir;
+    const a::Report r = a::analyse(ts::store::Reader(write_trace(dir, meta)));
+    ASSERT_EQ(r.warnings.size(), 1u) << expected;
+    EXPECT_NE(r.warnings[0].find(expected), std::string::npos) << r.warnings[0];
+    const std::string text = a::to_text(r);
+    const std::size_t second_line = text.find('\n') + 1;
+    EXPECT_EQ(text.compare(second_line, 12, "warning     "), 0) << text;
+    const std::string json = a::to_json(r);
+    EXPECT_TRUE(ts::test::JsonCheck::valid(json));
+    const std::size_t warnings = json.find("\"warnings\": [");
+    ASSERT_NE(warnings, std::string::npos) << json;
+    EXPECT_NE(json.find(expected, warnings), std::string::npos) << json;
+  }
 }
 
 TEST(AnalyseTrace, AnEmptyTraceIsNotAnError) {
