@@ -8,7 +8,8 @@
 
 namespace ts::cli {
 
-const char* const kImportHelp = R"(usage: trainscope import SRC... -o OUT.db [--step-marker REGEX]
+const char* const kImportHelp =
+    R"(usage: trainscope import SRC... -o OUT.db [--step-marker REGEX] [--run NAME]
 
 Imports other tools' traces into the trainscope trace OUT.db (SQLite, the schema of
 traces/README.md), which every trainscope command and the viewer read. Several SRC go into one
@@ -27,11 +28,14 @@ steps were found, and what was skipped, by reason.
   --step-marker REGEX    a trace without ProfilerStep#N markers: the top-level annotation that
                          marks one training step (default: inferred from the DataLoader's
                          __next__ calls, or a repeating top-level annotation)
+  --run NAME             a TensorBoard log directory: the profile run to import
+                         (plugins/profile/NAME; default: the latest, the greatest name)
 )";
 
 int run_import(Args& args) {
   import::ImportOptions options;
   options.step_marker = args.text("step-marker", "");
+  options.tf_run = args.text("run", "");
   std::optional<std::string> out = args.value("output");
   std::vector<std::string> sources;
   const std::vector<std::string> words = args.positionals();

@@ -15,6 +15,8 @@ imported on first use into FILE.trainscope.db beside it (or the per-user cache d
 the import is reused while FILE is unchanged.
   --step-marker REGEX          an imported trace without ProfilerStep#N markers: the top-level
                                annotation that marks one training step
+  --run NAME                   a TensorBoard log directory: the profile run to read
+                               (plugins/profile/NAME; default: the latest)
 )";
 
 const char* const kStepScopeHelp =
@@ -53,6 +55,7 @@ void read_step_scope(Args& args, analysis::AnalysisOptions& options) {
 TraceOptions trace_options(Args& args) {
   TraceOptions o;
   o.step_marker = args.text("step-marker", "");
+  o.tf_run = args.text("run", "");
   return o;
 }
 
@@ -69,6 +72,7 @@ std::vector<std::string> trace_arguments(Args& args, std::size_t count, const st
 std::string resolve_trace(const std::string& path, const TraceOptions& options) {
   import::OpenOptions o;
   o.import.step_marker = options.step_marker;
+  o.import.tf_run = options.tf_run;
   const import::OpenedTrace t = import::open_trace_source(path, o);
   if (t.imported) {
     std::cerr << "trainscope: imported " << path << " into " << t.path << " ("

@@ -18,6 +18,7 @@ namespace ts::cli {
 // How another tool's trace is imported: the flags every trace-reading command takes.
 struct TraceOptions {
   std::string step_marker;  // --step-marker REGEX
+  std::string tf_run;       // --run NAME: the run of a TensorBoard log directory
 };
 TraceOptions trace_options(Args& args);
 // The --help lines of those flags.

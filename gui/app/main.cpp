@@ -60,7 +60,17 @@ int main(int argc, char** argv) {
   const QCommandLineOption compare(
       QStringLiteral("compare"),
       QStringLiteral("Compare FILE (A) with B and show the compare view."), QStringLiteral("B"));
-  parser.addOptions({screenshot, view, size, steps, skip_warmup, compare});
+  const QCommandLineOption step_marker(
+      QStringLiteral("step-marker"),
+      QStringLiteral("An imported trace without ProfilerStep#N markers: the top-level annotation "
+                     "that marks one training step."),
+      QStringLiteral("REGEX"));
+  const QCommandLineOption run(
+      QStringLiteral("run"),
+      QStringLiteral("A TensorBoard log directory: the profile run to open (plugins/profile/NAME; "
+                     "default: the latest)."),
+      QStringLiteral("NAME"));
+  parser.addOptions({screenshot, view, size, steps, skip_warmup, compare, step_marker, run});
   parser.process(app);  // --help and --version exit here
 
   const QStringList files = parser.positionalArguments();
@@ -90,9 +100,13 @@ int main(int argc, char** argv) {
                              .arg(parser.value(skip_warmup)));
     analysis.skip_warmup = n;
   }
+  ts::import::ImportOptions import;
+  import.step_marker = parser.value(step_marker).toStdString();
+  import.tf_run = parser.value(run).toStdString();
   if (!parser.isSet(screenshot)) {
     ts::gui::MainWindow window;
     window.set_analysis_options(analysis);
+    window.set_import_options(import);
     window.show();
     if (!files.isEmpty() && window.open(files.first()).isEmpty()) {
       if (parser.isSet(compare)) {
@@ -119,6 +133,7 @@ int main(int argc, char** argv) {
   o.size = QSize(wh.captured(1).toInt(), wh.captured(2).toInt());
   o.steps = step_range;
   o.analysis = analysis;
+  o.import = import;
   o.compare_with = parser.value(compare);
   const QString error = ts::gui::take_screenshot(o);
   if (!error.isEmpty()) return usage_error(error);

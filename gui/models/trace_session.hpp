@@ -34,6 +34,10 @@ class TraceSession : public QObject {
   ~TraceSession() override;
 
   const QString& path() const { return path_; }
+  // What the user opened when it is not path() itself: another tool's trace imported into
+  // path() (a PyTorch trace, a TensorFlow profile). Empty otherwise.
+  const QString& source() const { return source_; }
+  void set_source(const QString& source) { source_ = source; }
   QString file_name() const;
   // The reader of the GUI thread (details, search, metadata). Not for other threads.
   const store::Reader& reader() const { return *reader_; }
@@ -76,6 +80,7 @@ class TraceSession : public QObject {
   void summary_done_slot();
 
   QString path_;
+  QString source_;
   analysis::AnalysisOptions options_;
   std::unique_ptr<store::Reader> reader_;
   std::vector<store::Step> steps_;

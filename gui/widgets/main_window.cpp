@@ -120,8 +120,9 @@ QString MainWindow::open(const QString& path, bool interactive) {
   import::OpenedTrace opened;
   try {
     // Another tool's trace is imported (or its cached import reused) first.
-    opened = import::open_trace_source(path.toStdString());
+    opened = import::open_trace_source(path.toStdString(), {import_options_, {}});
     session = std::make_unique<TraceSession>(QString::fromStdString(opened.path), options_);
+    if (opened.imported || opened.reused) session->set_source(path);
   } catch (const std::exception& e) {
     const QString message = QString::fromStdString(e.what());
     error_box(tr("Cannot open trace"), message);
@@ -190,6 +191,11 @@ void MainWindow::reload_live() {
 void MainWindow::set_analysis_options(const analysis::AnalysisOptions& options) {
   options_ = options;
   compare_->set_analysis_options(options);
+}
+
+void MainWindow::set_import_options(const import::ImportOptions& options) {
+  import_options_ = options;
+  compare_->set_import_options(options);
 }
 
 void MainWindow::adopt_pending() {

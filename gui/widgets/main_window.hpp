@@ -35,6 +35,8 @@ class MainWindow : public QMainWindow {
   QString open(const QString& path, bool interactive = true);
   // Which steps the analyses of the traces opened from now on cover (--steps, --skip-warmup).
   void set_analysis_options(const analysis::AnalysisOptions& options);
+  // How other tools' traces opened from now on are imported (--step-marker, --run).
+  void set_import_options(const import::ImportOptions& options);
   TraceSession* session() const { return session_.get(); }
   void show_view(View v);
   // Opens step number `step` in the timeline.
@@ -80,6 +82,7 @@ class MainWindow : public QMainWindow {
   QMenu* recent_menu_ = nullptr;
   bool interactive_ = true;
   analysis::AnalysisOptions options_;
+  import::ImportOptions import_options_;
 };
 
 }  // namespace ts::gui

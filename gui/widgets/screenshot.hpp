@@ -23,6 +23,7 @@ struct ScreenshotOptions {
   std::optional<std::pair<std::int64_t, std::int64_t>> steps;
   QString compare_with;                // compare view: the second trace
   analysis::AnalysisOptions analysis;  // which steps the analysis covers
+  import::ImportOptions import;        // how another tool's trace is imported
 };
 
 // The views --view accepts, and the window's view of one of those names (overview otherwise).

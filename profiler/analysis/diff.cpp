@@ -148,15 +148,21 @@ std::string headline(const RunDiff& d) {
 std::string saving_sentence(const RunDiff& d) {
   if (d.speedup <= 0) return "";
   const std::string price = fmt::money(d.gpu_hour_price, d.currency);
+  // Runs without a device (CPU training) rent the machine: its hours, no device idle time.
+  const bool device = d.device_a || d.device_b;
+  const std::string time = device ? "device time" : "machine time";
+  const std::string hour = device ? "device-hour" : "machine-hour";
   if (d.speedup < 1.0)
-    return fmt::printf("B needs %.0f %% more device time than A for the same steps: ",
-                       (1.0 / d.speedup - 1.0) * 100.0) +
-           fmt::money(-d.saving_per_device_hour, d.currency) + " more per device-hour at " + price +
-           "/hour.";
-  return fmt::printf("B does A's work in %.0f %% less device time: ", d.device_time_saved_pct) +
-         fmt::money(d.saving_per_device_hour, d.currency) + " saved of every " + price +
-         " device-hour A rents (idle device time " + fmt::pct(d.device_idle_pct.a) + " → " +
-         fmt::pct(d.device_idle_pct.b) + ").";
+    return fmt::printf("B needs %.0f %% more ", (1.0 / d.speedup - 1.0) * 100.0) + time +
+           " than A for the same steps: " + fmt::money(-d.saving_per_device_hour, d.currency) +
+           " more per " + hour + " at " + price + "/hour.";
+  std::string out = fmt::printf("B does A's work in %.0f %% less ", d.device_time_saved_pct) +
+                    time + ": " + fmt::money(d.saving_per_device_hour, d.currency) +
+                    " saved of every " + price + " " + hour + " A rents";
+  if (device)
+    out += " (idle device time " + fmt::pct(d.device_idle_pct.a) + " → " +
+           fmt::pct(d.device_idle_pct.b) + ")";
+  return out + ".";
 }
 
 std::string to_text(const RunDiff& d) {

@@ -22,7 +22,10 @@ namespace {
 constexpr const char* kFingerprintKey = "import.fingerprint";
 
 std::string options_key(const ImportOptions& o) {
-  return o.step_marker.empty() ? std::string("default steps") : "step marker " + o.step_marker;
+  std::string key =
+      o.step_marker.empty() ? std::string("default steps") : "step marker " + o.step_marker;
+  if (!o.tf_run.empty()) key += ", run " + o.tf_run;
+  return key;
 }
 
 // The fingerprint an earlier import stored, or "" when `cache` is missing or not a trainscope

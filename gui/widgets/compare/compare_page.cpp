@@ -47,7 +47,7 @@ bool ComparePage::open_b(const QString& path) {
   std::string file;
   try {
     // Another tool's trace is imported (or its cached import reused) first.
-    file = import::open_trace_source(path.toStdString()).path;
+    file = import::open_trace_source(path.toStdString(), {import_options_, {}}).path;
     const store::Reader check(file);  // refuses non-traces now, not later
   } catch (const std::exception& e) {
     emit failed(QString::fromStdString(e.what()));
@@ -99,7 +99,9 @@ void ComparePage::refresh() {
         tr("<b>A</b> %1 &nbsp;→&nbsp; <b>B</b> %2<br><b>%3</b>%4<br>"
            "<span style='color:#607d8b'>Per-step figures, so runs of different "
            "lengths compare fairly. Red: worse in B, green: better.</span>")
-            .arg(QFileInfo(session_->path()).fileName().toHtmlEscaped(),
+            .arg(QFileInfo(session_->source().isEmpty() ? session_->path() : session_->source())
+                     .fileName()
+                     .toHtmlEscaped(),
                  QFileInfo(b_path_).fileName().toHtmlEscaped(),
                  QString::fromStdString(analysis::headline(*diff_)).toHtmlEscaped(),
                  saving.isEmpty() ? QString() : QStringLiteral("<br>") + saving.toHtmlEscaped()));

@@ -9,6 +9,7 @@
 
 #include "gui/models/diff_model.hpp"
 #include "gui/models/trace_session.hpp"
+#include "profiler/import/import.hpp"
 
 namespace ts::gui {
 
@@ -20,6 +21,8 @@ class ComparePage : public QWidget {
 
   void set_session(TraceSession* session);
   void set_analysis_options(const analysis::AnalysisOptions& options) { options_ = options; }
+  // How another tool's trace opened as B is imported (--step-marker, --run).
+  void set_import_options(const import::ImportOptions& options) { import_options_ = options; }
   // Opens B and analyses it in the background; a file that is not a readable trace fails at once
   // (failed() is emitted and false returned).
   bool open_b(const QString& path);
@@ -45,6 +48,7 @@ class ComparePage : public QWidget {
   TraceSession* session_ = nullptr;
   QString b_path_;
   analysis::AnalysisOptions options_;
+  import::ImportOptions import_options_;
   std::optional<analysis::Report> b_;
   std::optional<analysis::RunDiff> diff_;
   QFutureWatcher<Loaded> loading_;

@@ -152,7 +152,10 @@ void OverviewPage::show_report() {
   QString run = QString::fromStdString(r.model.empty() ? std::string("run") : r.model);
   if (!r.backend.empty()) run += " · " + QString::fromStdString(r.backend);
   if (!r.device_name.empty()) run += " · " + QString::fromStdString(r.device_name);
-  file_->setText(session_->path() + " — " + run);
+  file_->setText(
+      session_->source().isEmpty()
+          ? session_->path() + " — " + run
+          : tr("%1 — %2 (imported into %3)").arg(session_->source(), run, session_->path()));
   verdict_->setStyleSheet(verdict_style(r.verdict));
   verdict_->setText(QString::fromStdString(analysis::verdict_sentence(r)));
   show_warnings(r.warnings);

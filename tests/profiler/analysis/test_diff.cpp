@@ -89,4 +89,27 @@ TEST(Diff, TextAndJson) {
   EXPECT_TRUE(ts::test::JsonCheck::valid(a::to_json(a::diff(a::Report{}, a::Report{}))));
 }
 
+// The saving is priced per hour of what the run rents: the device's when it has one (with its
+// idle time), else the machine's (CPU training has no device to sit idle).
+TEST(Diff, SavingSentenceNamesWhatTheRunRents) {
+  auto [x, y] = two_runs();
+  y.step_time.mean_ms = 5;  // B twice as fast: half the time saved
+  const std::string cpu = a::saving_sentence(a::diff(x, y));
+  EXPECT_EQ(cpu,
+            "B does A's work in 50 % less machine time: $1.25 saved of every $2.50 "
+            "machine-hour A rents.");
+  x.device.has_device = y.device.has_device = true;
+  x.device.idle_pct = 40;
+  y.device.idle_pct = 10;
+  const std::string gpu = a::saving_sentence(a::diff(x, y));
+  EXPECT_EQ(gpu.rfind("B does A's work in 50 % less device time: $1.25 saved of every $2.50 "
+                      "device-hour A rents (idle device time 40",
+                      0),
+            0u)
+      << gpu;
+  y.step_time.mean_ms = 20;
+  EXPECT_EQ(a::saving_sentence(a::diff(x, y)).rfind("B needs 100 % more device time than A", 0),
+            0u);
+}
+
 }  // namespace
