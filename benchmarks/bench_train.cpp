@@ -87,21 +87,43 @@ void gemm_peak(benchmark::State& state, const std::string& kind) {
       2.0 * n * n * n * static_cast<double>(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
 
-BENCHMARK_CAPTURE(gemm_peak, cpu, std::string("cpu"))->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(gemm_peak, cpu, std::string("cpu"))
+    ->Arg(1024)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(train_step, cpu_mlp, std::string("cpu"), std::string("mlp"), Precision::FP32)
-    ->Arg(32)->Unit(benchmark::kMicrosecond)->UseRealTime();
+    ->Arg(32)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(train_step, cpu_mlp_mixed, std::string("cpu"), std::string("mlp"),
-                  Precision::Mixed)->Arg(32)->Unit(benchmark::kMicrosecond)->UseRealTime();
+                  Precision::Mixed)
+    ->Arg(32)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(train_step, cpu_cnn, std::string("cpu"), std::string("cnn"), Precision::FP32)
-    ->Arg(32)->Unit(benchmark::kMicrosecond)->UseRealTime();
+    ->Arg(32)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 #ifdef TRAINSCOPE_WITH_OPENCL
-BENCHMARK_CAPTURE(gemm_peak, opencl, std::string("opencl"))->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(gemm_peak, opencl, std::string("opencl"))
+    ->Arg(1024)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(train_step, opencl_mlp, std::string("opencl"), std::string("mlp"),
-                  Precision::FP32)->Arg(32)->Unit(benchmark::kMicrosecond)->UseRealTime();
+                  Precision::FP32)
+    ->Arg(32)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(train_step, opencl_mlp_mixed, std::string("opencl"), std::string("mlp"),
-                  Precision::Mixed)->Arg(32)->Unit(benchmark::kMicrosecond)->UseRealTime();
+                  Precision::Mixed)
+    ->Arg(32)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(train_step, opencl_cnn, std::string("opencl"), std::string("cnn"),
-                  Precision::FP32)->Arg(32)->Unit(benchmark::kMicrosecond)->UseRealTime();
+                  Precision::FP32)
+    ->Arg(32)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 #endif
 
 }  // namespace

@@ -98,8 +98,7 @@ class Backend {
   // device has f16 arithmetic (native_fp16()) may run an all-F16 GEMM in f16 (CLBlast's HGEMM):
   // that is what "f16 arithmetic" means under mixed precision. beta == 0 ignores C's contents.
   virtual void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
-                    float alpha, const Tensor& a, const Tensor& b, float beta,
-                    const Tensor& c) = 0;
+                    float alpha, const Tensor& a, const Tensor& b, float beta, const Tensor& c) = 0;
 
   // y[r, c] += bias[c] for y viewed as [rows, cols] with cols = bias.numel(). y: F32/F16.
   virtual void bias_add(const Tensor& y, const Tensor& bias) = 0;

@@ -12,13 +12,18 @@ namespace ts {
 // i32: 4-byte signed integer (labels, argmax indices).
 enum class DType : std::uint8_t { F32, F16, I32 };
 
-constexpr std::size_t dtype_size(DType t) { return t == DType::F16 ? 2 : 4; }
+constexpr std::size_t dtype_size(DType t) {
+  return t == DType::F16 ? 2 : 4;
+}
 
 constexpr std::string_view dtype_name(DType t) {
   switch (t) {
-    case DType::F32: return "f32";
-    case DType::F16: return "f16";
-    case DType::I32: return "i32";
+    case DType::F32:
+      return "f32";
+    case DType::F16:
+      return "f16";
+    case DType::I32:
+      return "i32";
   }
   return "?";
 }
@@ -33,8 +38,8 @@ inline std::uint16_t float_to_half(float value) {
     return static_cast<std::uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0u));
   }
   if (abs >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // overflow -> inf
-  if (abs < 0x38800000u) {                                                     // subnormal or zero
-    if (abs < 0x33000000u) return static_cast<std::uint16_t>(sign);            // rounds to zero
+  if (abs < 0x38800000u) {                                                    // subnormal or zero
+    if (abs < 0x33000000u) return static_cast<std::uint16_t>(sign);           // rounds to zero
     const std::uint32_t exponent = abs >> 23;
     const std::uint32_t mantissa = (abs & 0x7fffffu) | 0x800000u;
     const std::uint32_t shift = 126u - exponent;  // 14..24

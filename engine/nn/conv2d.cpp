@@ -6,7 +6,10 @@ namespace ts {
 
 Conv2D::Conv2D(std::int64_t filters, std::int64_t kernel_size, Activation activation,
                std::int64_t stride, std::int64_t pad)
-    : filters_(filters), kernel_size_(kernel_size), stride_(stride), pad_(pad),
+    : filters_(filters),
+      kernel_size_(kernel_size),
+      stride_(stride),
+      pad_(pad),
       activation_(activation) {
   if (filters <= 0 || kernel_size <= 0 || stride <= 0 || pad < 0)
     throw std::invalid_argument("Conv2D needs positive filters, kernel size and stride");
@@ -59,7 +62,8 @@ void Conv2D::allocate(const LayerContext& ctx) {
   cols_ = ctx.backend->alloc(Shape{g.col_rows(), g.col_cols()}, ctx.storage);
   grad_cols_ = ctx.backend->alloc(Shape{g.col_rows(), g.col_cols()}, ctx.storage);
   out_ = alloc_batch(ctx, out_shape(), ctx.storage);
-  grad_pre_ = activation_ == Activation::None ? Tensor{} : alloc_batch(ctx, out_shape(), ctx.storage);
+  grad_pre_ =
+      activation_ == Activation::None ? Tensor{} : alloc_batch(ctx, out_shape(), ctx.storage);
   grad_in_ = alloc_batch(ctx, Shape{in_h_, in_w_, in_c_}, ctx.storage);
 }
 

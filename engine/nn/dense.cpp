@@ -36,8 +36,8 @@ void Dense::allocate(const LayerContext& ctx) {
   ctx_ = ctx;
   out_ = alloc_batch(ctx, Shape{units_}, ctx.storage);
   grad_in_ = alloc_batch(ctx, Shape{in_}, ctx.storage);
-  grad_pre_ = activation_ == Activation::None ? Tensor{}
-                                              : alloc_batch(ctx, Shape{units_}, ctx.storage);
+  grad_pre_ =
+      activation_ == Activation::None ? Tensor{} : alloc_batch(ctx, Shape{units_}, ctx.storage);
 }
 
 Tensor Dense::forward(const Tensor& x, bool /*training*/) {

@@ -47,8 +47,7 @@ void CategoricalCrossentropy::forward(const Tensor& logits, const Tensor& labels
 
 Tensor CategoricalCrossentropy::backward(float scale) {
   Tensor dlogits = batch_view(dlogits_buf_, batch_, Shape{classes_});
-  ctx_.backend->softmax_xent_backward(probs_, labels_, scale / static_cast<float>(batch_),
-                                      dlogits);
+  ctx_.backend->softmax_xent_backward(probs_, labels_, scale / static_cast<float>(batch_), dlogits);
   return dlogits;
 }
 

@@ -34,7 +34,8 @@ std::unique_ptr<Optimizer> make_optimizer(const std::string& name, float learnin
     if (learning_rate > 0.0f) config.learning_rate = learning_rate;
     return std::make_unique<Adam>(config);
   }
-  if (name == "sgd") return std::make_unique<Sgd>(learning_rate > 0.0f ? learning_rate : 0.01f, 0.9f);
+  if (name == "sgd")
+    return std::make_unique<Sgd>(learning_rate > 0.0f ? learning_rate : 0.01f, 0.9f);
   throw std::invalid_argument("--optimizer must be adam or sgd, not '" + name + "'");
 }
 

@@ -34,9 +34,9 @@ class ParameterStore {
   // After the optimizer changed master: refresh the F16 copy (no-op for F32).
   void sync_compute();
 
-  std::vector<float> read_master() const;                 // [count]
-  void write_master(const std::vector<float>& values);    // [count]; refreshes the F16 copy
-  std::vector<float> read_gradients() const;              // [count]
+  std::vector<float> read_master() const;               // [count]
+  void write_master(const std::vector<float>& values);  // [count]; refreshes the F16 copy
+  std::vector<float> read_gradients() const;            // [count]
 
  private:
   struct Slot {

@@ -11,8 +11,8 @@ double since(std::chrono::steady_clock::time_point t) {
 }
 }  // namespace
 
-std::string ProgressLine::format(std::int64_t step, std::int64_t steps, double seconds,
-                                 double loss, double accuracy, bool finished) {
+std::string ProgressLine::format(std::int64_t step, std::int64_t steps, double seconds, double loss,
+                                 double accuracy, bool finished) {
   constexpr int kWidth = 30;
   const int filled = steps > 0 ? static_cast<int>(kWidth * step / steps) : kWidth;
   std::string bar(static_cast<std::size_t>(kWidth), '.');
@@ -30,8 +30,8 @@ std::string ProgressLine::format(std::int64_t step, std::int64_t steps, double s
       std::snprintf(per_step, sizeof per_step, "%.0fms/step", per_step_ms);
     else  // Keras switches to microseconds below a millisecond
       std::snprintf(per_step, sizeof per_step, "%.0fus/step", per_step_ms * 1000.0);
-    std::snprintf(tail, sizeof tail, " - %.0fs %s - loss: %.4f - accuracy: %.4f", seconds,
-                  per_step, loss, accuracy);
+    std::snprintf(tail, sizeof tail, " - %.0fs %s - loss: %.4f - accuracy: %.4f", seconds, per_step,
+                  loss, accuracy);
   } else {
     const double eta = step > 0 ? per_step_ms * static_cast<double>(steps - step) / 1000.0 : 0.0;
     std::snprintf(tail, sizeof tail, " - ETA: %.0fs - loss: %.4f - accuracy: %.4f", eta, loss,

@@ -65,7 +65,9 @@ Shape MaxPool2D::build(const Shape& input) {
                                 ") does not fit an input of " + input.str());
   return Shape{h_ / pool_, w_ / pool_, c_};
 }
-Pool2DGeometry MaxPool2D::geometry(std::int64_t batch) const { return {batch, h_, w_, c_, pool_}; }
+Pool2DGeometry MaxPool2D::geometry(std::int64_t batch) const {
+  return {batch, h_, w_, c_, pool_};
+}
 void MaxPool2D::allocate(const LayerContext& ctx) {
   ctx_ = ctx;
   const Shape out{h_ / pool_, w_ / pool_, c_};
@@ -90,10 +92,11 @@ Tensor MaxPool2D::backward(const Tensor& dy, bool need_dx) {
 
 // ---- Dropout ------------------------------------------------------------------------------
 Dropout::Dropout(float rate, std::uint32_t seed) : rate_(rate), seed_(seed) {
-  if (!(rate >= 0.0f && rate < 1.0f))
-    throw std::invalid_argument("Dropout rate must be in [0, 1)");
+  if (!(rate >= 0.0f && rate < 1.0f)) throw std::invalid_argument("Dropout rate must be in [0, 1)");
 }
-std::string Dropout::describe() const { return "Dropout(" + std::to_string(rate_) + ")"; }
+std::string Dropout::describe() const {
+  return "Dropout(" + std::to_string(rate_) + ")";
+}
 Shape Dropout::build(const Shape& input) {
   shape_ = input;
   return input;

@@ -20,10 +20,10 @@ struct CommandResult {
 // args: the shell-quoted arguments after the binary; env: assignments prefixed to the command.
 inline CommandResult run_trainscope(const std::string& args, const std::string& env = "") {
   static int counter = 0;
-  const std::string base = "/tmp/ts_cli_test_" + std::to_string(getpid()) + "_" +
-                           std::to_string(counter++);
-  const std::string cmd = env + " " TRAINSCOPE_BIN " " + args + " >" + base + ".out 2>" + base +
-                          ".err </dev/null";
+  const std::string base =
+      "/tmp/ts_cli_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
+  const std::string cmd =
+      env + " " TRAINSCOPE_BIN " " + args + " >" + base + ".out 2>" + base + ".err </dev/null";
   const int raw = std::system(cmd.c_str());
   CommandResult r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);

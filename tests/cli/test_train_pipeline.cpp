@@ -85,8 +85,8 @@ TEST_F(TrainPipeline, BadPipelineFlagsExitTwoWithOneLine) {
 
 TEST_F(TrainPipeline, UnwritableTraceOrCacheFileFailsAtStartNamingIt) {
   const std::string missing = (*dir_ / "no" / "such" / "dir").string();
-  for (const std::string& flag : {"--trace " + missing + "/run.db",
-                                  "--cache file:" + missing + "/samples.cache"}) {
+  for (const std::string& flag :
+       {"--trace " + missing + "/run.db", "--cache file:" + missing + "/samples.cache"}) {
     const auto r = run_trainscope("train --backend cpu --epochs 1 --dataset synthetic:64 " + flag);
     EXPECT_EQ(r.status, 2) << flag;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

@@ -10,7 +10,8 @@ namespace ts {
 namespace {
 
 TEST(Half, ExactValuesRoundTrip) {
-  for (float v : {0.0f, -0.0f, 1.0f, -2.5f, 0.5f, 65504.0f, 6.103515625e-05f, 5.960464477539063e-08f})
+  for (float v :
+       {0.0f, -0.0f, 1.0f, -2.5f, 0.5f, 65504.0f, 6.103515625e-05f, 5.960464477539063e-08f})
     EXPECT_EQ(half_to_float(float_to_half(v)), v) << v;
 }
 
@@ -18,7 +19,7 @@ TEST(Half, KnownEncodings) {
   EXPECT_EQ(float_to_half(1.0f), 0x3c00);
   EXPECT_EQ(float_to_half(-2.0f), 0xc000);
   EXPECT_EQ(float_to_half(65504.0f), 0x7bff);
-  EXPECT_EQ(float_to_half(1e6f), 0x7c00);  // overflow -> inf
+  EXPECT_EQ(float_to_half(1e6f), 0x7c00);                    // overflow -> inf
   EXPECT_EQ(float_to_half(5.960464477539063e-08f), 0x0001);  // smallest subnormal
   EXPECT_EQ(float_to_half(std::numeric_limits<float>::infinity()), 0x7c00);
   EXPECT_TRUE(std::isnan(half_to_float(float_to_half(std::nanf("")))));

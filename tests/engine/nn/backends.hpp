@@ -32,8 +32,8 @@ inline Backend* shared_backend(const std::string& kind) {
 #endif
 }
 
-#define TS_BACKEND_OR_SKIP(var, kind)                                         \
-  Backend* var = ::ts::test::shared_backend(kind);                            \
+#define TS_BACKEND_OR_SKIP(var, kind)              \
+  Backend* var = ::ts::test::shared_backend(kind); \
   if (!var) GTEST_SKIP() << "no " << (kind) << " backend on this machine"
 
 }  // namespace ts::test

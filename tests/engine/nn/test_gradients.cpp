@@ -86,7 +86,8 @@ void check_layer(Backend& be, Layer& layer, const Shape& in_shape, std::int64_t 
     const double fp = objective(host_x);
     params.write_master(wm);
     const double fm = objective(host_x);
-    expect_close((fp - fm) / (2 * eps), grads[i], layer.describe() + " weight " + std::to_string(i));
+    expect_close((fp - fm) / (2 * eps), grads[i],
+                 layer.describe() + " weight " + std::to_string(i));
   }
   params.write_master(weights);
 }

@@ -160,8 +160,9 @@ TEST(Loss, OneHotLabelsConvertAndRejectNonOneHot) {
 }
 
 TEST(Progress, KerasStyleLine) {
-  EXPECT_EQ(ProgressLine::format(313, 313, 2.0, 0.30131, 0.91432, true),
-            "313/313 [==============================] - 2s 6ms/step - loss: 0.3013 - accuracy: 0.9143");
+  EXPECT_EQ(
+      ProgressLine::format(313, 313, 2.0, 0.30131, 0.91432, true),
+      "313/313 [==============================] - 2s 6ms/step - loss: 0.3013 - accuracy: 0.9143");
   EXPECT_NE(ProgressLine::format(313, 313, 0.1, 0.3, 0.9, true).find(" - 0s 319us/step - "),
             std::string::npos);
   const std::string mid = ProgressLine::format(10, 100, 1.0, 1.5, 0.5, false);
