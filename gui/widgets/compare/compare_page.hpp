@@ -9,7 +9,7 @@
 
 #include "gui/models/diff_model.hpp"
 #include "gui/models/trace_session.hpp"
-#include "profiler/import/import.hpp"
+#include "profiler/import_cache/trace_source.hpp"
 
 namespace ts::gui {
 
