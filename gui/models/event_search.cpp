@@ -16,18 +16,28 @@ void EventSearch::set_query(const QString& text, const SummaryData& summary) {
   query_ = text;
   labels_.clear();
   bins_.clear();
+  before_.clear();
   matches_ = 0;
   extent_.begin_ns = summary.begin_ns;
   extent_.end_ns = summary.end_ns;
   if (text.isEmpty()) return;
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> counts;  // (bin, matches in it)
   for (const auto& [id, stats] : summary.labels) {
     if (!QString::fromStdString(stats.name).contains(text, Qt::CaseInsensitive)) continue;
     labels_.insert(id);
     matches_ += stats.count;
-    bins_.insert(bins_.end(), stats.bins.begin(), stats.bins.end());
+    for (std::size_t i = 0; i < stats.bins.size(); ++i)
+      counts.emplace_back(stats.bins[i], i < stats.bin_counts.size() ? stats.bin_counts[i] : 0);
   }
-  std::sort(bins_.begin(), bins_.end());
-  bins_.erase(std::unique(bins_.begin(), bins_.end()), bins_.end());
+  std::sort(counts.begin(), counts.end());
+  std::uint64_t total = 0;
+  for (const auto& [bin, n] : counts) {
+    if (bins_.empty() || bins_.back() != bin) {
+      bins_.push_back(bin);
+      before_.push_back(total);
+    }
+    total += n;
+  }
 }
 
 std::optional<std::uint32_t> EventSearch::next_bin(std::uint32_t from, bool forward) const {
@@ -63,6 +73,20 @@ std::optional<store::Event> EventSearch::step(const store::Reader& reader, std::
     bin = next_bin(forward ? *bin + 1 : *bin - 1, forward);
   }
   return std::nullopt;
+}
+
+std::uint64_t EventSearch::ordinal(const store::Reader& reader, const store::Event& e) const {
+  const std::uint32_t bin = extent_.search_bin(e.start_ns);
+  const auto it = std::lower_bound(bins_.begin(), bins_.end(), bin);
+  std::uint64_t n =
+      it == bins_.end() ? matches_ : before_[static_cast<std::size_t>(it - bins_.begin())];
+  const auto [lo, hi] = extent_.search_bin_range(bin);
+  reader.scan(lo - 2, hi + 2, 0, [&](const store::Event& x) {
+    if (labels_.count(x.label) && extent_.search_bin(x.start_ns) == bin &&
+        before(x.start_ns, x.track, e.start_ns, e.track))
+      ++n;
+  });
+  return n + 1;
 }
 
 }  // namespace ts::gui

@@ -28,12 +28,17 @@ class EventSearch {
   std::optional<store::Event> step(const store::Reader& reader, std::int64_t start_ns,
                                    std::uint32_t track, bool forward) const;
 
+  // The 1-based position of the matching event `e` among all matches in (start, track) order
+  // ("3 of 120"): the counts of the bins before its own, plus a read of its bin only.
+  std::uint64_t ordinal(const store::Reader& reader, const store::Event& e) const;
+
  private:
   std::optional<std::uint32_t> next_bin(std::uint32_t from, bool forward) const;
 
   QString query_;
   std::unordered_set<std::uint32_t> labels_;
-  std::vector<std::uint32_t> bins_;  // union of the matching labels' bins, ascending
+  std::vector<std::uint32_t> bins_;    // union of the matching labels' bins, ascending
+  std::vector<std::uint64_t> before_;  // matches in the bins before each of bins_
   std::uint64_t matches_ = 0;
   SummaryData extent_;  // begin/end only, for bin arithmetic
 };

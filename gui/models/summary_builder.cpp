@@ -28,6 +28,7 @@ struct TrackState {
 struct LabelState {
   std::uint64_t count = 0;
   std::vector<std::uint32_t> new_bins;
+  std::vector<std::uint64_t> new_counts;  // events per entry of new_bins
   std::int64_t last_bin = -1;
 };
 
@@ -101,10 +102,12 @@ class Builder {
     LabelState& l = labels_[e.label];
     ++l.count;
     const std::int64_t bin = extent_.search_bin(e.start_ns);
-    if (bin != l.last_bin) {
+    if (bin != l.last_bin || l.new_bins.empty()) {
       l.new_bins.push_back(static_cast<std::uint32_t>(bin));
+      l.new_counts.push_back(0);
       l.last_bin = bin;
     }
+    ++l.new_counts.back();
     if (depth > DepthTracker::kMaxDepth) return;
     auto& rows = track->rows;
     while (rows.size() <= static_cast<std::size_t>(depth))
@@ -131,10 +134,16 @@ class Builder {
           s.category = label.category;
         }
         s.count += l.count;
-        for (std::uint32_t b : l.new_bins)
-          if (s.bins.empty() || s.bins.back() != b) s.bins.push_back(b);
+        for (std::size_t i = 0; i < l.new_bins.size(); ++i) {
+          if (s.bins.empty() || s.bins.back() != l.new_bins[i]) {
+            s.bins.push_back(l.new_bins[i]);
+            s.bin_counts.push_back(0);
+          }
+          s.bin_counts.back() += l.new_counts[i];
+        }
         l.count = 0;
         l.new_bins.clear();
+        l.new_counts.clear();
       });
       d.scanned_until_ns = scanned_until;
       d.events = events_;

@@ -23,7 +23,8 @@ struct LabelStats {
   std::string name;
   trace::Category category = trace::Category::other;
   std::uint64_t count = 0;
-  std::vector<std::uint32_t> bins;  // search bins in which its events start, ascending
+  std::vector<std::uint32_t> bins;        // search bins in which its events start, ascending
+  std::vector<std::uint64_t> bin_counts;  // how many of its events start in each of those
 };
 
 struct SummaryData {

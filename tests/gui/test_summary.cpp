@@ -199,6 +199,7 @@ class TestSummary : public QObject {
       QVERIFY(e.has_value());
       QCOMPARE(e->start_ns, all[i].start_ns);
       QCOMPARE(e->track, all[i].track);
+      QCOMPARE(search.ordinal(reader, *e), static_cast<std::uint64_t>(i + 1));
       at = e->start_ns;
       track = e->track;
     }
@@ -206,6 +207,7 @@ class TestSummary : public QObject {
     QVERIFY(back.has_value());
     QCOMPARE(back->start_ns, all[23].start_ns);
     QVERIFY(!search.step(reader, all.back().start_ns, all.back().track, true).has_value());
+    QCOMPARE(search.ordinal(reader, all.back()), static_cast<std::uint64_t>(all.size()));
     summary.read(
         [&](const SummaryData& d) { search.set_query(QStringLiteral("no such name"), d); });
     QCOMPARE(search.matches(), std::uint64_t{0});

@@ -355,13 +355,26 @@ class TestTimeline : public QObject {
     QVERIFY(o.page->find_next(true));
     const Selection first = o.page->view()->selection();
     QCOMPARE(first.kind, Selection::Kind::event);
+    // "i of N": the found event's position among all matches, counted by brute force.
+    std::uint64_t earlier = 0;
+    const auto range = o.session->reader().time_range();
+    for (const auto& e : o.session->reader().events(range.start_ns, range.end_ns + 1))
+      if (std::string(o.session->reader().name(e)) == "wait for batch" &&
+          (e.start_ns < first.start_ns || (e.start_ns == first.start_ns && e.track < first.track)))
+        ++earlier;
+    QCOMPARE(o.page->current_match(), earlier + 1);
+    QVERIFY2(
+        o.page->matches_text().startsWith(QString::number(earlier + 1) + QStringLiteral(" of ")),
+        qPrintable(o.page->matches_text()));
     QCOMPARE(QString::fromStdString(std::string(o.session->reader().label(first.label).name)),
              QStringLiteral("wait for batch"));
     QVERIFY(o.page->find_next(true));
     const Selection second = o.page->view()->selection();
     QVERIFY(second.start_ns > first.start_ns);
+    QCOMPARE(o.page->current_match(), earlier + 2);
     QVERIFY(o.page->find_next(false));
     QCOMPARE(o.page->view()->selection().start_ns, first.start_ns);
+    QCOMPARE(o.page->current_match(), earlier + 1);
     // The found event is in view.
     QVERIFY(o.page->view()->mapping().view_begin() <= first.start_ns);
     QVERIFY(o.page->view()->mapping().view_end() >= first.end_ns);

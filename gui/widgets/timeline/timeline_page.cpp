@@ -108,6 +108,10 @@ void TimelinePage::update_status() {
   status_->setText(parts.join(QStringLiteral(" · ")));
 }
 
+QString TimelinePage::matches_text() const {
+  return matches_->text();
+}
+
 void TimelinePage::set_search(const QString& text) {
   search_edit_->setText(text);
 }
@@ -120,6 +124,7 @@ void TimelinePage::refresh_search() {
     return;
   }
   s->summary().read([&](const SummaryData& d) { search_.set_query(search_edit_->text(), d); });
+  current_match_ = 0;
   if (search_edit_->text().isEmpty())
     matches_->clear();
   else
@@ -147,6 +152,10 @@ bool TimelinePage::find_next(bool forward) {
     if (!e) return false;
     view_->reveal(
         {Selection::Kind::event, e->track, -1, e->start_ns, e->end_ns(), e->label, 0, {}});
+    current_match_ = search_.ordinal(s->reader(), *e);
+    matches_->setText(tr("%1 of %2")
+                          .arg(format_count(static_cast<std::int64_t>(current_match_)),
+                               format_count(static_cast<std::int64_t>(search_.matches()))));
     return true;
   } catch (const std::exception& ex) {
     matches_->setText(QString::fromStdString(ex.what()));

@@ -27,6 +27,9 @@ class TimelinePage : public QWidget {
   void set_search(const QString& text);
   bool find_next(bool forward = true);
   const EventSearch& search() const { return search_; }
+  // The position of the match last found (1-based; 0 before any) and what the page says of it.
+  std::uint64_t current_match() const { return current_match_; }
+  QString matches_text() const;
 
  private:
   void refresh_search();
@@ -39,6 +42,7 @@ class TimelinePage : public QWidget {
   QLabel* matches_;
   QLabel* status_;
   EventSearch search_;
+  std::uint64_t current_match_ = 0;
 };
 
 }  // namespace ts::gui
