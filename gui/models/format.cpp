@@ -1,5 +1,6 @@
 #include "gui/models/format.hpp"
 
+#include <QRegularExpression>
 #include <cmath>
 #include <string>
 
@@ -11,6 +12,13 @@ namespace fmt = analysis::fmt;
 
 QString format_ns(double ns) {
   return QString::fromStdString(fmt::duration(static_cast<std::int64_t>(std::llround(ns))));
+}
+
+QString format_offset_ns(std::int64_t ns) {
+  const QString sign = ns < 0 ? QStringLiteral("-") : QStringLiteral("+");
+  const double abs_ns = std::fabs(static_cast<double>(ns));
+  if (abs_ns < 1e9) return sign + QString::number(abs_ns / 1e6, 'f', 3) + QStringLiteral(" ms");
+  return sign + QString::number(abs_ns / 1e9, 'f', 6) + QStringLiteral(" s");
 }
 
 QString format_ms(double ms) {
@@ -55,6 +63,12 @@ QString format_compact(double v) {
     ++i;
   }
   return QString::number(v, 'g', 3) + QLatin1String(suffix[i]);
+}
+
+QString format_counter(double v, const QString& counter_name) {
+  static const QRegularExpression bytes(QStringLiteral("bytes|memory|\\bmem\\b|allocated|reserved"),
+                                        QRegularExpression::CaseInsensitiveOption);
+  return bytes.match(counter_name).hasMatch() ? format_bytes(v) : format_compact(v);
 }
 
 }  // namespace ts::gui

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "profiler/analysis/event_pass.hpp"
+#include "profiler/analysis/phases.hpp"
 #include "profiler/analysis/steps.hpp"
 #include "profiler/analysis/tracks.hpp"
 
@@ -24,6 +25,8 @@ std::optional<std::int64_t> first_input_bound_step(const store::Reader& reader,
   const std::vector<store::Step> steps = analysis::clean_steps(all);
   const std::vector<store::Track> track_list = reader.tracks();
   const analysis::TrackTable tracks(track_list, analysis::step_tracks(steps));
+  const std::vector<bool> analysed =
+      analysis::select_steps(steps, analysis::run_shape(reader), options).analysed;
   // Parts of analyse()'s pass, in time order, stopping early: a step's figures are final (and
   // equal to analyse()'s) once an event starts at or after its end, since events come in start
   // order. Parts of a few hundred steps keep the memory small whatever the trace's length.
@@ -39,7 +42,7 @@ std::optional<std::int64_t> first_input_bound_step(const store::Reader& reader,
     const auto check = [&] {
       const auto& done = pass.figures.per_step;
       for (; checked < done.size() && !found; ++checked)
-        if (done[checked].input_bound) found = done[checked].step;
+        if (done[checked].input_bound && analysed[first + checked]) found = done[checked].step;
       return found.has_value();
     };
     try {
@@ -63,7 +66,7 @@ std::optional<std::int64_t> first_input_bound_step(const store::Reader& reader,
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>> typical_steps(
-    std::span<const store::Step> steps, std::optional<std::int64_t> at) {
+    std::span<const store::Step> steps, std::optional<std::int64_t> at, std::int64_t not_before) {
   if (steps.empty()) return std::nullopt;
   std::size_t i = steps.size() / 2;
   if (at)
@@ -72,7 +75,8 @@ std::optional<std::pair<std::int64_t, std::int64_t>> typical_steps(
         i = k;
         break;
       }
-  const std::size_t first = i >= 1 ? i - 1 : 0;
+  std::size_t first = i >= 1 ? i - 1 : 0;
+  if (steps[first].step < not_before && steps[i].step >= not_before) first = i;
   const std::size_t last = std::min(steps.size() - 1, first + 3);
   return std::pair{steps[first].step, steps[last].step};
 }
@@ -90,6 +94,17 @@ std::optional<std::pair<std::int64_t, std::int64_t>> steps_time_range(
   if (!found) return std::nullopt;
   const std::int64_t margin = (t1 - t0) / 40 + 1;
   return std::pair{t0 - margin, t1 + margin};
+}
+
+std::optional<std::int64_t> first_analysed_step(const store::Reader& reader,
+                                                std::span<const store::Step> all,
+                                                const analysis::AnalysisOptions& options) {
+  const std::vector<store::Step> steps = analysis::clean_steps(all);
+  const std::vector<bool> analysed =
+      analysis::select_steps(steps, analysis::run_shape(reader), options).analysed;
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    if (analysed[i]) return steps[i].step;
+  return std::nullopt;
 }
 
 }  // namespace ts::gui

@@ -85,7 +85,8 @@ std::optional<std::int64_t> TraceSession::first_input_bound_step() const {
   if (!first_input_bound_) {
     first_input_bound_.emplace();
     try {
-      *first_input_bound_ = gui::first_input_bound_step(*reader_, steps_, kInputBoundSearchEvents);
+      *first_input_bound_ =
+          gui::first_input_bound_step(*reader_, steps_, kInputBoundSearchEvents, options_);
     } catch (const std::exception&) {
       // Damage past the header: the background tasks find it too and report it.
     }
@@ -94,7 +95,13 @@ std::optional<std::int64_t> TraceSession::first_input_bound_step() const {
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>> TraceSession::initial_range() const {
-  const auto numbers = typical_steps(steps_, first_input_bound_step());
+  std::optional<std::int64_t> analysed;
+  try {
+    analysed = first_analysed_step(*reader_, steps_, options_);
+  } catch (const std::exception&) {
+  }
+  const auto numbers = typical_steps(steps_, first_input_bound_step(),
+                                     analysed.value_or(std::numeric_limits<std::int64_t>::min()));
   return numbers ? steps_time_range(steps_, *numbers) : std::nullopt;
 }
 

@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include "gui/models/diff_model.hpp"
+#include "gui/models/format.hpp"
 #include "gui/models/kernel_model.hpp"
 #include "gui/models/overview_figures.hpp"
 #include "gui/models/stage_model.hpp"
@@ -52,6 +53,18 @@ class TestModels : public QObject {
     b_ = analyse_file(test::synth_trace(dir_, 30000, 0.0, QStringLiteral("b.db")));
     QVERIFY(!a_.kernels.empty());
     QVERIFY(a_.input_bound_steps > 0);
+  }
+
+  // Times from the trace's start keep microseconds at any size; memory counters read in bytes.
+  void times_and_counters_read_in_their_units() {
+    QCOMPARE(format_offset_ns(4'000), QStringLiteral("+0.004 ms"));
+    QCOMPARE(format_offset_ns(813'204'000), QStringLiteral("+813.204 ms"));
+    QVERIFY(format_offset_ns(813'204'000) != format_offset_ns(813'208'000));
+    QCOMPARE(format_offset_ns(12'345'678'900), QStringLiteral("+12.345679 s"));
+    QCOMPARE(format_offset_ns(-2'000'000), QStringLiteral("-2.000 ms"));
+    QCOMPARE(format_counter(28.4 * 1024 * 1024, QStringLiteral("GPU memory allocated")),
+             QStringLiteral("28.4 MiB"));
+    QCOMPARE(format_counter(3, QStringLiteral("r0 · prefetch buffer fill")), format_compact(3));
   }
 
   void kernel_model_sorts_and_filters() {

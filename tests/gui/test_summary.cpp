@@ -135,7 +135,7 @@ class TestSummary : public QObject {
         std::optional<std::int64_t> want;
         std::size_t index = 0;
         for (const ts::analysis::StepSummary& st : r.per_step) {
-          if (st.input_bound) {
+          if (st.input_bound && !st.warmup) {
             want = st.step;
             break;
           }

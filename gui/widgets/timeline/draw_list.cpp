@@ -318,7 +318,7 @@ class Builder {
     }
     out_.lines.push_back(std::move(line));
     out_.texts.push_back({QPointF(right - 4, top + c_.metrics.ascent()),
-                          QStringLiteral("max %1").arg(format_compact(hi_v)),
+                          QStringLiteral("max %1").arg(format_counter(hi_v, lane.title)),
                           QColor(0x61, 0x61, 0x61)});
   }
 

@@ -26,8 +26,11 @@ std::vector<Entry> entries() {
           {QStringLiteral("collective"), category_color(Category::collective)},
           {QStringLiteral("input read/decode/map"), category_color(Category::input_decode)},
           {QStringLiteral("input wait · input-bound step"), category_color(Category::input_wait)},
+          // The device idle lane's gaps take their cause's colour: waiting for input is red
+          // there as in the trainer's lane.
           {QStringLiteral("idle: host-bound"), idle_cause_color(IdleCause::host)},
           {QStringLiteral("idle: sync"), idle_cause_color(IdleCause::sync)},
+          {QStringLiteral("idle: other"), idle_cause_color(IdleCause::other)},
           {QStringLiteral("merged events"), QColor(0x78, 0x90, 0x9c), true}};
 }
 

@@ -16,7 +16,7 @@ QString text_of(std::string_view s) {
 }
 
 QString offset(const TraceSession& s, std::int64_t t) {
-  return "+" + format_ns(static_cast<double>(t - s.extent().first));
+  return format_offset_ns(t - s.extent().first);
 }
 
 void event_details(const TraceSession& s, const Selection& sel, Details& d) {
