@@ -333,6 +333,20 @@ class TestTimeline : public QObject {
     QVERIFY(v->mapping().view_begin() > before);
     QTest::keyClick(v, Qt::Key_Home);
     QVERIFY(v->mapping().shows_all());
+    // Dragging the names column's edge widens it (the lanes give up that width) without panning.
+    const double area = v->mapping().width();
+    const int edge = static_cast<int>(v->names_width());
+    QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, QPoint(edge, 200));
+    QMouseEvent widen(QEvent::MouseMove, QPointF(edge + 120, 200),
+                      v->mapToGlobal(QPointF(edge + 120, 200)), Qt::NoButton, Qt::LeftButton,
+                      Qt::NoModifier);
+    QApplication::sendEvent(v, &widen);
+    QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, QPoint(edge + 120, 200));
+    QCOMPARE(v->names_width(), static_cast<double>(edge + 120));
+    QCOMPARE(v->mapping().width(), area - 120);
+    QVERIFY(v->mapping().shows_all());
+    v->set_names_width(1);  // clamped
+    QCOMPARE(v->names_width(), TimelineGeometry::kMinNamesWidth);
     o.page->set_session(nullptr);
   }
 

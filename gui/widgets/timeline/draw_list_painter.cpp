@@ -8,12 +8,12 @@
 
 namespace ts::gui {
 
-TimelineGeometry TimelineGeometry::of(const QRectF& w, double scroll_y) {
+TimelineGeometry TimelineGeometry::of(const QRectF& w, double scroll_y, double names_width) {
   TimelineGeometry g;
-  g.names = QRectF(w.left(), w.top() + kRulerHeight, kNamesWidth, w.height() - kRulerHeight);
-  g.ruler = QRectF(w.left() + kNamesWidth, w.top(), w.width() - kNamesWidth, kRulerHeight);
-  g.area = QRectF(w.left() + kNamesWidth, w.top() + kRulerHeight, w.width() - kNamesWidth,
-                  w.height() - kRulerHeight);
+  const double nw = names_width;
+  g.names = QRectF(w.left(), w.top() + kRulerHeight, nw, w.height() - kRulerHeight);
+  g.ruler = QRectF(w.left() + nw, w.top(), w.width() - nw, kRulerHeight);
+  g.area = QRectF(w.left() + nw, w.top() + kRulerHeight, w.width() - nw, w.height() - kRulerHeight);
   g.scroll_y = scroll_y;
   return g;
 }

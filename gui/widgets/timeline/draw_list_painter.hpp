@@ -11,7 +11,8 @@
 namespace ts::gui {
 
 struct TimelineGeometry {
-  static constexpr double kNamesWidth = 200;
+  static constexpr double kNamesWidth = 200;  // the names column's width until dragged
+  static constexpr double kMinNamesWidth = 80;
   static constexpr double kRulerHeight = 26;
 
   QRectF names;  // track names, left of the lanes
@@ -19,8 +20,10 @@ struct TimelineGeometry {
   QRectF area;   // where time is drawn
   double scroll_y = 0;
 
-  // Splits a widget rectangle (less the vertical scroll bar).
-  static TimelineGeometry of(const QRectF& widget, double scroll_y);
+  // Splits a widget rectangle (less the vertical scroll bar), the names column `names_width`
+  // wide.
+  static TimelineGeometry of(const QRectF& widget, double scroll_y,
+                             double names_width = kNamesWidth);
 };
 
 void paint_draw_list(QPainter& p, const DrawList& list, const LaneLayout& layout,

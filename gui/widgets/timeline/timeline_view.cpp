@@ -20,7 +20,27 @@ namespace ts::gui {
 namespace {
 
 constexpr double kWheelStep = 1.25;  // zoom per wheel notch and per W/S press
-constexpr double kPanStep = 0.15;    // of the width, per A/D press
+
+// A lane's full name and what the lane is.
+QString lane_tooltip(const Lane& lane) {
+  switch (lane.kind) {
+    case LaneKind::steps:
+      return QObject::tr("%1: the training steps, red when input-bound").arg(lane.title);
+    case LaneKind::group:
+      return QObject::tr("%1 (click to fold or unfold its lanes)").arg(lane.title);
+    case LaneKind::device:
+      return QObject::tr("%1 (device queue)").arg(lane.title);
+    case LaneKind::idle:
+      return QObject::tr("%1: the device's idle gaps inside steps, coloured by cause")
+          .arg(lane.title);
+    case LaneKind::counter:
+      return QObject::tr("%1 (counter)").arg(lane.title);
+    case LaneKind::thread:
+      break;
+  }
+  return QObject::tr("%1 (thread)").arg(lane.title);
+}
+constexpr double kPanStep = 0.15;  // of the width, per A/D press
 constexpr double kDragThreshold = 3;
 
 // Events of the summary's rows overlapping [t0, t1]: what loading that window would cost.
@@ -99,7 +119,19 @@ void TimelineView::report_ready() {
 
 TimelineGeometry TimelineView::geometry() const {
   const double bar = vbar_->isVisible() ? vbar_->width() : 0;
-  return TimelineGeometry::of(QRectF(0, 0, width() - bar, height()), vbar_->value());
+  return TimelineGeometry::of(QRectF(0, 0, width() - bar, height()), vbar_->value(), names_width_);
+}
+
+void TimelineView::set_names_width(double w) {
+  const double bar = vbar_->isVisible() ? vbar_->width() : 0;
+  const double most = std::max(TimelineGeometry::kMinNamesWidth, (width() - bar) / 2);
+  names_width_ = std::clamp(w, TimelineGeometry::kMinNamesWidth, most);
+  mapping_.set_width(std::max(1.0, geometry().area.width()));
+  changed();
+}
+
+bool TimelineView::on_names_edge(const QPointF& pos) const {
+  return pos.y() >= TimelineGeometry::kRulerHeight && std::fabs(pos.x() - names_width_) <= 4;
 }
 
 QPointF TimelineView::widget_point(std::int64_t ns, double content_y) const {
@@ -308,6 +340,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton) return;
   press_ = last_drag_ = e->position();
   dragging_ = false;
+  resizing_names_ = on_names_edge(e->position());
   ranging_ = (e->modifiers() & Qt::ShiftModifier) && e->position().x() >= geometry().area.left();
 }
 
@@ -330,8 +363,18 @@ Selection TimelineView::range_selection(std::int64_t t0, std::int64_t t1, double
 }
 
 void TimelineView::mouseMoveEvent(QMouseEvent* e) {
-  if (!press_ || !(e->buttons() & Qt::LeftButton)) return;
   const QPointF pos = e->position();
+  if (!press_ || !(e->buttons() & Qt::LeftButton)) {  // hovering: the names' edge can be dragged
+    if (on_names_edge(pos))
+      setCursor(Qt::SplitHCursor);
+    else
+      unsetCursor();
+    return;
+  }
+  if (resizing_names_) {
+    set_names_width(pos.x());
+    return;
+  }
   if (!dragging_ && (pos - *press_).manhattanLength() < kDragThreshold) return;
   dragging_ = true;
   if (ranging_) {  // Shift+drag: the range follows the mouse
@@ -354,7 +397,9 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton || !press_) return;
-  if (!dragging_) {
+  if (resizing_names_) {
+    // the column keeps its new width
+  } else if (!dragging_) {
     click(e->position());
   } else if (ranging_) {
     emit selectionChanged(selection_);
@@ -362,6 +407,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
   press_.reset();
   dragging_ = false;
   ranging_ = false;
+  resizing_names_ = false;
   unsetCursor();
 }
 
@@ -436,6 +482,15 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
 bool TimelineView::event(QEvent* e) {
   if (e->type() != QEvent::ToolTip) return QWidget::event(e);
   const auto* help = static_cast<QHelpEvent*>(e);
+  const TimelineGeometry g = geometry();
+  if (g.names.contains(help->pos())) {  // a lane's name, in full (the column may elide it)
+    const Lane* lane = layout_.lane_at(help->pos().y() - g.area.top() + g.scroll_y);
+    if (lane == nullptr || lane->title.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(help->globalPos(), lane_tooltip(*lane), this);
+    return true;
+  }
   const DrawBox* b = box_at(help->pos());
   if (!b) {
     QToolTip::hideText();

@@ -45,6 +45,11 @@ class TimelineView : public QWidget {
   void zoom(double factor);            // around the cursor when over the lanes, else the centre
   void pan_fraction(double fraction);  // of the visible width; positive shows later time
 
+  // The lane names' column: as wide as the user dragged its edge (between kMinNamesWidth and
+  // half the view); a lane's full name shows in a tooltip over it.
+  double names_width() const { return names_width_; }
+  void set_names_width(double width);
+
   const Selection& selection() const { return selection_; }
   // The selected event's correlated partner (kind none: none), drawn with a flow line.
   const Selection& link() const { return link_; }
@@ -94,6 +99,7 @@ class TimelineView : public QWidget {
   const DrawBox* box_at(const QPointF& pos) const;
   void click(const QPointF& pos);
   void changed();
+  bool on_names_edge(const QPointF& pos) const;
 
   QPointer<TraceSession> session_;
   TimeMapping mapping_;
@@ -112,6 +118,8 @@ class TimelineView : public QWidget {
   double build_ms_ = 0, paint_ms_ = 0;
   std::optional<QPointF> press_, last_drag_;
   bool dragging_ = false;
+  bool resizing_names_ = false;  // this drag moves the names column's edge
+  double names_width_ = TimelineGeometry::kNamesWidth;
 };
 
 }  // namespace ts::gui
