@@ -23,9 +23,22 @@ bool wants_screenshot(int argc, char** argv) {
   return false;
 }
 
+// Qt's notes that say nothing about the trace or the viewer (the offscreen platform cannot
+// propagate size hints; no XDG_RUNTIME_DIR under a bare root shell) are dropped; every other
+// message goes to Qt's own handler.
+QtMessageHandler g_qt_handler = nullptr;
+
+void quiet_handler(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+  if (message.contains(QLatin1String("propagateSizeHints")) ||
+      message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")))
+    return;
+  if (g_qt_handler != nullptr) g_qt_handler(type, context, message);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  g_qt_handler = qInstallMessageHandler(quiet_handler);
   // A screenshot needs no display: render offscreen unless told otherwise.
   if (wants_screenshot(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
     qputenv("QT_QPA_PLATFORM", "offscreen");
