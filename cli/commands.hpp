@@ -16,6 +16,7 @@ int run_export(Args& args);
 int run_recover(Args& args);
 int run_import(Args& args);
 int run_merge(Args& args);
+int run_synth(Args& args);
 
 // The --help text of the commands above that keep it with their code.
 extern const char* const kReportHelp;
@@ -25,5 +26,6 @@ extern const char* const kExportHelp;
 extern const char* const kRecoverHelp;
 extern const char* const kImportHelp;
 extern const char* const kMergeHelp;
+extern const char* const kSynthHelp;
 
 }  // namespace ts::cli

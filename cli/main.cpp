@@ -1,4 +1,6 @@
 // trainscope: train with a built-in engine and profile why training is slow.
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -11,7 +13,7 @@
 #include "engine/data/dataset.hpp"
 #include "engine/dist/runtime.hpp"
 #include "profiler/import/import.hpp"
-#include "profiler/io/json_stream.hpp"
+#include "profiler/io/chrome_trace.hpp"
 #include "profiler/store/error.hpp"
 
 namespace {
@@ -27,6 +29,7 @@ commands:
   import        import PyTorch/Chrome JSON traces or TensorFlow profiles into a trace file
   recover       index the staged events of a killed capture into its trace file
   merge         merge the per-rank parts of a data-parallel job's trace into one trace
+  synth         write a synthetic training trace of N events (the benchmarks' traces)
   devices       list the OpenCL devices
   make-dataset  write a dataset as a folder of PNG images, one sub-folder per class
 
@@ -168,6 +171,7 @@ int main(int argc, char** argv) {
         {"import", ts::cli::run_import, ts::cli::kImportHelp},
         {"recover", ts::cli::run_recover, ts::cli::kRecoverHelp},
         {"merge", ts::cli::run_merge, ts::cli::kMergeHelp},
+        {"synth", ts::cli::run_synth, ts::cli::kSynthHelp},
     };
     for (const Command& c : commands) {
       if (command != c.name) continue;
@@ -180,12 +184,18 @@ int main(int argc, char** argv) {
         return 0;
       }
       const int status = c.run(args);
+      // What the command printed must have reached standard output: a full disk or a closed
+      // device behind it is an error, not a silent success.
+      if (std::fflush(stdout) != 0 || std::ferror(stdout))
+        return fail(std::string("cannot write to standard output: ") +
+                        std::strerror(errno != 0 ? errno : EIO),
+                    2);
       ts::dist::finalize();
       return status;
     }
     std::cerr << "trainscope: unknown command '" << command
               << "' (commands: train, report, check, diff, export, import, recover, merge, "
-                 "devices, make-dataset; see 'trainscope --help')\n";
+                 "synth, devices, make-dataset; see 'trainscope --help')\n";
     return 2;
   } catch (const ts::cli::UsageError& e) {
     return fail(e.what(), 2);

@@ -1,5 +1,5 @@
 // report, check, diff and export on the sample traces in traces/ (see traces/README.md): exit
-// codes, the DESIGN §5 JSON keys, the check's violation lines and JUnit XML, and an export that
+// codes, the stable JSON keys, the check's violation lines and JUnit XML, and an export that
 // is valid JSON holding one event per stored event.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -245,6 +245,25 @@ TEST(Check, APartialTraceFailsUnlessAllowed) {
 
   // The complete sample trace passes without the flag.
   EXPECT_EQ(run_trainscope("check " + kTuned + " --max-input-pct 100").status, 0);
+}
+
+// synth writes the benchmarks' synthetic trace: about the events asked for, in whole steps, with
+// the share of input-bound steps asked for, readable by every command.
+TEST(Synth, WritesATraceOfTheSizeAsked) {
+  TempDir dir;
+  const std::string out = dir.file("synth.db");
+  const CommandResult r =
+      run_trainscope("synth --events 20000 --input-bound-fraction 1 --seed 7 -o " + out);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::int64_t events = std::stoll(sql(out, "SELECT count(*) FROM event").rows.at(0).at(0));
+  EXPECT_GE(events, 20000);
+  EXPECT_LT(events, 20200);
+  std::string grouped = std::to_string(events);  // as the CLI prints it: "20 016"
+  for (int i = static_cast<int>(grouped.size()) - 3; i > 0; i -= 3) grouped.insert(i, " ");
+  EXPECT_NE(r.out.find("Wrote " + grouped + " events"), std::string::npos) << r.out;
+  EXPECT_EQ(report_json(out).at("verdict").text, "high") << "every step made to wait for input";
+  EXPECT_EQ(run_trainscope("synth --events 0 -o " + out).status, 2);
+  EXPECT_EQ(run_trainscope("synth --events 100").status, 2);
 }
 
 TEST(Diff, SideBySide) {

@@ -2,7 +2,8 @@
 // in engine/, profiler/, cli/, gui/ and kernels/ must follow an allowed edge below. Dependencies
 // point one way: gui -> analysis -> store; cli -> engine, capture, analysis, io, import;
 // engine -> profiler/api (the public <trainscope/...> headers) only; engine/dist (data
-// parallelism: communicators, the gradient allreduce) below engine/nn, which uses it. A new module,
+// parallelism: communicators, the gradient allreduce) below engine/nn, which uses it; profiler/json
+// (the JSON writer and UTF-8 checks) below every module that writes text. A new module,
 // or a new edge, is a deliberate change to this table.
 #include <gtest/gtest.h>
 
@@ -28,16 +29,17 @@ const std::map<std::string, std::set<std::string>> kAllowed = {
     {"engine/nn", {"engine/core", "engine/backend", "engine/data", "engine/dist", "trainscope"}},
     {"profiler/api", {"trainscope"}},
     {"profiler/store", {"trainscope"}},
+    {"profiler/json", {}},
     {"profiler/capture", {"profiler/store", "trainscope"}},
-    {"profiler/analysis", {"profiler/store", "trainscope"}},
-    {"profiler/io", {"profiler/store", "trainscope"}},
+    {"profiler/analysis", {"profiler/store", "profiler/json", "trainscope"}},
+    {"profiler/io", {"profiler/store", "profiler/json", "trainscope"}},
     {"profiler/synth", {"profiler/store", "trainscope"}},
-    {"profiler/import", {"profiler/store", "trainscope"}},
+    {"profiler/import", {"profiler/store", "profiler/json", "trainscope"}},
     {"profiler/import_cache", {"profiler/import", "profiler/store", "trainscope"}},
     {"cli",
      {"engine/core", "engine/backend", "engine/data", "engine/dist", "engine/nn", "profiler/store",
-      "profiler/analysis", "profiler/io", "profiler/import", "profiler/import_cache",
-      "trainscope"}},
+      "profiler/analysis", "profiler/io", "profiler/json", "profiler/import",
+      "profiler/import_cache", "profiler/synth", "trainscope"}},
     {"gui/models", {"profiler/analysis", "profiler/store", "trainscope"}},
     {"gui/widgets",
      {"gui/models", "profiler/analysis", "profiler/store", "profiler/import_cache", "trainscope"}},

@@ -1,0 +1,64 @@
+// trainscope synth --events N -o OUT.db: a realistic synthetic training trace of any size, the one
+// the benchmarks measure, so anyone can reproduce their figures.
+#include <chrono>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "profiler/analysis/format.hpp"
+#include "profiler/synth/synth.hpp"
+
+namespace ts::cli {
+
+const char* const kSynthHelp = R"(usage: trainscope synth --events N -o OUT.db [options]
+
+Writes a synthetic trace of about N events (whole steps) shaped like a traced training run on an
+accelerator: a trainer thread (steps, input waits, launches, optimizer, syncs), input workers
+(read, decode, map per batch), a compute queue with a dozen kernel names, a copy queue (h2d with
+bytes, d2h) and the prefetch-fill counter. A chosen share of the steps wait for a slow batch
+(input-bound by construction). Deterministic for a seed. The benchmarks (bench_analysis,
+bench_gui) measure traces made this way.
+
+  --events N                   events to write, at least one step's worth (required)
+  -o, --output OUT.db          the trace to write (an existing trace there is replaced)
+  --input-bound-fraction F     share of steps made to wait for input, 0 to 1 (default 0.3)
+  --workers N                  input worker threads (default 2)
+  --prefetch N                 batches ready ahead at most (default 2)
+  --batch N                    samples per step (default 32)
+  --seed N                     the random seed (default 1)
+)";
+
+int run_synth(Args& args) {
+  synth::SynthOptions o;
+  o.target_events = args.integer("events", 0, 1, std::int64_t{1} << 40);
+  o.input_bound_fraction = args.real_in("input-bound-fraction", 0, 1).value_or(0.3);
+  o.workers = static_cast<int>(args.integer("workers", 2, 1, 64));
+  o.prefetch = static_cast<int>(args.integer("prefetch", 2, 1, 1024));
+  o.batch = static_cast<int>(args.integer("batch", 32, 1, 1 << 20));
+  o.seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
+  std::optional<std::string> out = args.value("output");
+  const std::vector<std::string> words = args.positionals();
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (words[i] != "-o")
+      throw UsageError("'trainscope synth' takes no file argument but -o OUT.db");
+    if (i + 1 == words.size()) throw UsageError("-o needs a value: the trace file to write");
+    if (out) throw UsageError("give the output once (-o or --output)");
+    out = words[++i];
+  }
+  args.finish();
+  if (o.target_events <= 0) throw UsageError("'trainscope synth' needs --events N (N >= 1)");
+  if (!out || out->empty()) throw UsageError("'trainscope synth' needs -o OUT.db");
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const synth::SynthResult r = synth::write_synthetic_trace(*out, o);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  namespace fmt = analysis::fmt;
+  std::cout << "Wrote " << fmt::count(r.events) << " events (" << fmt::count(r.steps) << " steps, "
+            << fmt::count(r.input_bound_steps) << " made input-bound) to " << *out
+            << fmt::printf(" in %.2f s", s);
+  if (s > 0)
+    std::cout << fmt::printf(" (%.2f M events/s)", static_cast<double>(r.events) / s / 1e6);
+  std::cout << ".\nNext: trainscope report " << *out << "   (or trainscope-gui " << *out << ")\n";
+  return 0;
+}
+
+}  // namespace ts::cli
