@@ -73,6 +73,11 @@ int main(int argc, char** argv) {
   const QCommandLineOption compare(
       QStringLiteral("compare"),
       QStringLiteral("Compare FILE (A) with B and show the compare view."), QStringLiteral("B"));
+  const QCommandLineOption window(
+      QStringLiteral("window"),
+      QStringLiteral("Timeline screenshot: the time window to show, all (the whole trace) or "
+                     "START_MS:END_MS from the trace's start."),
+      QStringLiteral("all|START_MS:END_MS"));
   const QCommandLineOption step_marker(
       QStringLiteral("step-marker"),
       QStringLiteral("An imported trace without ProfilerStep#N markers: the top-level annotation "
@@ -83,7 +88,8 @@ int main(int argc, char** argv) {
       QStringLiteral("A TensorBoard log directory: the profile run to open (plugins/profile/NAME; "
                      "default: the latest)."),
       QStringLiteral("NAME"));
-  parser.addOptions({screenshot, view, size, steps, skip_warmup, compare, step_marker, run});
+  parser.addOptions(
+      {screenshot, view, size, steps, skip_warmup, compare, window, step_marker, run});
   parser.process(app);  // --help and --version exit here
 
   const QStringList files = parser.positionalArguments();
@@ -145,6 +151,18 @@ int main(int argc, char** argv) {
                            .arg(parser.value(size)));
   o.size = QSize(wh.captured(1).toInt(), wh.captured(2).toInt());
   o.steps = step_range;
+  if (parser.isSet(window)) {
+    const QString wv = parser.value(window);
+    const auto ab =
+        QRegularExpression(QStringLiteral("^(\\d+(?:\\.\\d*)?):(\\d+(?:\\.\\d*)?)$")).match(wv);
+    if (wv == QLatin1String("all"))
+      o.window_all = true;
+    else if (ab.hasMatch() && ab.captured(1).toDouble() < ab.captured(2).toDouble())
+      o.window_ms = std::pair{ab.captured(1).toDouble(), ab.captured(2).toDouble()};
+    else
+      return usage_error(
+          QStringLiteral("--window takes all or START_MS:END_MS with START < END, not %1").arg(wv));
+  }
   o.analysis = analysis;
   o.import = import;
   o.compare_with = parser.value(compare);

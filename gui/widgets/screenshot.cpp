@@ -67,10 +67,16 @@ QString take_screenshot(const ScreenshotOptions& o) {
   settle();
   if (o.view == QLatin1String("timeline")) {
     TimelineView* view = w.timeline()->view();
-    const auto steps = o.steps ? o.steps : screenshot_steps(s);
-    if (steps)
+    const std::int64_t origin = s.extent().first;
+    if (o.window_all) {
+      view->show_all();
+    } else if (o.window_ms) {
+      view->show_range(origin + static_cast<std::int64_t>(o.window_ms->first * 1e6),
+                       origin + static_cast<std::int64_t>(o.window_ms->second * 1e6));
+    } else if (const auto steps = o.steps ? o.steps : screenshot_steps(s)) {
       if (const auto range = steps_time_range(s.steps(), *steps))
         view->show_range(range->first, range->second);
+    }
     view->build_frame();  // asks for the window of exact events it needs
     s.windows().wait();
     settle();

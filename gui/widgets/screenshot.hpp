@@ -21,6 +21,10 @@ struct ScreenshotOptions {
   // Timeline: the steps to show (first, last); by default a few steps around the first
   // input-bound one, or around the middle of the run.
   std::optional<std::pair<std::int64_t, std::int64_t>> steps;
+  // Timeline: the time window to show instead, in ms from the trace's start; window_all: the
+  // whole trace (drawn from the summary's level of detail).
+  std::optional<std::pair<double, double>> window_ms;
+  bool window_all = false;
   QString compare_with;                // compare view: the second trace
   analysis::AnalysisOptions analysis;  // which steps the analysis covers
   import::ImportOptions import;        // how another tool's trace is imported

@@ -319,6 +319,29 @@ class TestFiles : public QObject {
     QVERIFY(QFileInfo(out).size() > 10000);  // a picture, not a blank page
   }
 
+  // --window picks the timeline's time window: the whole trace, or milliseconds from its start;
+  // a good screenshot says nothing on stderr (no Qt platform notes).
+  void screenshot_window_all_or_a_range() {
+    const QString all = dir_.filePath(QStringLiteral("all.png"));
+    const QString part = dir_.filePath(QStringLiteral("part.png"));
+    const QStringList common{good_, QStringLiteral("--view"), QStringLiteral("timeline"),
+                             QStringLiteral("--size"), QStringLiteral("1200x800")};
+    const Run a = gui(common + QStringList{QStringLiteral("--window"), QStringLiteral("all"),
+                                           QStringLiteral("--screenshot"), all});
+    QCOMPARE(a.code, 0);
+    QVERIFY2(a.err.isEmpty(), a.err.constData());
+    const Run p = gui(common + QStringList{QStringLiteral("--window"), QStringLiteral("0.5:1.25"),
+                                           QStringLiteral("--screenshot"), part});
+    QCOMPARE(p.code, 0);
+    QVERIFY(QImage(all) != QImage(part));
+    for (const char* bad : {"2:1", "later", "1:"}) {
+      const Run r = gui(common + QStringList{QStringLiteral("--window"), QString::fromLatin1(bad),
+                                             QStringLiteral("--screenshot"), part});
+      QCOMPARE(r.code, 2);
+      QCOMPARE(error_lines(r.err).size(), 1);
+    }
+  }
+
   void screenshot_of_a_bad_file_fails_in_one_line() {
     write_file(dir_.filePath(QStringLiteral("bad.db")), QByteArray("hello, I am not a trace"));
     const QString out = dir_.filePath(QStringLiteral("bad.png"));
