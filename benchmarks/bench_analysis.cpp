@@ -1,4 +1,4 @@
-// Analysis of a 10 M-event trace (DESIGN §6, issue 5: target ≤ 2 s): generates a synthetic trace
+// Analysis of a 10 M-event trace (target ≤ 2 s): generates a synthetic trace
 // once (cached in the working directory as bench_analysis_<N>_events.db), then times analyse() —
 // opening the Reader included — a few times and prints the best and median wall times.
 //

@@ -1,4 +1,4 @@
-// The viewer on a 10 M-event trace (DESIGN §6): time from opening the file to the timeline's
+// The viewer on a 10 M-event trace: time from opening the file to the timeline's
 // first frame and to its first complete frame (every lane of the initial view drawn from exact
 // events; target ≤ 1 s), to every lane at full zoom-out, repaint time at full zoom-out, mid zoom
 // and deep zoom (≤ 16 ms each), and memory (RSS ≤ 2x the file size). Renders offscreen. The trace

@@ -1,4 +1,4 @@
-// SQLite ingest rate of the trace store (DESIGN §6: >= 3 M events/s sustained) and the size of a
+// SQLite ingest rate of the trace store (target: >= 3 M events/s sustained) and the size of a
 // stored event, indexes included (<= 32 bytes).
 //
 // The rows imitate what the capture writer hands the store: eight tracks on one clock, 10 ms

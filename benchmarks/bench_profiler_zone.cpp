@@ -1,5 +1,5 @@
 // Cost of a host zone (begin + end) on the hot path, against two raw timestamp reads in the same
-// process (DESIGN §6: <= 30 ns and <= 1.5x two reads).
+// process (target: <= 30 ns and <= 1.5x two reads).
 //
 // A recorded zone writes one slot of its thread's ring, so batches are timed by hand and the
 // writer empties the ring between batches (untimed): what is measured is the recording path,

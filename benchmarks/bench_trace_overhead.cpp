@@ -1,4 +1,4 @@
-// Tracing overhead on training throughput (DESIGN §6: <= 2 %): the mlp, batch 32, CPU backend,
+// Tracing overhead on training throughput (target: <= 2 %): the mlp, batch 32, CPU backend,
 // trained by Sequential::fit with and without a trace session around it, in alternating runs of
 // one process (8 pairs of ~1.5 s each; the first run of each pair alternates between traced and
 // untraced, so drift in the machine's speed falls on both sides). Reported: the median over

@@ -55,10 +55,13 @@ double Args::real(const std::string& name, double fallback, double min_exclusive
   if (!v) return fallback;
   char* end = nullptr;
   const double out = std::strtod(v->c_str(), &end);
-  if (v->empty() || end != v->c_str() + v->size() || !(out == out))
-    throw UsageError("--" + name + " expects a number, not '" + *v + "'");
-  if (!(out > min_exclusive))
-    throw UsageError("--" + name + " must be greater than " + std::to_string(min_exclusive));
+  if (v->empty() || end != v->c_str() + v->size() || !std::isfinite(out))
+    throw UsageError("--" + name + " expects a finite number, not '" + *v + "'");
+  if (!(out > min_exclusive)) {
+    char bound[32];
+    std::snprintf(bound, sizeof bound, "%g", min_exclusive);
+    throw UsageError("--" + name + " must be greater than " + bound + ", not " + *v);
+  }
   return out;
 }
 

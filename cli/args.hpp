@@ -29,7 +29,7 @@ class Args {
   // Integer in [min, max]; a non-number or out-of-range value is a UsageError naming the flag.
   std::int64_t integer(const std::string& name, std::int64_t fallback, std::int64_t min,
                        std::int64_t max);
-  // Real number > min_exclusive.
+  // A finite real number > min_exclusive (inf and nan are refused).
   double real(const std::string& name, double fallback, double min_exclusive);
   // Real number in [min, max], or nullopt when the flag is absent (max: the largest double for
   // no upper bound).

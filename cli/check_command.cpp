@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/junit.hpp"
 #include "cli/trace_input.hpp"
+#include "profiler/io/output_file.hpp"
 
 namespace ts::cli {
 
@@ -145,6 +146,9 @@ int run_check(Args& args) {
         "'trainscope check' needs at least one limit: --max-input-pct, --max-device-idle-pct or "
         "--baseline with --max-step-time-increase-pct");
   if (junit && junit->empty()) throw UsageError("--junit needs a file name");
+  for (const std::string* input : {&file, baseline ? &*baseline : nullptr})
+    if (junit && input != nullptr && io::same_output(*input, *junit))
+      throw UsageError("--junit " + *junit + " would overwrite the trace " + *input);
 
   const auto start = std::chrono::steady_clock::now();
   const analysis::Report report = analyse_trace(file, trace, scope);

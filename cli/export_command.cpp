@@ -19,7 +19,8 @@ category as "cat" and its step, bytes, work size, correlation id and source loca
 microseconds since the capture started. The file is written as it is read (a trace of millions
 of events needs no more memory than a small one) and appears only once complete.
 
-  --chrome OUT.json  the file to write ('-' for standard output)
+  --chrome OUT.json  the file to write ('-' for standard output; a device or a FIFO is
+                     written to, a symbolic link's target replaced)
 )";
 
 int run_export(Args& args) {
@@ -33,15 +34,8 @@ int run_export(Args& args) {
     throw UsageError("--chrome " + *out + " would overwrite the trace it exports");
 
   const auto reader = open_trace(file, trace);
-  if (*out == "-") {
-    try {
-      io::write_chrome_trace(*reader, std::cout);
-    } catch (const io::WriteError&) {
-      throw io::WriteError("cannot write the JSON of " + file + " to standard output");
-    }
-    return 0;
-  }
   const io::ChromeTraceStats s = io::write_chrome_trace(*reader, *out);
+  if (*out == "-") return 0;
   std::cout << "Wrote " << *out << ": " << s.complete_events << " events, " << s.counter_events
             << " counter samples, " << s.metadata_events
             << " metadata records. Open it in https://ui.perfetto.dev or chrome://tracing.\n";

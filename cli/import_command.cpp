@@ -5,6 +5,7 @@
 #include "cli/commands.hpp"
 #include "profiler/analysis/format.hpp"
 #include "profiler/import/import.hpp"
+#include "profiler/io/output_file.hpp"
 
 namespace ts::cli {
 
@@ -54,8 +55,12 @@ int run_import(Args& args) {
   if (sources.empty())
     throw UsageError("'trainscope import' needs at least one trace to import (see --help)");
 
+  for (const std::string& input : sources)
+    if (io::same_output(input, *out))
+      throw UsageError("the output " + *out + " would overwrite the input " + input);
+  const std::string target = io::regular_output_path(*out);
   const auto t0 = std::chrono::steady_clock::now();
-  const import::ImportStats s = import::import_traces(sources, *out, options);
+  const import::ImportStats s = import::import_traces(sources, target, options);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   namespace fmt = analysis::fmt;

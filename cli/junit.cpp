@@ -1,12 +1,11 @@
 #include "cli/junit.hpp"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 
 #include "cli/args.hpp"
-#include "profiler/io/utf8.hpp"
+#include "profiler/io/output_file.hpp"
+#include "profiler/json/utf8.hpp"
+#include "profiler/json/writer.hpp"
 
 namespace ts::cli {
 
@@ -30,7 +29,7 @@ std::string xml_escape(std::string_view text, bool attribute) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
-    const std::size_t n = io::utf8_sequence_length(text, i);
+    const std::size_t n = json::utf8_sequence_length(text, i);
     if (n == 0) {
       out += kReplacement;
       ++i;
@@ -114,12 +113,13 @@ std::string junit_xml(const JUnitSuite& suite) {
 }
 
 void write_junit(const JUnitSuite& suite, const std::string& path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (out) out << junit_xml(suite);
-  if (out) out.close();
-  if (!out)
-    throw UsageError("cannot write --junit " + path + ": " +
-                     std::strerror(errno != 0 ? errno : EIO));
+  const std::string xml = junit_xml(suite);
+  try {
+    io::write_output(
+        path, [&](std::ostream& out) { out << xml; }, "--junit " + path);
+  } catch (const json::WriteError& e) {
+    throw UsageError(e.what());
+  }
 }
 
 }  // namespace ts::cli

@@ -33,7 +33,9 @@ commands:
   devices       list the OpenCL devices
   make-dataset  write a dataset as a folder of PNG images, one sub-folder per class
 
-Exit status: 0 success, 1 a failed check, 2 bad usage or a file that cannot be read.
+Exit status: 0 success; 1 a failed check; 2 bad usage, or a file that cannot be read or
+written; 3 an internal error (a bug: please report it); 128+N train stopped by signal N
+(130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
 
 Run 'trainscope <command> --help' for a command's options.
 )";
@@ -122,6 +124,9 @@ bool wants_help(const std::vector<std::string>& words) {
     if (w == "--help" || w == "-h") return true;
   return false;
 }
+
+// The exit status of an unexpected exception (1 is a failed check's, 2 bad usage or input).
+constexpr int kInternalError = 3;
 
 // Prints the error (with the rank in a job of several). A rank of a job whose error the other
 // ranks do not share marks its trace part, then ends the job (MPI_Abort) so that none waits in a
@@ -214,6 +219,9 @@ int main(int argc, char** argv) {
   } catch (const std::invalid_argument& e) {
     return fail(e.what(), 2);
   } catch (const std::exception& e) {
-    return fail(std::string("error: ") + e.what(), 1);
+    // Not an error the program expects: exit 1 stays a failed check's alone.
+    return fail(std::string("internal error: ") + e.what(), kInternalError);
+  } catch (...) {
+    return fail("internal error: an unknown exception", kInternalError);
   }
 }

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "cli/commands.hpp"
+#include "profiler/io/output_file.hpp"
 #include "profiler/store/job_merge.hpp"
 
 namespace ts::cli {
@@ -50,8 +51,12 @@ int run_merge(Args& args) {
   }
   if (parts.empty()) throw UsageError("'trainscope merge' needs at least one part to merge");
 
+  for (const std::string& input : parts)
+    if (io::same_output(input, *out))
+      throw UsageError("the output " + *out + " would overwrite the input " + input);
+  const std::string target = io::regular_output_path(*out);
   const auto t0 = std::chrono::steady_clock::now();
-  const store::JobMerge m = store::merge_job(parts, *out);
+  const store::JobMerge m = store::merge_job(parts, target);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (const std::string& w : m.warnings) std::cerr << "trainscope: " << w << "\n";

@@ -15,7 +15,8 @@ sync, host compute, other), device busy and idle time with the cause of each idl
 input pipeline stages with the bottleneck named, the kernel table, a compact per-step summary
 and recommendations.
 
-  --json                       the same as JSON (the keys of DESIGN §5, and more)
+  --json                       the same as JSON (the stable keys listed in
+                               profiler/analysis/README.md, and more)
   --gpu-hour-price X           what an hour of the device costs, for the cost of its idle
                                time (default 2.50)
   --step-input-threshold P     a step is input-bound when its input is at least P % of its

@@ -3,23 +3,28 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <csignal>
-#include <fstream>
+#include <cstdio>
 #include <iostream>
+#include <optional>
 #include <thread>
 #include <trainscope/session.hpp>
 #include <trainscope/trace.hpp>
+#include <utility>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/dist_job.hpp"
 #include "cli/dist_trace.hpp"
-#include "cli/json_writer.hpp"
 #include "cli/pipeline_flags.hpp"
 #include "engine/backend/factory.hpp"
 #include "engine/data/pipeline/augment_map.hpp"
 #include "engine/data/pipeline/make_source.hpp"
 #include "engine/dist/runtime.hpp"
 #include "engine/nn/models.hpp"
+#include "profiler/io/output_file.hpp"
+#include "profiler/json/writer.hpp"
 
 namespace ts::cli {
 
@@ -27,17 +32,56 @@ namespace {
 
 struct TrainOptions {
   std::string model, dataset, optimizer, backend, precision, summary_json, trace, allreduce;
+  std::string trace_file;  // the file --trace names: its target when it is a symbolic link
   std::int64_t epochs, batch, seed, device, threads, bucket_kib;
   double lr;
   bool quiet;
   PipelineFlags pipeline;
 };
 
-// Ctrl-C asks the fit loop to stop after the current step; a second Ctrl-C kills as usual.
+// Ctrl-C (SIGINT), and SIGTERM and SIGHUP (what a batch scheduler or a closed terminal sends),
+// ask the fit loop to stop after the current step; the summary and the trace are written and the
+// exit status is 128 + the signal. A second signal ends the process as usual.
 std::atomic<bool> g_interrupted{false};
-extern "C" void on_interrupt(int) {
+std::atomic<int> g_stop_signal{0};
+extern "C" void on_stop_signal(int sig) {
+  int none = 0;
+  g_stop_signal.compare_exchange_strong(none, sig);
   g_interrupted.store(true);
-  std::signal(SIGINT, SIG_DFL);
+  for (const int s : {SIGINT, SIGTERM, SIGHUP}) std::signal(s, SIG_DFL);
+}
+
+// Installs on_stop_signal for the whole run and restores the previous handlers after it. A signal
+// the process was started with ignored stays ignored (nohup, a shell's background job). Under an
+// MPI launcher only SIGINT: SIGTERM is the launcher ending the job (a rank with a trace commits its
+// part and exits, dist_trace.hpp), which a rank must not answer by waiting for the next step.
+class StopSignals {
+ public:
+  StopSignals() {
+    const bool launched = !dist::mpi_launcher_variable().empty();
+    for (const int s : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction old {};
+      if ((s != SIGINT && launched) || ::sigaction(s, nullptr, &old) != 0 ||
+          old.sa_handler == SIG_IGN)
+        continue;
+      saved_.emplace_back(s, std::signal(s, on_stop_signal));
+    }
+  }
+  ~StopSignals() {
+    for (const auto& [s, previous] : saved_) std::signal(s, previous);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  std::vector<std::pair<int, void (*)(int)>> saved_;
+};
+
+// A file flag's value: absent is "", present but empty is refused.
+std::string file_flag(Args& args, const std::string& name) {
+  const auto v = args.value(name);
+  if (v && v->empty()) throw UsageError("--" + name + " needs a file name");
+  return v.value_or("");
 }
 
 TrainOptions parse(Args& args) {
@@ -53,8 +97,8 @@ TrainOptions parse(Args& args) {
   o.device = args.integer("device", 0, 0, 1024);
   o.threads = args.integer("threads", 0, 0, 1024);
   o.precision = args.choice("precision", "fp32", {"fp32", "mixed"});
-  o.summary_json = args.text("summary-json", "");
-  o.trace = args.text("trace", "");
+  o.summary_json = file_flag(args, "summary-json");
+  o.trace = file_flag(args, "trace");
   o.quiet = args.flag("quiet");
   o.allreduce = args.choice("allreduce", "blocking", {"blocking", "bucketed"});
   o.bucket_kib =
@@ -70,74 +114,90 @@ TrainOptions parse(Args& args) {
   if (!o.trace.empty() && ts::trace::session_active())
     throw UsageError("--trace " + o.trace +
                      " conflicts with the TRAINSCOPE_TRACE session already recording");
+  const float lr = static_cast<float>(o.lr);
+  if (o.lr != 0.0 && !(lr > 0.0f && std::isfinite(lr))) {
+    char text[64];
+    std::snprintf(text, sizeof text, "--lr %g is out of the range of a float", o.lr);
+    throw UsageError(text);
+  }
+  if (!o.trace.empty() && !o.summary_json.empty() && io::same_output(o.trace, o.summary_json))
+    throw UsageError("--trace " + o.trace + " and --summary-json " + o.summary_json +
+                     " name the same file; give each its own");
+  if (!o.trace.empty()) {
+    try {
+      o.trace_file = io::regular_output_path(o.trace);
+    } catch (const json::WriteError& e) {
+      throw UsageError(std::string("--trace: ") + e.what());
+    }
+  }
   return o;
 }
 
 void write_summary(const std::string& path, const TrainOptions& o, const SampleSource& data,
                    const Backend& backend, const Sequential& model, const FitResult& fit,
                    const PipelineStats& input, const JobInfo& job) {
-  JsonWriter j;
+  json::Writer j;
   j.begin_object();
   j.key("epochs").begin_array();
   for (const auto& e : fit.epochs)
     j.begin_object()
         .key("loss")
-        .value(e.loss)
+        .real(e.loss)
         .key("accuracy")
-        .value(e.accuracy)
+        .real(e.accuracy)
         .key("seconds")
-        .value(e.seconds)
+        .real(e.seconds)
         .end_object();
   j.end_array();
-  j.key("samples_per_s").value(fit.samples_per_s);
-  j.key("backend").value(backend.kind());
-  j.key("device").value(backend.device_name());
-  j.key("model").value(o.model);
-  j.key("dataset").value(data.description());
-  j.key("samples").value(static_cast<long long>(data.count()));
-  j.key("steps").value(static_cast<long long>(fit.steps));
-  j.key("stopped_early").value(fit.stopped_early);
+  j.key("samples_per_s").real(fit.samples_per_s);
+  j.key("backend").str(backend.kind());
+  j.key("device").str(backend.device_name());
+  j.key("model").str(o.model);
+  j.key("dataset").str(data.description());
+  j.key("samples").integer(static_cast<std::int64_t>(data.count()));
+  j.key("steps").integer(static_cast<std::int64_t>(fit.steps));
+  j.key("stopped_early").boolean(fit.stopped_early);
   j.key("pipeline").begin_object();
-  j.key("preset").value(o.pipeline.preset);
-  j.key("options").value(describe(o.pipeline.options));
-  j.key("parallel").value(static_cast<long long>(input.parallel));
-  j.key("prefetch").value(static_cast<long long>(input.prefetch));
-  j.key("cache").value(input.cache);
-  j.key("prefetch_to_device").value(o.pipeline.options.prefetch_to_device);
-  j.key("input_wait_s").value(input.wait_seconds);
-  j.key("samples_loaded").value(static_cast<long long>(input.samples_loaded));
-  j.key("cache_hits").value(static_cast<long long>(input.cache_hits));
-  j.key("skipped_bad").value(static_cast<long long>(input.skipped_bad));
+  j.key("preset").str(o.pipeline.preset);
+  j.key("options").str(describe(o.pipeline.options));
+  j.key("parallel").integer(static_cast<std::int64_t>(input.parallel));
+  j.key("prefetch").integer(static_cast<std::int64_t>(input.prefetch));
+  j.key("cache").str(input.cache);
+  j.key("prefetch_to_device").boolean(o.pipeline.options.prefetch_to_device);
+  j.key("input_wait_s").real(input.wait_seconds);
+  j.key("samples_loaded").integer(static_cast<std::int64_t>(input.samples_loaded));
+  j.key("cache_hits").integer(static_cast<std::int64_t>(input.cache_hits));
+  j.key("skipped_bad").integer(static_cast<std::int64_t>(input.skipped_bad));
   j.key("autotune").begin_array();
-  for (const auto& line : input.autotune_log) j.value(line);
+  for (const auto& line : input.autotune_log) j.str(line);
   j.end_array();
   j.end_object();
-  j.key("batch").value(static_cast<long long>(o.batch));
-  j.key("optimizer").value(o.optimizer);
-  j.key("precision").value(o.precision);
+  j.key("batch").integer(static_cast<std::int64_t>(o.batch));
+  j.key("optimizer").str(o.optimizer);
+  j.key("precision").str(o.precision);
   if (model.precision() == Precision::Mixed) {
-    j.key("mixed_precision_arithmetic").value(backend.native_fp16() ? "f16" : "f32 on f16 storage");
-    j.key("skipped_steps").value(static_cast<long long>(fit.skipped_steps));
-    j.key("final_loss_scale").value(static_cast<double>(fit.final_loss_scale));
+    j.key("mixed_precision_arithmetic").str(backend.native_fp16() ? "f16" : "f32 on f16 storage");
+    j.key("skipped_steps").integer(static_cast<std::int64_t>(fit.skipped_steps));
+    j.key("final_loss_scale").real(static_cast<double>(fit.final_loss_scale));
   }
-  j.key("rank").value(static_cast<long long>(job.rank));
-  j.key("world_size").value(static_cast<long long>(job.size));
+  j.key("rank").integer(static_cast<std::int64_t>(job.rank));
+  j.key("world_size").integer(static_cast<std::int64_t>(job.size));
   if (job.distributed()) {
     const double steps = static_cast<double>(std::max<std::int64_t>(1, fit.reduce.steps));
     j.key("allreduce").begin_object();
-    j.key("mode").value(o.allreduce);
-    j.key("bucket_bytes").value(static_cast<long long>(o.bucket_kib << 10));
-    j.key("steps").value(static_cast<long long>(fit.reduce.steps));
-    j.key("bytes_per_step").value(static_cast<double>(fit.reduce.bytes) / steps);
-    j.key("operations_per_step").value(static_cast<double>(fit.reduce.buckets) / steps);
-    j.key("seconds_per_step").value(static_cast<double>(fit.reduce.exposed_ns) * 1e-9 / steps);
-    j.key("gradient_copy_seconds_per_step").value(fit.gradient_copy_seconds / steps);
+    j.key("mode").str(o.allreduce);
+    j.key("bucket_bytes").integer(static_cast<std::int64_t>(o.bucket_kib << 10));
+    j.key("steps").integer(static_cast<std::int64_t>(fit.reduce.steps));
+    j.key("bytes_per_step").real(static_cast<double>(fit.reduce.bytes) / steps);
+    j.key("operations_per_step").real(static_cast<double>(fit.reduce.buckets) / steps);
+    j.key("seconds_per_step").real(static_cast<double>(fit.reduce.exposed_ns) * 1e-9 / steps);
+    j.key("gradient_copy_seconds_per_step").real(fit.gradient_copy_seconds / steps);
     j.end_object();
   }
   j.end_object();
-  std::ofstream out(path);
-  out << j.str() << "\n";
-  if (!out) throw std::runtime_error("cannot write the summary to '" + path + "'");
+  const std::string text = j.finish();
+  io::write_output(
+      path, [&](std::ostream& out) { out << text; }, "--summary-json " + path);
 }
 
 // Starts the --trace session before anything else runs, so an unwritable path fails at once (in a
@@ -150,6 +210,8 @@ void start_trace(const TrainOptions& o, const JobInfo& job) {
   // disk's fsync at a WAL checkpoint) without dropping any.
   ts::trace::SessionOptions options;
   options.ring_events = 1u << 19;
+  const std::string path = capture_path(job, o.trace_file);
+  const bool existed = ::access(path.c_str(), F_OK) == 0;
   try {
     ts::trace::Meta meta{{"engine.model", o.model},
                          {"engine.dataset", o.dataset},
@@ -161,8 +223,12 @@ void start_trace(const TrainOptions& o, const JobInfo& job) {
                          {"pipeline.options", describe(o.pipeline.options)}};
     if (job.distributed()) meta.emplace_back("engine.allreduce", o.allreduce);
     for (auto& kv : part_meta(job)) meta.push_back(std::move(kv));
-    ts::trace::start(capture_path(job, o.trace), meta, options);
+    ts::trace::start(path, meta, options);
   } catch (const ts::trace::TraceError& e) {
+    // A trace that could not be started (a full disk) leaves no file that is not a trace.
+    if (!existed)
+      for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        std::remove((path + suffix).c_str());
     throw UsageError(std::string("--trace: ") + e.what());
   }
   record_clock_offsets(job, false);
@@ -194,7 +260,7 @@ std::vector<std::pair<std::string, std::string>> job_config(const TrainOptions& 
 void report_trace(const TrainOptions& o, const JobInfo& job, bool quiet, std::ostream& log) {
   if (o.trace.empty()) return;
   std::vector<std::string> warnings;
-  const std::string merged = finish_job_trace(job, o.trace, warnings);
+  const std::string merged = finish_job_trace(job, o.trace_file, warnings);
   for (const std::string& w : warnings) std::cerr << "trainscope: " << w << "\n";
   const ts::trace::SessionStats s = ts::trace::session_stats();
   if (quiet) return;
@@ -219,6 +285,7 @@ int default_threads(const JobInfo& job) {
 
 int run_train(Args& args) {
   TrainOptions o = parse(args);
+  const StopSignals stop_signals;
   std::ostream& log = std::cout;
   // A rank of an MPI job: SIGTERM (the launcher ending the job) must commit its part first.
   if (!o.trace.empty() && dist::built_with_mpi() && !dist::mpi_launcher_variable().empty())
@@ -290,16 +357,13 @@ int run_train(Args& args) {
   fit.data_parallel.comm = job.comm;
   fit.data_parallel.allreduce = dist::parse_allreduce_mode(o.allreduce);
   fit.data_parallel.bucket_bytes = static_cast<std::size_t>(o.bucket_kib) << 10;
-  const auto previous = std::signal(SIGINT, on_interrupt);
   FitResult result;
   try {
     result = model->fit(input, fit);
   } catch (...) {
-    std::signal(SIGINT, previous);
     input.stop();
     throw;
   }
-  std::signal(SIGINT, previous);
   input.stop();
   if (job.distributed()) model->verify_replicas(*job.comm);
   const PipelineStats stats = input.stats();
@@ -335,10 +399,19 @@ int run_train(Args& args) {
       log << "; weights identical on every rank\n";
     }
   }
-  if (!o.summary_json.empty())
-    write_summary(rank_path(o.summary_json, job.rank), o, *source, backend, *model, result, stats,
-                  job);
+  // A summary that cannot be written must not cost the trace: its error waits for the trace.
+  std::optional<json::WriteError> summary_error;
+  if (!o.summary_json.empty()) {
+    try {
+      write_summary(rank_path(o.summary_json, job.rank), o, *source, backend, *model, result, stats,
+                    job);
+    } catch (const json::WriteError& e) {
+      summary_error = e;
+    }
+  }
   report_trace(o, job, quiet, log);
+  if (summary_error) throw *summary_error;
+  if (const int sig = g_stop_signal.load()) return 128 + sig;
   return result.stopped_early ? 130 : 0;
 }
 

@@ -10,7 +10,7 @@ packages=(
   build-essential cmake ninja-build pkg-config clang-format
   libeigen3-dev libsqlite3-dev sqlite3 zlib1g-dev libpng-dev libjpeg-dev
   ocl-icd-opencl-dev opencl-headers libclblast-dev pocl-opencl-icd clinfo
-  rapidjson-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler
+  rapidjson-dev nlohmann-json3-dev libpugixml-dev libprotobuf-dev protobuf-compiler
   libopenmpi-dev openmpi-bin
   libgtest-dev libgmock-dev libbenchmark-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev xvfb xauth

@@ -50,7 +50,7 @@ import subprocess
 import sys
 import tempfile
 
-VERDICT_WORDS = {  # XProf's word -> trainscope's vocabulary (DESIGN §5: high|moderate|none)
+VERDICT_WORDS = {  # XProf's word -> trainscope's vocabulary (report --json: high|moderate|none)
     "HIGHLY": "high", "MODERATELY": "moderate", "POTENTIALLY": "none", "NOT": "none",
 }
 

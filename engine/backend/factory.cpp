@@ -32,7 +32,14 @@ BackendChoice make_backend(const BackendRequest& request) {
       throw BackendError("--device " + std::to_string(request.device) + ": there are only " +
                          std::to_string(devices.size()) +
                          " OpenCL device(s); see 'trainscope devices'");
-    return {make_opencl_backend(request.device), ""};
+    try {
+      return {make_opencl_backend(request.device), ""};
+    } catch (const BackendError&) {
+      throw;
+    } catch (const std::exception& e) {  // a driver's own exception: still one clear sentence
+      throw BackendError("--backend opencl: the OpenCL device cannot be used (" +
+                         std::string(e.what()) + ")");
+    }
   }
   // auto: a GPU or accelerator. An OpenCL CPU device (PoCL) runs on the same cores as the CPU
   // backend, many times slower (it has no tuned GEMM), so it is used only when asked for.
@@ -45,7 +52,7 @@ BackendChoice make_backend(const BackendRequest& request) {
     const int index = named ? request.device : accelerators.front();
     try {
       return {make_opencl_backend(index), ""};
-    } catch (const BackendError& e) {
+    } catch (const std::exception& e) {  // BackendError, or a driver's own exception
       return {make_cpu_backend(request.cpu_threads),
               std::string("OpenCL device unusable (") + e.what() + "); using the CPU backend"};
     }

@@ -1,4 +1,6 @@
-// The named models of the command line (DESIGN §5).
+// The named models of the command line (`train --model`): mlp is Flatten -> Dense(128, relu)
+// -> Dense(10, softmax); cnn is Conv(32, 3x3, relu) -> MaxPool -> Conv(64, 3x3, relu) -> MaxPool
+// -> Flatten -> Dense(128, relu) -> Dense(10, softmax).
 #pragma once
 
 #include <memory>

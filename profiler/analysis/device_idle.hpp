@@ -1,6 +1,6 @@
-// Device busy and idle time inside steps (DESIGN §4). Busy = the union of kernel and copy events
-// on all device queues; idle = the rest of the step. Each idle stretch is attributed to a
-// cause, first match wins, per nanosecond:
+// Device busy and idle time inside steps (profiler/analysis/README.md). Busy = the union of kernel
+// and copy events on all device queues; idle = the rest of the step. Each idle stretch is
+// attributed to a cause, first match wins, per nanosecond:
 //   input       the trainer thread was waiting for (or producing) its batch (input_wait)
 //   collective  the trainer was in a collective (an allreduce waiting for the other ranks)
 //   host   the trainer was launching work, computing or staging a copy  (Timeline host_busy)

@@ -5,8 +5,8 @@
 #include <map>
 
 #include "profiler/analysis/format.hpp"
-#include "profiler/analysis/json.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
+#include "profiler/json/writer.hpp"
 
 namespace ts::analysis {
 
@@ -49,7 +49,7 @@ std::string row(std::string_view label, const Delta& d, int decimals, std::strin
   return out + "   " + change + "\n";
 }
 
-void delta_json(JsonOut& j, std::string_view key, const Delta& d) {
+void delta_json(json::IndentedWriter& j, std::string_view key, const Delta& d) {
   j.key(key).begin_object().field("a", d.a).field("b", d.b).field("delta", d.delta());
   j.key("change_pct");
   if (const auto pct = d.change_pct()) {
@@ -211,7 +211,7 @@ std::string to_text(const RunDiff& d) {
 }
 
 std::string to_json(const RunDiff& d) {
-  JsonOut j;
+  json::IndentedWriter j;
   j.begin_object();
   j.key("a").begin_object().field("file", d.file_a).end_object();
   j.key("b").begin_object().field("file", d.file_b).end_object();

@@ -1,6 +1,7 @@
-// Two runs side by side (DESIGN §4 "Diff"): `trainscope diff A B` and the viewer's compare view.
-// Figures that depend on the run's length (breakdown parts, kernel time) are compared per step,
-// so a run of 100 steps and one of 1 000 compare fairly; counts are per step too.
+// Two runs side by side (profiler/analysis/README.md, "Diff"): `trainscope diff A B` and the
+// viewer's compare view. Figures that depend on the run's length (breakdown parts, kernel time) are
+// compared per step, so a run of 100 steps and one of 1 000 compare fairly; counts are per step
+// too.
 #pragma once
 
 #include <array>

@@ -5,6 +5,8 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "profiler/json/utf8.hpp"
+
 namespace ts::analysis::fmt {
 
 std::string printf(const char* format, ...) {
@@ -37,8 +39,8 @@ double finite(double v) {
   return std::isfinite(v) ? v : 0.0;
 }
 
-// Groups the integer digits of a formatted number in threes with spaces, as the design doc
-// writes figures ("1 000 steps"): "1234567.8" -> "1 234 567.8". Four digits stay as they are.
+// Groups the integer digits of a formatted number in threes with spaces, as the reports and the
+// docs write figures ("1 000 steps"): "1234567.8" -> "1 234 567.8". Four digits stay as they are.
 std::string group(std::string s) {
   const std::size_t sign = !s.empty() && s[0] == '-' ? 1 : 0;
   std::size_t end = s.find('.');
@@ -84,35 +86,6 @@ std::string money(double amount, std::string_view currency) {
   return std::string(currency) + digits;
 }
 
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  std::size_t n;
-  std::uint32_t cp;
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) {
-    n = 2;
-    cp = c & 0x1F;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3;
-    cp = c & 0x0F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4;
-    cp = c & 0x07;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((b(i + k) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b(i + k) & 0x3F);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF ||
-      (cp >= 0xD800 && cp <= 0xDFFF))
-    return 0;
-  return n;
-}
-
 std::string printable(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -121,7 +94,7 @@ std::string printable(std::string_view s) {
     if (c < 0x20 || c == 0x7F) {
       out += '?';
       ++i;
-    } else if (const std::size_t n = utf8_length(s, i); n > 0) {
+    } else if (const std::size_t n = json::utf8_sequence_length(s, i); n > 0) {
       out.append(s.substr(i, n));
       i += n;
     } else {

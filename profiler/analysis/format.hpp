@@ -15,14 +15,11 @@ std::string pct(double p);              // "63.0 %"
 std::string ms(double milliseconds);    // "1.84 ms", "1 234 ms" with enough digits to read
 std::string duration(std::int64_t ns);  // picks ns, µs, ms or s: "850 ns", "12.3 µs"
 std::string money(double amount, std::string_view currency);  // "$0.12", "$1 234.50"
-std::string count(std::int64_t n);  // "1 000 000" (thin groups, as the design doc writes)
+std::string count(std::int64_t n);  // "1 000 000" (groups of three, as the docs write)
 inline double to_ms(std::int64_t ns) {
   return static_cast<double>(ns) / 1e6;
 }
 
-// Length of the valid UTF-8 sequence starting at s[i]; 0 when none starts there (overlong
-// forms, surrogates and code points above U+10FFFF are invalid).
-std::size_t utf8_length(std::string_view s, std::size_t i);
 // Text from a trace file (names, meta values) made safe for a terminal: control characters
 // become '?', invalid UTF-8 becomes U+FFFD.
 std::string printable(std::string_view s);

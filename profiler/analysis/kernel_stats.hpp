@@ -1,7 +1,7 @@
-// Kernel statistics (DESIGN §4): per kernel name, over every `kernel` event of the trace on a
-// device queue — count, total, mean, min, max and share of the summed kernel time. Events are
-// accumulated per label id while scanning (no string work per event) and merged by name at the
-// end, since several labels may share a name.
+// Kernel statistics (profiler/analysis/README.md): per kernel name, over every `kernel` event of
+// the trace on a device queue — count, total, mean, min, max and share of the summed kernel time.
+// Events are accumulated per label id while scanning (no string work per event) and merged by name
+// at the end, since several labels may share a name.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// Which steps a report's figures cover, and the phases of a run (DESIGN's warm-up rule): a run's
+// Which steps a report's figures cover, and the phases of a run (the warm-up rule of
+// profiler/analysis/README.md): a run's
 // first steps are not its steady state — first calls, kernel compilation, a cache being filled
 // in the first epoch — so by default they are reported apart and kept out of the verdict, the
 // breakdown and the kernel and pipeline tables (AnalysisOptions::steps / skip_warmup).

@@ -1,5 +1,6 @@
-// Input pipeline statistics (DESIGN §4): per stage (read, decode, map, batch), over every thread
-// that ran it (input workers, or the trainer itself in a pipeline without workers).
+// Input pipeline statistics (profiler/analysis/README.md): per stage (read, decode, map, batch),
+// over every thread that ran it (input workers, or the trainer itself in a pipeline without
+// workers).
 //
 // - Stage time is self time: zones of one stage nested in another's (a "decode image" inside a
 //   worker's "load samples" read zone) count for the inner stage only, so stage times add up to

@@ -1,5 +1,5 @@
-// Rule-based recommendations (DESIGN §4). Each rule fires on a measured figure of the report and
-// quotes it, so a reader can check the advice against the numbers above it:
+// Rule-based recommendations (profiler/analysis/README.md). Each rule fires on a measured figure of
+// the report and quotes it, so a reader can check the advice against the numbers above it:
 //
 //   input-bound    verdict moderate or high and input wait outweighs exposed copies
 //                  -> raise --parallel / --prefetch / --cache, naming the bottleneck stage

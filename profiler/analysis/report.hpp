@@ -1,7 +1,8 @@
-// What analysis makes of one trace (DESIGN §4): the per-step breakdown, the input-bound verdict,
-// device busy/idle time with each idle gap's cause, kernel and pipeline stage statistics and
-// recommendations. `report --json`, `check`, `diff` and the viewer's overview all read this one
-// struct, so the figures they show cannot disagree. Times are nanoseconds unless named _ms/_pct.
+// What analysis makes of one trace (definitions in profiler/analysis/README.md): the per-step
+// breakdown, the input-bound verdict, device busy/idle time with each idle gap's cause, kernel and
+// pipeline stage statistics and recommendations. `report --json`, `check`, `diff` and the viewer's
+// overview all read this one struct, so the figures they show cannot disagree. Times are
+// nanoseconds unless named _ms/_pct.
 #pragma once
 
 #include <array>
@@ -18,7 +19,8 @@ class Reader;
 
 namespace ts::analysis {
 
-// The parts of a step's wall time, in priority order (DESIGN §4): where intervals of several
+// The parts of a step's wall time, in priority order (profiler/analysis/README.md,
+// "Breakdown"): where intervals of several
 // parts overlap, the earlier part here takes the time. The parts of a step sum to its wall time.
 enum class Part : std::uint8_t {
   device_compute,
@@ -44,7 +46,8 @@ struct Breakdown {
 enum class Verdict : std::uint8_t { none, moderate, high };
 std::string_view verdict_name(Verdict v);  // "none", "moderate", "high"
 
-// Why the device sat idle during a gap, first match wins (DESIGN §4).
+// Why the device sat idle during a gap, first match wins (profiler/analysis/README.md, "Device
+// idle").
 enum class IdleCause : std::uint8_t { input, collective, host, sync, other };
 inline constexpr int kIdleCauseCount = 5;
 // "input", "collective", "host", "sync", "other"
@@ -265,7 +268,8 @@ inline constexpr double kSaturatedCpuPct = 90.0;
 // Reads the trace and analyses it. Throws store::Error for unreadable files.
 Report analyse(const store::Reader& reader, const AnalysisOptions& options = {});
 
-// `report --json`: the DESIGN §5 keys and more. Stable: extend, don't rename.
+// `report --json`: the keys listed in profiler/analysis/README.md, and more. Stable: extend,
+// don't rename.
 std::string to_json(const Report& report);
 // `report`: the verdict in one sentence, the figures, a compact per-step summary, the
 // recommendations.

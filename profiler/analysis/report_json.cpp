@@ -1,22 +1,22 @@
-// to_json(Report): the DESIGN §5 keys first, in the order the design lists them, then the extra
-// figures. Milliseconds and percentages carry 3 decimals, so golden files stay stable across
-// machines' float formatting.
+// to_json(Report): the stable keys first, in the order profiler/analysis/README.md lists them
+// ("report --json"), then the extra figures. Milliseconds and percentages carry 3 decimals, so
+// golden files stay stable across machines' float formatting.
 #include "profiler/analysis/format.hpp"
-#include "profiler/analysis/json.hpp"
 #include "profiler/analysis/report.hpp"
+#include "profiler/json/writer.hpp"
 
 namespace ts::analysis {
 
 namespace {
 
-void breakdown_ms(JsonOut& j, const Breakdown& b) {
+void breakdown_ms(json::IndentedWriter& j, const Breakdown& b) {
   j.begin_object();
   for (int p = 0; p < kPartCount; ++p)
     j.field(part_name(static_cast<Part>(p)), fmt::to_ms(b.ns[p]));
   j.end_object();
 }
 
-void phase(JsonOut& j, const PhaseFigures& p) {
+void phase(json::IndentedWriter& j, const PhaseFigures& p) {
   j.begin_object()
       .field("name", p.name)
       .field("first_step", p.first_step)
@@ -31,7 +31,7 @@ void phase(JsonOut& j, const PhaseFigures& p) {
       .end_object();
 }
 
-void pipeline(JsonOut& j, const PipelineStats& p) {
+void pipeline(json::IndentedWriter& j, const PipelineStats& p) {
   j.begin_object();
   j.key("workers");
   p.workers ? j.integer(*p.workers) : j.null();
@@ -63,7 +63,7 @@ void pipeline(JsonOut& j, const PipelineStats& p) {
 }  // namespace
 
 std::string to_json(const Report& r) {
-  JsonOut j;
+  json::IndentedWriter j;
   j.begin_object();
   j.field("steps", r.steps);
   j.key("step_time_ms")
@@ -111,7 +111,7 @@ std::string to_json(const Report& r) {
   for (const std::string& s : r.recommendations) j.str(s);
   j.end_array();
 
-  // Beyond the DESIGN §5 minimum.
+  // Beyond the stable keys listed first.
   j.field("verdict_sentence", verdict_sentence(r));
   j.key("breakdown_pct").begin_object();
   for (int p = 0; p < kPartCount; ++p)

@@ -1,6 +1,6 @@
-// The per-step breakdown (DESIGN §4): a step's wall time split into the parts of `Part`, where
-// intervals of several parts overlap the higher-priority part takes the time, so nothing is
-// counted twice and the parts sum exactly to the step's wall time.
+// The per-step breakdown (profiler/analysis/README.md, "Breakdown"): a step's wall time split into
+// the parts of `Part`, where intervals of several parts overlap the higher-priority part takes the
+// time, so nothing is counted twice and the parts sum exactly to the step's wall time.
 //
 // Input time of a step = its input_wait part + its h2d part. The h2d part is the "host→device
 // copy on the critical path": copy time inside the step during which no kernel and no d2h copy

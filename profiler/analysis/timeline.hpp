@@ -1,6 +1,6 @@
 // Sorts the events of a trace into the few interval sets the step breakdown and the device idle
 // analysis work on, in one pass and without keeping the events themselves. Which track an event
-// is on decides what it means (DESIGN §3, §4):
+// is on decides what it means (profiler/analysis/README.md, "Which events count"):
 //
 //   trainer thread (a thread holding step events)
 //     input_wait, input_read/decode/map/batch  -> input_wait  (the trainer producing or waiting

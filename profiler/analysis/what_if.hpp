@@ -1,6 +1,6 @@
-// What-if projections (DESIGN "what-if"): for each lever the trace speaks to, the mean step time
-// of the analysed steps without the time that lever removes, and what that is worth over the
-// whole run — samples/s, device-hours and money at the device-hour price.
+// What-if projections (profiler/analysis/README.md, "What-if"): for each lever the trace speaks to,
+// the mean step time of the analysed steps without the time that lever removes, and what that is
+// worth over the whole run — samples/s, device-hours and money at the device-hour price.
 //
 //   input_hidden        input wait and exposed host-to-device copies (the input part of each
 //                       step) fully hidden behind compute: prefetching, parallel input, a cache

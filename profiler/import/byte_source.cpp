@@ -21,7 +21,8 @@ constexpr std::size_t kCompressedBlock = std::size_t{256} << 10;
 }  // namespace
 
 FileHandle::FileHandle(const std::string& path) : path_(path) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO would wait for a writer; only regular files are read.
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd_ < 0) throw ImportError("cannot read " + path + ": " + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd_, &st) != 0) {
@@ -34,6 +35,11 @@ FileHandle::FileHandle(const std::string& path) : path_(path) {
     ::close(fd_);
     fd_ = -1;
     throw ImportError("cannot read " + path + ": it is a directory");
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd_);
+    fd_ = -1;
+    throw ImportError(path + " is not a regular file (a FIFO, device or socket is never read)");
   }
   size_ = static_cast<std::uint64_t>(st.st_size);
   ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);

@@ -26,7 +26,8 @@ class ByteSource {
 class FileHandle {
  public:
   FileHandle() = default;
-  // Throws ImportError naming the file when it cannot be opened.
+  // Throws ImportError naming the file when it cannot be opened or is not a regular file (a
+  // directory, a FIFO, a device, a socket); opening never blocks.
   explicit FileHandle(const std::string& path);
   ~FileHandle();
   FileHandle(const FileHandle&) = delete;

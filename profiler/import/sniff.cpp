@@ -22,7 +22,9 @@ bool is_xplane(const std::string& name) {
 SourceKind sniff_file(const std::string& path) {
   if (is_xplane(std::filesystem::path(path).filename().string()))
     return SourceKind::tensorflow_profile;
-  if (const auto h = store::read_file_header(path); h && h->sqlite)
+  const auto h = store::read_file_header(path);  // never blocks, reads only regular files
+  if (!h || !h->regular) return SourceKind::unknown;
+  if (h->sqlite)
     return h->header_bytes == 100 && h->application_id == store::kApplicationId
                ? SourceKind::trainscope_trace
                : SourceKind::unknown;

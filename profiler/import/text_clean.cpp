@@ -1,32 +1,10 @@
 #include "profiler/import/text_clean.hpp"
 
+#include "profiler/json/utf8.hpp"
+
 namespace ts::import {
 
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(i);
-  if (lead < 0x80) return 1;
-  std::size_t n = 0;
-  unsigned char lo = 0x80, hi = 0xbf;  // the allowed range of the second byte
-  if (lead >= 0xc2 && lead <= 0xdf) {
-    n = 2;
-  } else if (lead >= 0xe0 && lead <= 0xef) {
-    n = 3;
-    if (lead == 0xe0) lo = 0xa0;  // overlong
-    if (lead == 0xed) hi = 0x9f;  // surrogates
-  } else if (lead >= 0xf0 && lead <= 0xf4) {
-    n = 4;
-    if (lead == 0xf0) lo = 0x90;  // overlong
-    if (lead == 0xf4) hi = 0x8f;  // above U+10FFFF
-  } else {
-    return 0;
-  }
-  if (i + n > text.size()) return 0;
-  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
-  for (std::size_t k = 2; k < n; ++k)
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xbf) return 0;
-  return n;
-}
+using json::utf8_sequence_length;
 
 std::string clean_text(std::string_view raw, bool keep_newlines) {
   std::string out;

@@ -12,9 +12,6 @@ namespace ts::import {
 
 inline constexpr std::size_t kMaxNameBytes = 16384;
 
-// The length of the well-formed UTF-8 sequence at text[i] (1-4), 0 when there is none.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i);
-
 // keep_newlines: for multi-line values (meta import.source), '\n' stays.
 std::string clean_text(std::string_view raw, bool keep_newlines = false);
 

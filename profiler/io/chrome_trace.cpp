@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 
+#include "profiler/io/output_file.hpp"
 #include "profiler/store/reader.hpp"
 
 namespace ts::io {
@@ -49,104 +50,110 @@ std::int64_t origin_of(const store::Reader& r) {
   return range.start_ns;
 }
 
+// ns as microseconds with three decimals, exactly (no rounding through a double); "1.5" for
+// 1 500 ns, "2" for 2 000.
+std::string_view micros_text(std::int64_t ns, char (&buf)[32]) {
+  // |ns| as unsigned, so that INT64_MIN does not overflow.
+  const bool negative = ns < 0;
+  const std::uint64_t mag =
+      negative ? std::uint64_t{0} - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+  char* p = buf;
+  if (negative) *p++ = '-';
+  p = std::to_chars(p, buf + sizeof buf, mag / 1000).ptr;
+  const auto frac = static_cast<unsigned>(mag % 1000);
+  if (frac != 0) {
+    *p++ = '.';
+    *p++ = static_cast<char>('0' + frac / 100);
+    *p++ = static_cast<char>('0' + frac / 10 % 10);
+    *p++ = static_cast<char>('0' + frac % 10);
+  }
+  return std::string_view(buf, static_cast<std::size_t>(p - buf));
+}
+
 class Exporter {
  public:
-  Exporter(const store::Reader& reader, JsonStream& js) : r_(reader), js_(js) {}
+  Exporter(const store::Reader& reader, json::Writer& j) : r_(reader), j_(j) {}
 
   ChromeTraceStats run() {
     stats_.origin_ns = origin_of(r_);
-    js_.raw("{\"displayTimeUnit\":\"ms\",\"otherData\":{");
-    other_data();
-    js_.raw("},\"traceEvents\":[");
+    j_.begin_object().field("displayTimeUnit", "ms").key("otherData").begin_object();
+    for (const auto& [key, value] : r_.meta()) j_.field(key, value);
+    j_.end_object().key("traceEvents").begin_array();
     metadata();
     events();
     counters();
-    js_.raw("\n]}\n");
-    js_.flush();
+    // One event per line: a line break before each.
+    j_.line_break().end_array().end_object().finish();
     return stats_;
   }
 
  private:
-  void other_data() {
-    bool first = true;
-    for (const auto& [key, value] : r_.meta()) {
-      if (!first) js_.raw(',');
-      first = false;
-      js_.string(key).raw(':').string(value);
-    }
-  }
-
-  void next_event() {
-    js_.raw(first_event_ ? "\n" : ",\n");
-    first_event_ = false;
-  }
-
   static std::int64_t pid_of(const store::Track* t) {
     return t != nullptr && t->kind == trace::TrackKind::device_queue ? kDevicePid : kHostPid;
   }
 
-  // {"name":NAME,"ph":"M","pid":P[,"tid":T],"args":{KEY:
-  void begin_metadata(std::string_view name, std::int64_t pid, std::int64_t tid, const char* key) {
-    next_event();
-    js_.raw("{\"name\":").string(name).raw(",\"ph\":\"M\",\"pid\":").integer(pid);
-    if (tid >= 0) js_.raw(",\"tid\":").integer(tid);
-    js_.raw(",\"args\":{\"").raw(key).raw("\":");
+  void micros(std::string_view key, std::int64_t ns) {
+    char buf[32];
+    j_.key(key).number_text(micros_text(ns, buf));
+  }
+
+  // {"name":NAME,"ph":"M","pid":P[,"tid":T],"args":{KEY:VALUE}}
+  template <class Value>
+  void metadata_event(std::string_view name, std::int64_t pid, std::int64_t tid, const char* key,
+                      const Value& value) {
+    j_.line_break().begin_object().field("name", name).field("ph", "M").field("pid", pid);
+    if (tid >= 0) j_.field("tid", tid);
+    j_.key("args").begin_object().field(key, value).end_object().end_object();
     ++stats_.metadata_events;
   }
 
   void metadata() {
     bool device = false;
     for (const store::Track& t : r_.tracks()) device |= t.kind == trace::TrackKind::device_queue;
-    begin_metadata("process_name", kHostPid, -1, "name");
-    js_.string("host").raw("}}");
-    begin_metadata("process_sort_index", kHostPid, -1, "sort_index");
-    js_.integer(0).raw("}}");
+    metadata_event("process_name", kHostPid, -1, "name", "host");
+    metadata_event("process_sort_index", kHostPid, -1, "sort_index", std::int64_t{0});
     if (device) {
       const auto name = r_.meta("engine.device");
-      begin_metadata("process_name", kDevicePid, -1, "name");
-      js_.string(name ? "device: " + *name : std::string("device")).raw("}}");
-      begin_metadata("process_sort_index", kDevicePid, -1, "sort_index");
-      js_.integer(1).raw("}}");
+      metadata_event("process_name", kDevicePid, -1, "name",
+                     name ? "device: " + *name : std::string("device"));
+      metadata_event("process_sort_index", kDevicePid, -1, "sort_index", std::int64_t{1});
     }
     for (const store::Track& t : r_.tracks()) {
       if (t.kind == trace::TrackKind::counter) continue;
-      begin_metadata("thread_name", pid_of(&t), t.id, "name");
-      js_.string(t.name).raw("}}");
-      begin_metadata("thread_sort_index", pid_of(&t), t.id, "sort_index");
-      js_.integer(t.id).raw("}}");
+      metadata_event("thread_name", pid_of(&t), t.id, "name", t.name);
+      metadata_event("thread_sort_index", pid_of(&t), t.id, "sort_index", std::int64_t{t.id});
     }
   }
 
   void args(const store::Event& e) {
     const store::EventArgs a = r_.args(e);
     const store::Label& label = r_.label(e.label);
-    bool first = true;
-    const auto key = [&](const char* k) {
-      js_.raw(first ? ",\"args\":{\"" : ",\"").raw(k).raw("\":");
-      first = false;
+    bool open = false;
+    const auto key = [&](std::string_view k) -> json::Writer& {
+      if (!open) j_.key("args").begin_object();
+      open = true;
+      return j_.key(k);
     };
-    if (e.step != store::kNull) key("step"), js_.integer(e.step);
-    if (e.bytes != store::kNull) key("bytes"), js_.integer(e.bytes);
-    if (a.work_size != store::kNull) key("work_size"), js_.integer(a.work_size);
-    if (a.correlation != store::kNull) key("correlation"), js_.integer(a.correlation);
-    if (!label.file.empty()) {
-      key("source");
-      js_.string(label.line != store::kNull ? label.file + ":" + std::to_string(label.line)
-                                            : label.file);
-    }
-    if (!first) js_.raw('}');
+    if (e.step != store::kNull) key("step").integer(e.step);
+    if (e.bytes != store::kNull) key("bytes").integer(e.bytes);
+    if (a.work_size != store::kNull) key("work_size").integer(a.work_size);
+    if (a.correlation != store::kNull) key("correlation").integer(a.correlation);
+    if (!label.file.empty())
+      key("source").str(label.line != store::kNull ? label.file + ":" + std::to_string(label.line)
+                                                   : label.file);
+    if (open) j_.end_object();
   }
 
   void events() {
     r_.scan(kMin, kMax, 0, [&](const store::Event& e) {
       const store::Track* t = r_.track(e.track);
-      next_event();
-      js_.raw("{\"name\":").string(r_.name(e)).raw(",\"cat\":");
-      js_.string(trace::category_name(e.category)).raw(",\"ph\":\"X\",\"ts\":");
-      js_.micros(sat_sub(e.start_ns, stats_.origin_ns)).raw(",\"dur\":").micros(e.dur_ns);
-      js_.raw(",\"pid\":").integer(pid_of(t)).raw(",\"tid\":").integer(e.track);
+      j_.line_break().begin_object().field("name", r_.name(e));
+      j_.field("cat", trace::category_name(e.category)).field("ph", "X");
+      micros("ts", sat_sub(e.start_ns, stats_.origin_ns));
+      micros("dur", e.dur_ns);
+      j_.field("pid", pid_of(t)).field("tid", std::int64_t{e.track});
       args(e);
-      js_.raw('}');
+      j_.end_object();
       ++stats_.complete_events;
     });
   }
@@ -175,52 +182,30 @@ class Exporter {
     const auto samples = r_.counter(t.id, from, to);
     for (const store::CounterSample& s : samples) {
       if (!std::isfinite(s.value)) continue;
-      next_event();
-      js_.raw("{\"name\":").string(t.name).raw(",\"ph\":\"C\",\"ts\":");
-      js_.micros(sat_sub(s.ts_ns, stats_.origin_ns)).raw(",\"pid\":").integer(kHostPid);
-      js_.raw(",\"args\":{\"value\":").real(s.value).raw("}}");
+      j_.line_break().begin_object().field("name", t.name).field("ph", "C");
+      micros("ts", sat_sub(s.ts_ns, stats_.origin_ns));
+      j_.field("pid", kHostPid).key("args").begin_object().key("value").real(s.value);
+      j_.end_object().end_object();
       ++stats_.counter_events;
     }
     return samples.size();
   }
 
   const store::Reader& r_;
-  JsonStream& js_;
+  json::Writer& j_;
   ChromeTraceStats stats_;
-  bool first_event_ = true;
 };
 
 }  // namespace
 
 ChromeTraceStats write_chrome_trace(const store::Reader& reader, std::ostream& out) {
-  JsonStream js(out);
-  return Exporter(reader, js).run();
+  json::Writer j(out);
+  return Exporter(reader, j).run();
 }
 
 ChromeTraceStats write_chrome_trace(const store::Reader& reader, const std::string& path) {
-  const std::string partial = path + ".partial";
   ChromeTraceStats stats;
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    if (!out) throw WriteError("cannot create " + partial + ": " + std::strerror(errno));
-    try {
-      stats = write_chrome_trace(reader, out);
-      out.close();
-      if (!out) throw WriteError("close failed");
-    } catch (const WriteError&) {
-      const int err = errno != 0 ? errno : EIO;
-      std::remove(partial.c_str());
-      throw WriteError("cannot write " + path + ": " + std::strerror(err));
-    } catch (...) {
-      std::remove(partial.c_str());
-      throw;
-    }
-  }
-  if (std::rename(partial.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(partial.c_str());
-    throw WriteError("cannot create " + path + ": " + std::strerror(err));
-  }
+  write_output(path, [&](std::ostream& out) { stats = write_chrome_trace(reader, out); });
   return stats;
 }
 

@@ -12,20 +12,24 @@
 //
 // Timestamps are microseconds (with nanosecond decimals) since the trace start: the capture's
 // clock.origin_ns, or the first event when that is absent or later. Events and counter samples
-// are streamed from the reader in time order; nothing is held in memory but one buffer.
+// are streamed from the reader in time order, one event per line; nothing is held in memory but
+// one buffer.
 #pragma once
 
 #include <cstdint>
 #include <ostream>
 #include <string>
 
-#include "profiler/io/json_stream.hpp"
+#include "profiler/json/writer.hpp"
 
 namespace ts::store {
 class Reader;
 }
 
 namespace ts::io {
+
+// The output stream failed (disk full, closed pipe).
+using WriteError = json::WriteError;
 
 inline constexpr std::int64_t kHostPid = 1;
 inline constexpr std::int64_t kDevicePid = 2;
@@ -42,8 +46,10 @@ struct ChromeTraceStats {
 // WriteError when `out` fails.
 ChromeTraceStats write_chrome_trace(const store::Reader& reader, std::ostream& out);
 
-// Writes to `path` through a temporary file next to it, renamed when complete, so a failed
-// export never leaves a truncated JSON file behind. WriteError names the path.
+// Writes to `path` as write_output does (output_file.hpp): "-" is standard output, a file is
+// replaced only once complete (a failed export never leaves a truncated JSON file behind), a
+// symbolic link's target gets the content, a device or FIFO is written to. WriteError names the
+// path.
 ChromeTraceStats write_chrome_trace(const store::Reader& reader, const std::string& path);
 
 }  // namespace ts::io

@@ -1,12 +1,13 @@
 #include "profiler/store/file_header.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 
 namespace ts::store {
 
@@ -19,18 +20,56 @@ std::uint32_t be32(const unsigned char* p) {
          std::uint32_t{p[3]};
 }
 
+// Reads up to n bytes at the start of fd, retrying short reads; -1 on an error.
+ssize_t read_head(int fd, unsigned char* out, std::size_t n) {
+  std::size_t got = 0;
+  while (got < n) {
+    const ssize_t r = ::pread(fd, out + got, n - got, static_cast<off_t>(got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return -1;
+    if (r == 0) break;
+    got += static_cast<std::size_t>(r);
+  }
+  return static_cast<ssize_t>(got);
+}
+
 }  // namespace
 
+FileKind file_kind(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return FileKind::missing;
+  if (S_ISREG(st.st_mode)) return FileKind::regular;
+  return S_ISDIR(st.st_mode) ? FileKind::directory : FileKind::special;
+}
+
 std::optional<FileHeader> read_file_header(const std::string& path) {
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  if (!f) return std::nullopt;
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. Nothing is read
+  // from anything but a regular file (a FIFO, a device or a socket may never end).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int e = errno;
+    ::close(fd);
+    errno = e;
+    return std::nullopt;
+  }
   FileHeader h;
-  const auto size = f.tellg();
-  h.file_size = size > 0 ? static_cast<std::uint64_t>(size) : 0;
-  f.seekg(0);
+  h.regular = S_ISREG(st.st_mode);
+  if (!h.regular) {
+    ::close(fd);
+    return h;
+  }
+  h.file_size = st.st_size > 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
   std::array<unsigned char, 100> b{};
-  f.read(reinterpret_cast<char*>(b.data()), b.size());
-  h.header_bytes = static_cast<std::size_t>(f.gcount());
+  const ssize_t got = read_head(fd, b.data(), b.size());
+  const int e = errno;
+  ::close(fd);
+  if (got < 0) {
+    errno = e;
+    return std::nullopt;
+  }
+  h.header_bytes = static_cast<std::size_t>(got);
   h.sqlite = std::memcmp(b.data(), kMagic, std::min(h.header_bytes, sizeof kMagic)) == 0;
   if (!h.sqlite || h.header_bytes < b.size()) return h;
   const std::uint32_t raw_page = (std::uint32_t{b[16]} << 8) | b[17];
@@ -43,7 +82,33 @@ std::optional<FileHeader> read_file_header(const std::string& path) {
 
 bool has_write_ahead_log(const std::string& path) {
   struct stat st {};
-  return ::stat((path + "-wal").c_str(), &st) == 0 && st.st_size > 0;
+  return ::stat((path + "-wal").c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+std::uint64_t size_with_write_ahead_log(const std::string& path) {
+  std::uint64_t total = 0;
+  for (const char* suffix : {"", "-wal"}) {
+    struct stat st {};
+    if (::stat((path + suffix).c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+      total += static_cast<std::uint64_t>(st.st_size);
+  }
+  return total;
+}
+
+void check_regular_files(const std::string& path) {
+  const auto what = [&](const std::string& p, FileKind k) {
+    return p + (k == FileKind::directory ? " is a directory, not a trace file"
+                                         : " is not a regular file (a FIFO, device or socket is "
+                                           "never read as a trace)");
+  };
+  if (const FileKind k = file_kind(path); k == FileKind::directory || k == FileKind::special)
+    throw Error(what(path, k));
+  // SQLite opens these next to the database itself: the write-ahead log, its index, a journal.
+  for (const char* suffix : {"-wal", "-shm", "-journal"}) {
+    const std::string side = path + suffix;
+    if (const FileKind k = file_kind(side); k == FileKind::directory || k == FileKind::special)
+      throw Error(what(side, k));
+  }
 }
 
 }  // namespace ts::store

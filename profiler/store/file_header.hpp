@@ -1,15 +1,24 @@
 // What the first 100 bytes of a file say about it, read without SQLite: the database header
 // (https://www.sqlite.org/fileformat.html#the_database_header). The writer checks it before
 // replacing a file; the reader before opening one, to name a foreign or truncated file clearly.
+// Only regular files are read: a FIFO, a character device or a socket could block or never end.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "profiler/store/error.hpp"
+
 namespace ts::store {
 
+enum class FileKind { missing, regular, directory, special };
+
+// What `path` is (following symbolic links); special: a FIFO, a device or a socket.
+FileKind file_kind(const std::string& path);
+
 struct FileHeader {
+  bool regular = true;  // false: not a regular file, and nothing below was read
   std::uint64_t file_size = 0;
   std::size_t header_bytes = 0;  // bytes of the header present: 100 unless the file is shorter
   bool sqlite = false;           // the bytes present match "SQLite format 3\0"
@@ -20,10 +29,18 @@ struct FileHeader {
   std::int32_t application_id = 0;
 };
 
-// Reads the header of `path`; nullopt (errno set) when the file cannot be opened.
+// Reads the header of `path`; nullopt (errno set) when the file cannot be opened. Never blocks:
+// a path that is not a regular file gives a header with regular == false.
 std::optional<FileHeader> read_file_header(const std::string& path);
 
 // True when `path`-wal exists and is not empty: the file alone is not the whole database.
 bool has_write_ahead_log(const std::string& path);
+
+// The bytes of `path` and of its write-ahead log: what a reader may have to go through.
+std::uint64_t size_with_write_ahead_log(const std::string& path);
+
+// Throws Error ("X is not a regular file", "X is a directory, not a trace file") unless `path`
+// and the files SQLite opens beside it (-wal, -shm, -journal) are regular files or absent.
+void check_regular_files(const std::string& path);
 
 }  // namespace ts::store

@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "profiler/store/error.hpp"
+#include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/schema.hpp"
 #include "profiler/store/sqlite.hpp"
@@ -68,11 +69,13 @@ class Tables {
 class PartReader {
  public:
   PartReader(const MergePart& part, std::size_t index) : part_(part), index_(index) {
+    check_regular_files(part.path);
     const auto h = read_file_header(part.path);
     if (!h) throw Error("cannot open trace " + part.path + ": " + std::strerror(errno));
     if (h->header_bytes > 0 && !h->sqlite)
       throw Error(part.path + " is not a trainscope trace (not an SQLite database)");
     db_.open(part.path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
+    db_.set_work_budget(work_budget(size_with_write_ahead_log(part.path)));
     sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
     sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
     sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
@@ -84,6 +87,7 @@ class PartReader {
     if (version_ < 1 || version_ > kSchemaVersion)
       throw Error(part.path + " has trace schema version " + std::to_string(version_) +
                   ", which this trainscope cannot merge");
+    check_schema(db_, static_cast<int>(version_));
     if (version_ >= 2) {
       Stmt st(db_, "SELECT 1 FROM event_block LIMIT 1", kRead);
       if (st.step())

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/schema.hpp"
 #include "profiler/store/writer.hpp"
@@ -18,10 +19,6 @@ constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 
 constexpr const char* kColumns = "SELECT start_ns, track, dur_ns, label, step, bytes FROM event ";
-
-std::int64_t sat_sub(std::int64_t a, std::int64_t b) {
-  return a < kMin + b ? kMin : a - b;
-}
 
 trace::Category category_of(std::int64_t v) {
   return v >= 0 && v < trace::kCategoryCount ? static_cast<trace::Category>(v)
@@ -47,6 +44,7 @@ struct ResetOnExit {
 // short (a partial copy or download). An empty file is left to SQLite: a capture killed early
 // may have everything in its -wal file.
 void check_file(const std::string& path) {
+  check_regular_files(path);
   const auto h = read_file_header(path);
   if (!h) throw Error("cannot open trace " + path + ": " + std::strerror(errno));
   if (h->header_bytes == 0) return;
@@ -69,6 +67,7 @@ void Reader::each_row(Stmt& st, Fn&& fn) const {
 Reader::Reader(const std::string& path) {
   check_file(path);
   db_.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
+  db_.set_work_budget(work_budget(size_with_write_ahead_log(path)));
   open_checked();
   if (has_staged_events()) index_staged_in_memory();
   load_tables();
@@ -141,6 +140,7 @@ void Reader::open_checked() {
                 " that this trainscope reads; open it with a newer trainscope");
   if (v < 1) throw Error(path() + " is not a trainscope trace (no schema version)");
   version_ = static_cast<int>(v);
+  check_schema(db_, version_);
 }
 
 bool Reader::has_staged_events() const {
@@ -155,6 +155,7 @@ void Reader::index_staged_in_memory() {
   Db mem;
   mem.open_memory(path(), kRead);
   harden(mem);
+  mem.set_work_budget(work_budget(size_with_write_ahead_log(path())));
   sqlite3_backup* copy = sqlite3_backup_init(mem.get(), "main", db_.get(), "main");
   if (copy == nullptr) mem.fail(sqlite3_errcode(mem.get()), kRead);
   const int rc = sqlite3_backup_step(copy, -1);
@@ -169,11 +170,23 @@ void Reader::index_staged_in_memory() {
   db_.swap(mem);
 }
 
+// A name column's text, cut to kMaxNameBytes.
+std::string Reader::name_text(const Stmt& st, int column) {
+  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st.get(), column));
+  if (p == nullptr) return {};
+  auto n = static_cast<std::size_t>(sqlite3_column_bytes(st.get(), column));
+  if (n <= kMaxNameBytes) return std::string(p, n);
+  ++names_cut_;
+  n = kMaxNameBytes;
+  while (n > 0 && (static_cast<unsigned char>(p[n]) & 0xC0) == 0x80) --n;  // a UTF-8 boundary
+  return std::string(p, n) + "\xE2\x80\xA6";                               // "…"
+}
+
 void Reader::load_tables() {
   std::unordered_map<std::int64_t, std::string> strings;
   {
     Stmt st(db_, "SELECT id, text FROM string", kRead);
-    each_row(st, [&] { strings[st.col_int(0)] = st.col_text(1); });
+    each_row(st, [&] { strings[st.col_int(0)] = name_text(st, 1); });
   }
   const auto text = [&](std::int64_t id) -> std::string {
     auto it = strings.find(id);
@@ -202,7 +215,7 @@ void Reader::load_tables() {
       const std::int64_t id = st.col_int(0);
       if (!is_id(id)) return;
       track_index_[static_cast<std::uint32_t>(id)] = tracks_.size();
-      tracks_.push_back({static_cast<std::uint32_t>(id), st.col_text(1),
+      tracks_.push_back({static_cast<std::uint32_t>(id), name_text(st, 1),
                          track_kind_of(st.col_int(2)), st.col_null(3) ? kNull : st.col_int(3),
                          st.col_null(4) || !is_id(st.col_int(4)) ? kNull : st.col_int(4)});
     });
@@ -212,10 +225,10 @@ void Reader::load_tables() {
     each_row(st, [&] {
       const std::int64_t id = st.col_int(0);
       if (!is_id(id)) return;
-      processes_.push_back({static_cast<std::uint32_t>(id), st.col_text(1),
+      processes_.push_back({static_cast<std::uint32_t>(id), name_text(st, 1),
                             st.col_null(2) ? kNull : st.col_int(2),
                             st.col_null(3) ? kNull : st.col_int(3),
-                            st.col_null(4) ? std::string() : st.col_text(4)});
+                            st.col_null(4) ? std::string() : name_text(st, 4)});
     });
   }
 }
@@ -287,7 +300,7 @@ std::vector<Event> Reader::step_events(std::int64_t step) const {
   bool found = false;
   each_row(step_by_number_, [&] {
     const std::int64_t s = step_by_number_.col_int(0);
-    const std::int64_t end = s + std::max<std::int64_t>(0, step_by_number_.col_int(1));
+    const std::int64_t end = sat_add(s, std::max<std::int64_t>(0, step_by_number_.col_int(1)));
     t0 = found ? std::min(t0, s) : s;
     t1 = found ? std::max(t1, end) : end;
     found = true;

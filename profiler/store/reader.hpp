@@ -54,7 +54,7 @@ struct Event {
   trace::Category category = trace::Category::other;
   std::int64_t step = kNull;
   std::int64_t bytes = kNull;
-  std::int64_t end_ns() const { return start_ns + dur_ns; }
+  std::int64_t end_ns() const { return sat_add(start_ns, dur_ns); }
 };
 
 struct EventArgs {
@@ -78,6 +78,10 @@ struct TimeRange {
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;  // the latest event end; start == end for an empty trace
 };
+
+// Names (strings, track, process and host names) longer than this are cut when read: a file
+// cannot make every later use of a name (a report line, an exported event) arbitrarily costly.
+inline constexpr std::size_t kMaxNameBytes = std::size_t{64} << 10;
 
 class Reader {
  public:
@@ -115,6 +119,10 @@ class Reader {
   std::optional<std::string> meta(std::string_view key) const;
   std::vector<std::pair<std::string, std::string>> meta() const;
 
+  // Names longer than kMaxNameBytes that were cut (to that length, at a UTF-8 character
+  // boundary, with "…" appended).
+  std::uint64_t names_cut() const { return names_cut_; }
+
   std::int64_t event_count() const;
   TimeRange time_range() const;
 
@@ -127,8 +135,11 @@ class Reader {
   template <class Fn>
   void each_row(Stmt& st, Fn&& fn) const;
 
+  std::string name_text(const Stmt& st, int column);
+
   Db db_;
   int version_ = 0;
+  std::uint64_t names_cut_ = 0;
   std::vector<Track> tracks_;
   std::unordered_map<std::uint32_t, std::size_t> track_index_;  // id -> tracks_ index
   std::vector<Process> processes_;

@@ -1,5 +1,7 @@
 #include "profiler/store/recover.hpp"
 
+#include "profiler/store/file_check.hpp"
+#include "profiler/store/file_header.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/store/sqlite.hpp"
 #include "profiler/store/writer.hpp"
@@ -10,6 +12,7 @@ RecoverResult recover(const std::string& path) {
   { Reader check(path); }  // names a missing, foreign, newer or damaged file before writing
   Db db;
   db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, "cannot recover trace");
+  db.set_work_budget(work_budget(size_with_write_ahead_log(path)));
   sqlite3_db_config(db.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
   sqlite3_db_config(db.get(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
   db.exec("PRAGMA trusted_schema=OFF", "cannot recover trace");

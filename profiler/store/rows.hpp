@@ -8,6 +8,21 @@ namespace ts::store {
 
 inline constexpr std::int64_t kNull = std::numeric_limits<std::int64_t>::min();
 
+// Sums and differences of times that a hostile file may put at the ends of the 64-bit range:
+// they stop at the ends instead of overflowing.
+inline std::int64_t sat_add(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  if (!__builtin_add_overflow(a, b, &r)) return r;
+  return b > 0 ? std::numeric_limits<std::int64_t>::max()
+               : std::numeric_limits<std::int64_t>::min();
+}
+inline std::int64_t sat_sub(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  if (!__builtin_sub_overflow(a, b, &r)) return r;
+  return b < 0 ? std::numeric_limits<std::int64_t>::max()
+               : std::numeric_limits<std::int64_t>::min();
+}
+
 struct EventRow {
   std::int64_t start_ns = 0;
   std::int64_t dur_ns = 0;

@@ -21,7 +21,7 @@ CREATE TABLE string (
   text TEXT NOT NULL
 );
 
--- The event taxonomy (DESIGN §3). Ids are stable: new categories are appended.
+-- The event taxonomy (trainscope/taxonomy.hpp). Ids are stable: new categories are appended.
 CREATE TABLE category (
   id   INTEGER PRIMARY KEY,
   name TEXT NOT NULL UNIQUE
@@ -123,7 +123,7 @@ CREATE TABLE event_block (
   data BLOB NOT NULL
 );
 
--- Stable public views (DESIGN §5). events.id is unique in a trace: it encodes (start, track)
+-- Stable public views (documented in traces/README.md). events.id is unique in a trace: it encodes (start, track)
 -- as ((start_ns - clock.origin_ns) << 16) | track.
 CREATE VIEW events (id, track, category, name, start_ns, dur_ns, step, bytes) AS
   SELECT ((e.start_ns - (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'clock.origin_ns'))

@@ -49,11 +49,47 @@ void Db::open_memory(const std::string& name, std::string_view what) {
 }
 
 void Db::close() noexcept {
+  if (db_ != nullptr && budget_) sqlite3_progress_handler(db_, 0, nullptr, nullptr);
   if (db_ != nullptr) sqlite3_close_v2(db_);
   db_ = nullptr;
+  budget_.reset();
+}
+
+namespace {
+
+// Virtual-machine steps between two calls of the progress handler.
+constexpr int kStepsPerProgressCall = 4096;
+
+}  // namespace
+
+void Db::set_work_budget(std::uint64_t steps) {
+  if (steps == 0) {
+    sqlite3_progress_handler(db_, 0, nullptr, nullptr);
+    budget_.reset();
+    return;
+  }
+  if (!budget_) budget_ = std::make_unique<WorkBudget>();
+  budget_->steps = steps;
+  budget_->limit = steps / kStepsPerProgressCall + 1;
+  budget_->used = 0;
+  sqlite3_progress_handler(db_, kStepsPerProgressCall, &Db::on_progress, budget_.get());
+}
+
+int Db::on_progress(void* budget) noexcept {
+  auto* b = static_cast<WorkBudget*>(budget);
+  if (++b->used <= b->limit) return 0;
+  b->tripped = true;
+  return 1;  // interrupts the statement: SQLITE_INTERRUPT
 }
 
 void Db::fail(int rc, std::string_view what, int os_errno) const {
+  if ((rc & 0xFF) == SQLITE_INTERRUPT && budget_ && budget_->tripped) {
+    budget_->tripped = false;
+    throw Error(std::string(what) + " " + path_ + ": one query needed more than " +
+                std::to_string(budget_->steps) +
+                " steps of work, more than any trace of its size needs (the file is damaged or "
+                "hostile)");
+  }
   throw Error(std::string(what) + " " + path_ + ": " + why(db_, rc, os_errno));
 }
 
@@ -62,6 +98,7 @@ void Db::check(int rc, std::string_view what) const {
 }
 
 void Db::exec(const char* sql, std::string_view what) const {
+  restart_work();
   errno = 0;
   const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr);
   if (rc != SQLITE_OK) fail(rc, what, errno);
@@ -100,6 +137,7 @@ Stmt& Stmt::operator=(Stmt&& o) noexcept {
 }
 
 bool Stmt::step() {
+  if (sqlite3_stmt_busy(st_) == 0) db_->restart_work();  // the statement starts
   errno = 0;
   const int rc = sqlite3_step(st_);
   if (rc == SQLITE_ROW) return true;

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,6 +29,19 @@ class Db {
   void swap(Db& other) noexcept {
     std::swap(db_, other.db_);
     path_.swap(other.path_);
+    budget_.swap(other.budget_);
+  }
+  // Bounds every statement (each exec() and each statement from its first step() to its reset)
+  // to about `steps` SQLite virtual-machine steps, through a progress handler: one that needs
+  // more stops, and fails with an Error saying the file needs more work than a trace of its
+  // size can. 0 lifts the bound.
+  void set_work_budget(std::uint64_t steps);
+  // Starts the count of the statement about to run over.
+  void restart_work() const noexcept {
+    if (budget_) {
+      budget_->used = 0;
+      budget_->tripped = false;
+    }
   }
   sqlite3* get() const { return db_; }
   const std::string& path() const { return path_; }
@@ -40,8 +54,17 @@ class Db {
   std::int64_t pragma_int(const char* pragma, std::string_view what) const;
 
  private:
+  struct WorkBudget {
+    std::uint64_t limit = 0;  // progress handler calls allowed per statement
+    std::uint64_t used = 0;
+    std::uint64_t steps = 0;  // the budget as given, for the message
+    bool tripped = false;
+  };
+  static int on_progress(void* budget) noexcept;
+
   sqlite3* db_ = nullptr;
   std::string path_;
+  std::unique_ptr<WorkBudget> budget_;  // on the heap: SQLite holds its address
 };
 
 class Stmt {

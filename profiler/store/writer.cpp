@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -96,9 +97,9 @@ Writer::Writer(const std::string& path, const WriterOptions& options)
   const int checkpoint_pages = std::max(64, (16 << 20) / std::max(page, 512));
   // Staging only appends: a small page cache recycles its pages instead of faulting in fresh
   // memory while training runs; index_staged() grows it. Nor does staging fsync: a commit in the
-  // OS's page cache survives the process being killed (DESIGN §7), and a WAL checkpoint's fsync
-  // on a busy disk could hold the writer long enough for full rings to drop events. finish()
-  // syncs the file it leaves.
+  // OS's page cache survives the process being killed (a SIGKILL loses at most about a second), and
+  // a WAL checkpoint's fsync on a busy disk could hold the writer long enough for full rings to
+  // drop events. finish() syncs the file it leaves.
   db_.exec(("PRAGMA synchronous=" + std::string(options.staged || options.bulk ? "OFF" : "NORMAL") +
             "; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-" +
             std::to_string((options.staged ? 2 : options.cache_mib) * 1024) +
@@ -455,10 +456,10 @@ void Writer::place_same_start(std::span<const EventRow> group) {
     std::int64_t taken_end = start;
     find_event_.bind(1, start);
     find_event_.bind(2, std::int64_t{group_[0].track});
-    if (find_event_.step()) taken_end += find_event_.col_int(0);
+    if (find_event_.step()) taken_end = sat_add(taken_end, find_event_.col_int(0));
     find_event_.reset();
     keeper = 0;  // rows [0, keeper) enclose the event there, rows [keeper, n) lie inside it
-    while (keeper < n && start + group_[keeper].dur_ns >= taken_end) ++keeper;
+    while (keeper < n && sat_add(start, group_[keeper].dur_ns) >= taken_end) ++keeper;
     if (keeper < n)
       insert_moving(group_[keeper], +1);
     else
@@ -480,15 +481,21 @@ bool Writer::try_insert(const EventRow& r) {
 }
 
 // Inserts r at the first free start from r.start_ns on in `direction` (-1 or +1), keeping its
-// end.
+// end (a row moved later than its end keeps no duration). event_starts_ skips the starts found
+// taken before, so the rows of one key cost one search in all. A row with no free start left
+// before the end of the time range is dropped.
 void Writer::insert_moving(EventRow r, int direction) {
-  bool moved = false;
-  while (!try_insert(r)) {
-    r.start_ns += direction;
-    r.dur_ns = std::max<std::int64_t>(0, r.dur_ns - direction);
-    moved = true;
-  }
-  if (moved) ++events_moved_;
+  const EventRow wanted = r;
+  const auto placed = event_starts_.place(r.track, wanted.start_ns, direction, [&](std::int64_t s) {
+    r.start_ns = s;
+    if (direction > 0)
+      r.dur_ns = std::max<std::int64_t>(0, sat_sub(wanted.dur_ns, sat_sub(s, wanted.start_ns)));
+    else
+      r.dur_ns = sat_add(wanted.dur_ns, sat_sub(wanted.start_ns, s));
+    return try_insert(r);
+  });
+  if (!placed) return;
+  if (*placed != wanted.start_ns) ++events_moved_;
   written_one(r);
 }
 
@@ -533,16 +540,19 @@ void Writer::append(std::span<const CounterRow> rows) {
   insert_counters(rows);
 }
 
+// Samples of one track at the same nanosecond move later, to the first free time. A NaN value
+// is never stored (SQLite makes it NULL, which the table refuses): the sample is skipped
+// rather than offered every later time.
 void Writer::insert_counters(std::span<const CounterRow> rows) {
   for (const CounterRow& c : rows) {
-    std::int64_t ts = c.ts_ns;
-    for (int tries = 0; tries < 1000; ++tries, ++ts) {  // same-nanosecond samples: move later
+    if (std::isnan(c.value)) continue;
+    counter_times_.place(c.track, c.ts_ns, +1, [&](std::int64_t ts) {
       ins_counter_.bind(1, std::int64_t{c.track});
       ins_counter_.bind(2, ts);
       ins_counter_.bind(3, c.value);
       ins_counter_.run();
-      if (sqlite3_changes(db_.get()) == 1) break;
-    }
+      return sqlite3_changes(db_.get()) == 1;
+    });
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "profiler/store/event_block.hpp"
 #include "profiler/store/multi_insert.hpp"
+#include "profiler/store/placement.hpp"
 #include "profiler/store/rows.hpp"
 #include "profiler/store/sqlite.hpp"
 #include "trainscope/taxonomy.hpp"
@@ -124,6 +125,8 @@ class Writer {
   std::vector<EventRow> batch_;                // rows that cannot collide, not yet inserted
   std::vector<EventRow> sorted_;               // append()'s rows, when not given in key order
   std::vector<EventRow> group_;                // rows sharing one (start_ns, track)
+  FreeStarts event_starts_;                    // where moved events found their starts
+  FreeStarts counter_times_;                   // where moved counter samples found theirs
   std::vector<EventRow> args_, steps_;         // inserted rows with arguments / steps, pending
   std::uint64_t events_written_ = 0;
   std::uint64_t events_committed_ = 0;

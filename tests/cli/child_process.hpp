@@ -72,6 +72,19 @@ class Child {
     }
   }
 
+  // Reads stdout up to a line that starts with `prefix`; false on end of output / timeout.
+  bool read_until(const std::string& prefix, std::chrono::milliseconds timeout) {
+    for (std::string line; read_line(line, timeout);)
+      if (line.rfind(prefix, 0) == 0) return true;
+    return false;
+  }
+
+  // Reads stdout to its end (a child blocked on a full pipe never exits).
+  void drain(std::chrono::milliseconds timeout) {
+    for (std::string line; read_line(line, timeout);) {
+    }
+  }
+
   void signal(int sig) { ::kill(pid_, sig); }
 
   // Waits for the child (at most `timeout`, then kills it) and returns its exit status, or

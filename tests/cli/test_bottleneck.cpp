@@ -20,14 +20,16 @@
 
 #include <chrono>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
 
 #include "run_command.hpp"
-#include "tests/support/json_value.hpp"
 
 namespace ts::test {
 namespace {
+
+using Json = nlohmann::json;
 
 // Sanitizers slow the instrumented engine (the CPU backend's Eigen kernels) several times more
 // than the uninstrumented system libraries (libpng's decoding), which shifts the very ratios
@@ -90,8 +92,8 @@ class Bottleneck : public ::testing::TestWithParam<std::string> {
     EXPECT_EQ(t.status, 0) << t.err;
     const CommandResult r = run_trainscope("report --json " + trace);
     EXPECT_EQ(r.status, 0) << r.err;
-    Json j = parse_json(r.out);
-    EXPECT_EQ(j.at("backend").text, backend);
+    Json j = Json::parse(r.out);
+    EXPECT_EQ(j.at("backend").get<std::string>(), backend);
     return j;
   }
 
@@ -107,18 +109,20 @@ TEST_P(Bottleneck, NaivePipelineIsInputBoundWithTheBottleneckStageNamed) {
                   " --epochs 2 --batch 32 --pipeline naive --augment crop:2,flip" + threads,
               GetParam());
   const std::set<std::string> stages = {"read", "decode", "map", "batch"};
-  ASSERT_TRUE(j.at("bottleneck_stage").is(Json::Type::string));
-  EXPECT_TRUE(stages.count(j.at("bottleneck_stage").text)) << j.at("bottleneck_stage").text;
+  ASSERT_TRUE(j.at("bottleneck_stage").is_string());
+  EXPECT_TRUE(stages.count(j.at("bottleneck_stage").get<std::string>()))
+      << j.at("bottleneck_stage").get<std::string>();
   if (kSanitizerBuild) GTEST_SKIP() << kFiguresSkipped;
   if (GetParam() == "cpu")
-    EXPECT_EQ(j.at("verdict").text, "high") << j.at("input_pct").number;
+    EXPECT_EQ(j.at("verdict").get<std::string>(), "high") << j.at("input_pct").get<double>();
   else
-    EXPECT_NE(j.at("verdict").text, "none") << j.at("input_pct").number;
-  EXPECT_GE(j.at("input_bound_steps").number, 0.5 * j.at("steps").number);
+    EXPECT_NE(j.at("verdict").get<std::string>(), "none") << j.at("input_pct").get<double>();
+  EXPECT_GE(j.at("input_bound_steps").get<double>(), 0.5 * j.at("steps").get<double>());
   // The recommendations name the slow stage.
   bool named = false;
-  for (const Json& r : j.at("recommendations").items)
-    named |= r.text.find(j.at("bottleneck_stage").text) != std::string::npos;
+  for (const Json& r : j.at("recommendations"))
+    named |=
+        r.get<std::string>().find(j.at("bottleneck_stage").get<std::string>()) != std::string::npos;
   EXPECT_TRUE(named);
 }
 
@@ -128,8 +132,8 @@ TEST_P(Bottleneck, TunedPipelineIsNotInputBound) {
   const Json j =
       capture("tuned", "--model cnn --epochs 2 --pipeline tuned --prefetch 4 " + size, GetParam());
   if (kSanitizerBuild) GTEST_SKIP() << kFiguresSkipped;
-  EXPECT_EQ(j.at("verdict").text, "none") << j.at("input_pct").number;
-  EXPECT_LT(j.at("input_pct").number, 5);
+  EXPECT_EQ(j.at("verdict").get<std::string>(), "none") << j.at("input_pct").get<double>();
+  EXPECT_LT(j.at("input_pct").get<double>(), 5);
 }
 
 TEST_P(Bottleneck, HostBoundRunIsAttributedToHostBoundIdleTime) {
@@ -140,14 +144,14 @@ TEST_P(Bottleneck, HostBoundRunIsAttributedToHostBoundIdleTime) {
                          GetParam());
   if (kSanitizerBuild) GTEST_SKIP() << kFiguresSkipped;
   const Json& causes = j.at("device").at("idle_by_cause_ms");
-  const double host = causes.at("host").number;
+  const double host = causes.at("host").get<double>();
   double idle = 0;
   for (const char* c : {"input", "host", "sync", "other"}) {
-    idle += causes.at(c).number;
-    EXPECT_LE(causes.at(c).number, host) << c;
+    idle += causes.at(c).get<double>();
+    EXPECT_LE(causes.at(c).get<double>(), host) << c;
   }
   EXPECT_GT(host, 0.5 * idle) << "host " << host << " ms of " << idle << " ms idle";
-  EXPECT_GT(j.at("device").at("idle_pct").number, 20);
+  EXPECT_GT(j.at("device").at("idle_pct").get<double>(), 20);
 }
 
 // The what-if projection, checked against a real rerun: the naive run's "input fully hidden"
@@ -176,15 +180,17 @@ TEST_P(Bottleneck, TheNaiveRunsProjectionPredictsTheTunedRun) {
   for (int attempt = 0; attempt < 2; ++attempt) {
     const Json naive = capture("project_naive", job + " --pipeline naive", GetParam());
     const Json tuned = capture("project_tuned", job + " --pipeline tuned", GetParam());
-    const Json* hidden = naive.at("what_if").find("input_hidden");
-    ASSERT_NE(hidden, nullptr) << "no input_hidden projection for the naive run";
+    ASSERT_TRUE(naive.at("what_if").contains("input_hidden"))
+        << "no input_hidden projection for the naive run";
+    const Json& hidden = naive.at("what_if").at("input_hidden");
     // The tuned run's first epoch fills its cache: the figures cover epochs 2-4.
-    EXPECT_EQ(tuned.at("phases").at("warmup").at("why").text, "epoch 1 fills the input cache");
-    const double p = hidden->at("step_time_ms").number;
-    const double m = tuned.at("step_time_ms").at("mean").number;
+    EXPECT_EQ(tuned.at("phases").at("warmup").at("why").get<std::string>(),
+              "epoch 1 fills the input cache");
+    const double p = hidden.at("step_time_ms").get<double>();
+    const double m = tuned.at("step_time_ms").at("mean").get<double>();
     if (attempt == 0 || p < projected) {
       projected = p;
-      naive_ms = naive.at("step_time_ms").at("mean").number;
+      naive_ms = naive.at("step_time_ms").at("mean").get<double>();
     }
     if (attempt == 0 || m < measured) measured = m;
   }

@@ -7,12 +7,14 @@
 #include "cli/args.hpp"
 #include "cli/junit.hpp"
 #include "run_command.hpp"
-#include "tests/support/xml_value.hpp"
+#include "tests/support/xml_doc.hpp"
 
 namespace ts::cli {
 namespace {
 
-using ts::test::XmlElement;
+using ts::test::all;
+using ts::test::attr;
+using ts::test::text;
 
 TEST(XmlEscape, MarkupCharactersBecomeEntities) {
   EXPECT_EQ(xml_escape("a<b>&\"c'", true), "a&lt;b&gt;&amp;&quot;c&apos;");
@@ -47,41 +49,42 @@ JUnitSuite sample_suite(const std::string& hostile) {
 }
 
 TEST(JUnit, OneTestCasePerLimitAndAFailureForEachViolatedOne) {
-  const XmlElement doc = ts::test::parse_xml(junit_xml(sample_suite("run.db")));
-  EXPECT_EQ(doc.name, "testsuites");
-  EXPECT_EQ(*doc.attribute("tests"), "3");
-  EXPECT_EQ(*doc.attribute("failures"), "2");
-  const auto suites = doc.all("testsuite");
+  const pugi::xml_document xml = ts::test::parse_xml(junit_xml(sample_suite("run.db")));
+  const pugi::xml_node doc = xml.document_element();
+  EXPECT_STREQ(doc.name(), "testsuites");
+  EXPECT_EQ(attr(doc, "tests"), "3");
+  EXPECT_EQ(attr(doc, "failures"), "2");
+  const auto suites = all(doc, "testsuite");
   ASSERT_EQ(suites.size(), 1u);
-  EXPECT_EQ(*suites[0]->attribute("tests"), "3");
-  EXPECT_EQ(*suites[0]->attribute("failures"), "2");
-  EXPECT_EQ(*suites[0]->attribute("errors"), "0");
-  EXPECT_EQ(*suites[0]->attribute("time"), "0.250");
-  const auto cases = doc.all("testcase");
+  EXPECT_EQ(attr(suites[0], "tests"), "3");
+  EXPECT_EQ(attr(suites[0], "failures"), "2");
+  EXPECT_EQ(attr(suites[0], "errors"), "0");
+  EXPECT_EQ(attr(suites[0], "time"), "0.250");
+  const auto cases = all(doc, "testcase");
   ASSERT_EQ(cases.size(), 3u);
-  EXPECT_EQ(*cases[0]->attribute("name"), "max-input-pct");
-  EXPECT_EQ(*cases[0]->attribute("classname"), "trainscope.check");
-  EXPECT_EQ(cases[0]->all("failure").size(), 1u);
-  EXPECT_EQ(cases[1]->all("failure").size(), 0u);
-  EXPECT_EQ(cases[2]->all("failure").size(), 1u);
-  EXPECT_EQ(*cases[0]->all("failure")[0]->attribute("message"),
+  EXPECT_EQ(attr(cases[0], "name"), "max-input-pct");
+  EXPECT_EQ(attr(cases[0], "classname"), "trainscope.check");
+  EXPECT_EQ(all(cases[0], "failure").size(), 1u);
+  EXPECT_EQ(all(cases[1], "failure").size(), 0u);
+  EXPECT_EQ(all(cases[2], "failure").size(), 1u);
+  EXPECT_EQ(attr(all(cases[0], "failure")[0], "message"),
             "run.db: input 63.2 % of step time exceeds --max-input-pct 5");
-  EXPECT_EQ(doc.all("failure").size(), 2u);
-  EXPECT_EQ(doc.all("property").size(), 2u);
-  EXPECT_EQ(doc.all("system-out")[0]->text, "Highly input-bound: <63 %> & more run.db");
+  EXPECT_EQ(all(doc, "failure").size(), 2u);
+  EXPECT_EQ(all(doc, "property").size(), 2u);
+  EXPECT_EQ(text(all(doc, "system-out")[0]), "Highly input-bound: <63 %> & more run.db");
 }
 
 TEST(JUnit, HostileTextStaysWellFormedAndRoundTrips) {
   const std::string hostile = "a\"b'c<d>&e\n\tf]]>\x01g\xff h</testcase>&amp;";
   const std::string xml = junit_xml(sample_suite(hostile));
-  const XmlElement doc = ts::test::parse_xml(xml);  // throws when not well-formed
-  const auto cases = doc.all("testcase");
+  const pugi::xml_document doc = ts::test::parse_xml(xml);  // throws when not well-formed
+  const auto cases = all(doc, "testcase");
   ASSERT_EQ(cases.size(), 3u);
   const std::string r = "\xef\xbf\xbd";
   const std::string expected = "a\"b'c<d>&e\n\tf]]>" + r + "g" + r + " h</testcase>&amp;";
-  EXPECT_EQ(*cases[2]->all("failure")[0]->attribute("message"), expected);
-  EXPECT_EQ(cases[2]->all("failure")[0]->text, expected);
-  EXPECT_EQ(*doc.all("property")[0]->attribute("value"), expected);
+  EXPECT_EQ(attr(all(cases[2], "failure")[0], "message"), expected);
+  EXPECT_EQ(text(all(cases[2], "failure")[0]), expected);
+  EXPECT_EQ(attr(all(doc, "property")[0], "value"), expected);
 }
 
 TEST(JUnit, AnUnwritablePathIsAUsageErrorNamingIt) {
@@ -99,7 +102,7 @@ TEST(JUnit, WritesTheFile) {
       (std::filesystem::temp_directory_path() / ("ts_junit_" + std::to_string(getpid()) + ".xml"))
           .string();
   write_junit(sample_suite("run.db"), path);
-  EXPECT_EQ(ts::test::parse_xml(ts::test::read_file(path)).all("testcase").size(), 3u);
+  EXPECT_EQ(all(ts::test::parse_xml(ts::test::read_file(path)), "testcase").size(), 3u);
   std::filesystem::remove(path);
 }
 

@@ -8,15 +8,17 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "profiler/store/writer.hpp"
 #include "run_command.hpp"
-#include "tests/support/json_value.hpp"
-#include "tests/support/xml_value.hpp"
+#include "tests/support/xml_doc.hpp"
 
 namespace ts::test {
 namespace {
+
+using Json = nlohmann::json;
 
 const std::string kInputBound = "traces/input_bound.db";
 const std::string kTuned = "traces/tuned.db";
@@ -25,7 +27,7 @@ const std::string kOpenCl = "traces/opencl.db";
 Json report_json(const std::string& args) {
   const CommandResult r = run_trainscope("report --json " + args);
   EXPECT_EQ(r.status, 0) << r.err;
-  return parse_json(r.out);
+  return Json::parse(r.out);
 }
 
 std::vector<std::string> lines(const std::string& text) {
@@ -49,57 +51,59 @@ TEST(Report, TextStartsWithTheVerdictSentence) {
 TEST(Report, JsonHasTheDesignKeys) {
   for (const std::string& trace : {kInputBound, kTuned, kOpenCl}) {
     const Json j = report_json(trace);
-    EXPECT_GT(j.at("steps").number, 0) << trace;
+    EXPECT_GT(j.at("steps").get<double>(), 0) << trace;
     for (const char* k : {"mean", "p50", "p90"})
-      EXPECT_TRUE(j.at("step_time_ms").at(k).is(Json::Type::number)) << trace << " " << k;
+      EXPECT_TRUE(j.at("step_time_ms").at(k).is_number()) << trace << " " << k;
     double parts = 0;
     for (const char* k :
          {"device_compute", "d2h", "h2d", "input_wait", "launch", "sync", "host_compute", "other"})
-      parts += j.at("breakdown_ms").at(k).number;
+      parts += j.at("breakdown_ms").at(k).get<double>();
     // The parts sum to the summed step time: steps × mean step time.
-    EXPECT_NEAR(parts, j.at("steps").number * j.at("step_time_ms").at("mean").number,
+    EXPECT_NEAR(parts, j.at("steps").get<double>() * j.at("step_time_ms").at("mean").get<double>(),
                 0.01 * parts + 0.01)
         << trace;
-    EXPECT_TRUE(j.at("input_pct").is(Json::Type::number));
+    EXPECT_TRUE(j.at("input_pct").is_number());
     const std::set<std::string> verdicts = {"high", "moderate", "none"};
-    EXPECT_TRUE(verdicts.count(j.at("verdict").text)) << j.at("verdict").text;
-    EXPECT_TRUE(j.at("input_bound_steps").is(Json::Type::number));
+    EXPECT_TRUE(verdicts.count(j.at("verdict").get<std::string>()))
+        << j.at("verdict").get<std::string>();
+    EXPECT_TRUE(j.at("input_bound_steps").is_number());
     const Json& device = j.at("device");
-    EXPECT_NEAR(device.at("busy_pct").number + device.at("idle_pct").number, 100, 0.01);
+    EXPECT_NEAR(device.at("busy_pct").get<double>() + device.at("idle_pct").get<double>(), 100,
+                0.01);
     for (const char* k : {"input", "host", "sync", "other"})
-      EXPECT_TRUE(device.at("idle_by_cause_ms").at(k).is(Json::Type::number)) << k;
-    EXPECT_GT(j.at("samples_per_s").number, 0);
+      EXPECT_TRUE(device.at("idle_by_cause_ms").at(k).is_number()) << k;
+    EXPECT_GT(j.at("samples_per_s").get<double>(), 0);
     const Json& stage = j.at("bottleneck_stage");
-    EXPECT_TRUE(stage.is(Json::Type::string) || stage.is(Json::Type::null));
-    ASSERT_FALSE(j.at("kernels").items.empty()) << trace;
-    for (const Json& k : j.at("kernels").items) {
-      EXPECT_FALSE(k.at("name").text.empty());
-      EXPECT_GT(k.at("count").number, 0);
-      EXPECT_GE(k.at("total_ms").number, 0);
-      EXPECT_GE(k.at("share_pct").number, 0);
+    EXPECT_TRUE(stage.is_string() || stage.is_null());
+    ASSERT_FALSE(j.at("kernels").empty()) << trace;
+    for (const Json& k : j.at("kernels")) {
+      EXPECT_FALSE(k.at("name").get<std::string>().empty());
+      EXPECT_GT(k.at("count").get<double>(), 0);
+      EXPECT_GE(k.at("total_ms").get<double>(), 0);
+      EXPECT_GE(k.at("share_pct").get<double>(), 0);
     }
-    EXPECT_TRUE(j.at("recommendations").is(Json::Type::array));
+    EXPECT_TRUE(j.at("recommendations").is_array());
   }
 }
 
 TEST(Report, SampleVerdicts) {
   const Json naive = report_json(kInputBound);
-  EXPECT_EQ(naive.at("verdict").text, "high");
-  EXPECT_TRUE(naive.at("bottleneck_stage").is(Json::Type::string));
-  EXPECT_EQ(report_json(kTuned).at("verdict").text, "none");
+  EXPECT_EQ(naive.at("verdict").get<std::string>(), "high");
+  EXPECT_TRUE(naive.at("bottleneck_stage").is_string());
+  EXPECT_EQ(report_json(kTuned).at("verdict").get<std::string>(), "none");
 }
 
 TEST(Report, OptionsChangeTheFigures) {
   const Json base = report_json(kOpenCl);
   const Json pricey = report_json(kOpenCl + " --gpu-hour-price 10");
-  EXPECT_EQ(pricey.at("gpu_hour_price").number, 10);
-  EXPECT_NEAR(pricey.at("idle_cost_per_1000_steps").number,
-              4 * base.at("idle_cost_per_1000_steps").number,
-              0.002 + 0.01 * pricey.at("idle_cost_per_1000_steps").number);
+  EXPECT_EQ(pricey.at("gpu_hour_price").get<double>(), 10);
+  EXPECT_NEAR(pricey.at("idle_cost_per_1000_steps").get<double>(),
+              4 * base.at("idle_cost_per_1000_steps").get<double>(),
+              0.002 + 0.01 * pricey.at("idle_cost_per_1000_steps").get<double>());
   const Json all = report_json(kInputBound + " --step-input-threshold 0");
-  EXPECT_EQ(all.at("input_bound_steps").number, all.at("steps").number);
+  EXPECT_EQ(all.at("input_bound_steps").get<double>(), all.at("steps").get<double>());
   const Json none = report_json(kTuned + " --step-input-threshold=100");
-  EXPECT_EQ(none.at("input_bound_steps").number, 0);
+  EXPECT_EQ(none.at("input_bound_steps").get<double>(), 0);
 }
 
 TEST(Check, AllLimitsHold) {
@@ -120,7 +124,7 @@ TEST(Check, OneLinePerViolatedLimit) {
   char expected[128];
   std::snprintf(expected, sizeof expected,
                 "%s: input %.1f %% of step time exceeds --max-input-pct 20", kInputBound.c_str(),
-                j.at("input_pct").number);
+                j.at("input_pct").get<double>());
   EXPECT_EQ(err[0], expected);
   EXPECT_NE(one.out.find("is within --max-device-idle-pct 100"), std::string::npos);
   EXPECT_NE(one.out.find("1 of 2 limits violated"), std::string::npos) << one.out;
@@ -168,26 +172,27 @@ TEST(Check, JUnitXmlHasOneTestCasePerLimit) {
       "check " + kInputBound + " --max-input-pct 20 --max-device-idle-pct 100 --baseline " +
       kTuned + " --max-step-time-increase-pct 5 --junit " + junit);
   EXPECT_EQ(r.status, 1);
-  const XmlElement doc = parse_xml(read_file(junit));
-  EXPECT_EQ(doc.name, "testsuites");
-  const auto cases = doc.all("testcase");
+  const pugi::xml_document xml = parse_xml(read_file(junit));
+  const pugi::xml_node doc = xml.document_element();
+  EXPECT_STREQ(doc.name(), "testsuites");
+  const auto cases = all(doc, "testcase");
   ASSERT_EQ(cases.size(), 3u);
-  EXPECT_EQ(*cases[0]->attribute("name"), "max-input-pct");
-  EXPECT_EQ(*cases[1]->attribute("name"), "max-device-idle-pct");
-  EXPECT_EQ(*cases[2]->attribute("name"), "max-step-time-increase-pct");
-  EXPECT_EQ(cases[0]->all("failure").size(), 1u);
-  EXPECT_EQ(cases[1]->all("failure").size(), 0u);
-  EXPECT_EQ(cases[2]->all("failure").size(), 0u);  // the naive MLP is faster than the CNN
-  EXPECT_EQ(*doc.all("testsuite")[0]->attribute("tests"), "3");
-  EXPECT_EQ(*doc.all("testsuite")[0]->attribute("failures"), "1");
-  EXPECT_EQ(*cases[0]->all("failure")[0]->attribute("message"), lines(r.err).at(0));
+  EXPECT_EQ(attr(cases[0], "name"), "max-input-pct");
+  EXPECT_EQ(attr(cases[1], "name"), "max-device-idle-pct");
+  EXPECT_EQ(attr(cases[2], "name"), "max-step-time-increase-pct");
+  EXPECT_EQ(all(cases[0], "failure").size(), 1u);
+  EXPECT_EQ(all(cases[1], "failure").size(), 0u);
+  EXPECT_EQ(all(cases[2], "failure").size(), 0u);  // the naive MLP is faster than the CNN
+  EXPECT_EQ(attr(all(doc, "testsuite")[0], "tests"), "3");
+  EXPECT_EQ(attr(all(doc, "testsuite")[0], "failures"), "1");
+  EXPECT_EQ(attr(all(cases[0], "failure")[0], "message"), lines(r.err).at(0));
 
   const CommandResult pass =
       run_trainscope("check " + kTuned + " --max-input-pct 5 --junit " + junit);
   EXPECT_EQ(pass.status, 0);
-  const XmlElement ok = parse_xml(read_file(junit));
-  EXPECT_EQ(ok.all("testcase").size(), 1u);
-  EXPECT_EQ(ok.all("failure").size(), 0u);
+  const pugi::xml_document ok = parse_xml(read_file(junit));
+  EXPECT_EQ(all(ok, "testcase").size(), 1u);
+  EXPECT_EQ(all(ok, "failure").size(), 0u);
 }
 
 TEST(Check, DeviceIdleOfATraceWithoutDeviceActivityCannotHold) {
@@ -239,9 +244,9 @@ TEST(Check, APartialTraceFailsUnlessAllowed) {
   EXPECT_EQ(allowed.status, 0) << allowed.err;
   EXPECT_NE(allowed.err.find(": warning: 7 events were dropped"), std::string::npos)
       << "the gap is still said";
-  const XmlElement doc = parse_xml(read_file(junit));
-  EXPECT_EQ(doc.all("testcase").size(), 1u) << "no complete-trace case when gaps are allowed";
-  EXPECT_EQ(doc.all("failure").size(), 0u);
+  const pugi::xml_document doc = parse_xml(read_file(junit));
+  EXPECT_EQ(all(doc, "testcase").size(), 1u) << "no complete-trace case when gaps are allowed";
+  EXPECT_EQ(all(doc, "failure").size(), 0u);
 
   // The complete sample trace passes without the flag.
   EXPECT_EQ(run_trainscope("check " + kTuned + " --max-input-pct 100").status, 0);
@@ -259,9 +264,11 @@ TEST(Synth, WritesATraceOfTheSizeAsked) {
   EXPECT_GE(events, 20000);
   EXPECT_LT(events, 20200);
   std::string grouped = std::to_string(events);  // as the CLI prints it: "20 016"
-  for (int i = static_cast<int>(grouped.size()) - 3; i > 0; i -= 3) grouped.insert(i, " ");
+  for (int i = static_cast<int>(grouped.size()) - 3; i > 0; i -= 3)
+    grouped.insert(static_cast<std::size_t>(i), 1, ' ');
   EXPECT_NE(r.out.find("Wrote " + grouped + " events"), std::string::npos) << r.out;
-  EXPECT_EQ(report_json(out).at("verdict").text, "high") << "every step made to wait for input";
+  EXPECT_EQ(report_json(out).at("verdict").get<std::string>(), "high")
+      << "every step made to wait for input";
   EXPECT_EQ(run_trainscope("synth --events 0 -o " + out).status, 2);
   EXPECT_EQ(run_trainscope("synth --events 100").status, 2);
 }
@@ -275,12 +282,12 @@ TEST(Diff, SideBySide) {
 
   const CommandResult j = run_trainscope("diff --json " + kInputBound + " " + kTuned);
   ASSERT_EQ(j.status, 0) << j.err;
-  const Json d = parse_json(j.out);
-  EXPECT_EQ(d.at("a").at("file").text, kInputBound);
-  EXPECT_EQ(d.at("b").at("file").text, kTuned);
-  EXPECT_EQ(d.at("verdict").at("a").text, "high");
-  EXPECT_EQ(d.at("verdict").at("b").text, "none");
-  EXPECT_TRUE(d.at("kernels").is(Json::Type::array));
+  const Json d = Json::parse(j.out);
+  EXPECT_EQ(d.at("a").at("file").get<std::string>(), kInputBound);
+  EXPECT_EQ(d.at("b").at("file").get<std::string>(), kTuned);
+  EXPECT_EQ(d.at("verdict").at("a").get<std::string>(), "high");
+  EXPECT_EQ(d.at("verdict").at("b").get<std::string>(), "none");
+  EXPECT_TRUE(d.at("kernels").is_array());
 }
 
 TEST(Recover, IndexesAKilledCapturesStagedEventsInPlace) {
@@ -339,13 +346,13 @@ TEST(Export, ValidJsonWithOneEventPerStoredEvent) {
     ASSERT_EQ(r.status, 0) << r.err;
     const Expected want = expected_counts(trace);
     EXPECT_NE(r.out.find(std::to_string(want.complete) + " events"), std::string::npos) << r.out;
-    const Json doc = parse_json(read_file(out));
+    const Json doc = Json::parse(read_file(out));
     std::map<std::string, std::int64_t> phases;
     std::set<std::pair<double, double>> device_threads;
-    for (const Json& e : doc.at("traceEvents").items) {
-      ++phases[e.at("ph").text];
-      if (e.at("ph").text == "X" && e.at("cat").text == "kernel")
-        device_threads.insert({e.at("pid").number, e.at("tid").number});
+    for (const Json& e : doc.at("traceEvents")) {
+      ++phases[e.at("ph").get<std::string>()];
+      if (e.at("ph").get<std::string>() == "X" && e.at("cat").get<std::string>() == "kernel")
+        device_threads.insert({e.at("pid").get<double>(), e.at("tid").get<double>()});
     }
     EXPECT_EQ(phases["X"], want.complete) << trace;
     EXPECT_EQ(phases["C"], want.counters) << trace;
@@ -357,13 +364,20 @@ TEST(Export, ValidJsonWithOneEventPerStoredEvent) {
   }
 }
 
+TEST(Usage, HelpListsTheExitStatuses) {
+  const CommandResult r = run_trainscope("--help");
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (const char* status : {"0 success", "1 a failed check", "2 bad usage", "3 an internal error"})
+    EXPECT_NE(r.out.find(status), std::string::npos) << status << "\n" << r.out;
+}
+
 TEST(Export, ToStandardOutput) {
   const CommandResult r = run_trainscope("export " + kOpenCl + " --chrome -");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  const Json doc = parse_json(r.out);
-  EXPECT_GT(doc.at("traceEvents").items.size(), 0u);
-  EXPECT_EQ(doc.at("otherData").at("engine.backend").text, "opencl");
+  const Json doc = Json::parse(r.out);
+  EXPECT_GT(doc.at("traceEvents").size(), 0u);
+  EXPECT_EQ(doc.at("otherData").at("engine.backend").get<std::string>(), "opencl");
 }
 
 }  // namespace

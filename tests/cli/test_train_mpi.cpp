@@ -13,16 +13,18 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "profiler/store/reader.hpp"
 #include "tests/cli/run_command.hpp"
 #include "tests/profiler/test_util.hpp"
-#include "tests/support/json_value.hpp"
 #include "tests/support/mpirun.hpp"
 
 namespace ts::test {
 namespace {
+
+using Json = nlohmann::json;
 
 const std::string kBin = TRAINSCOPE_BIN;
 
@@ -46,9 +48,9 @@ std::string train(const std::string& flags) {
 }
 
 std::vector<double> losses(const std::string& summary) {
-  const Json j = parse_json(read_file(summary));
+  const Json j = Json::parse(read_file(summary));
   std::vector<double> out;
-  for (const Json& e : j.at("epochs").items) out.push_back(e.at("loss").number);
+  for (const Json& e : j.at("epochs")) out.push_back(e.at("loss").get<double>());
   return out;
 }
 
@@ -98,23 +100,23 @@ TEST(TrainMpi, TwoRanksAtBatchBMatchOneProcessAtBatch2B) {
     EXPECT_EQ(par.out.find("Model: mlp"), par.out.rfind("Model: mlp")) << par.out;
     EXPECT_NE(par.out.find("weights identical on every rank"), std::string::npos) << par.out;
 
-    const Json s0 = parse_json(read_file(dir.file(mode + ".json")));
-    const Json s1 = parse_json(read_file(dir.file(mode + ".rank1.json")));
-    EXPECT_EQ(s0.at("rank").number, 0);
-    EXPECT_EQ(s1.at("rank").number, 1);
-    EXPECT_EQ(s0.at("world_size").number, 2);
-    EXPECT_EQ(s0.at("allreduce").at("mode").text, mode);
-    EXPECT_EQ(s0.at("allreduce").at("bytes_per_step").number, 101770 * 4);
+    const Json s0 = Json::parse(read_file(dir.file(mode + ".json")));
+    const Json s1 = Json::parse(read_file(dir.file(mode + ".rank1.json")));
+    EXPECT_EQ(s0.at("rank").get<double>(), 0);
+    EXPECT_EQ(s1.at("rank").get<double>(), 1);
+    EXPECT_EQ(s0.at("world_size").get<double>(), 2);
+    EXPECT_EQ(s0.at("allreduce").at("mode").get<std::string>(), mode);
+    EXPECT_EQ(s0.at("allreduce").at("bytes_per_step").get<double>(), 101770 * 4);
     EXPECT_EQ(losses(dir.file(mode + ".json")), losses(dir.file(mode + ".rank1.json")));
   }
   const CommandResult one =
       shell("env -u OMPI_COMM_WORLD_SIZE " +
             train(data + "--batch 32 --summary-json " + dir.file("one.json")));
   ASSERT_EQ(one.status, 0) << one.err;
-  const Json s = parse_json(read_file(dir.file("one.json")));
-  EXPECT_EQ(s.at("rank").number, 0);
-  EXPECT_EQ(s.at("world_size").number, 1);
-  EXPECT_EQ(s.find("allreduce"), nullptr);
+  const Json s = Json::parse(read_file(dir.file("one.json")));
+  EXPECT_EQ(s.at("rank").get<double>(), 0);
+  EXPECT_EQ(s.at("world_size").get<double>(), 1);
+  EXPECT_FALSE(s.contains("allreduce"));
   const auto single = losses(dir.file("one.json"));
   for (const std::string mode : {"blocking", "bucketed"}) {
     const auto par = losses(dir.file(mode + ".json"));
@@ -179,9 +181,9 @@ TEST(TrainMpi, OneTraceWithOneProcessPerRank) {
 
   const CommandResult report = shell(kBin + " report --json " + trace);
   ASSERT_EQ(report.status, 0) << report.err;
-  const Json j = parse_json(report.out);
-  ASSERT_NE(j.find("ranks"), nullptr) << report.out;
-  EXPECT_EQ(j.at("ranks").items.size(), 2u);
+  const Json j = Json::parse(report.out);
+  ASSERT_TRUE(j.contains("ranks")) << report.out;
+  EXPECT_EQ(j.at("ranks").size(), 2u);
   EXPECT_EQ(shell(kBin + " report " + trace).status, 0);
 }
 
@@ -203,7 +205,7 @@ TEST(TrainMpi, MpmdRanksMayRunDifferentPipelines) {
   EXPECT_EQ(m.at("rank.1.pipeline.preset"), "naive");
   const CommandResult report = shell(kBin + " report --json " + trace);
   ASSERT_EQ(report.status, 0) << report.err;
-  EXPECT_EQ(parse_json(report.out).at("ranks").items.size(), 2u);
+  EXPECT_EQ(Json::parse(report.out).at("ranks").size(), 2u);
 }
 
 TEST(TrainMpi, RanksThatDisagreeOnTheBatchFailClearlyOnEveryRank) {

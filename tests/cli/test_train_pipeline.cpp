@@ -115,14 +115,7 @@ TEST_F(TrainPipeline, CtrlCStopsAfterTheCurrentStepWithNoHungThread) {
                      "images:" + digits(), "--pipeline", "tuned", "--summary-json",
                      (*dir_ / "int.json").string()});
   ASSERT_TRUE(child.started());
-  std::string line;
-  bool training = false;
-  while (child.read_line(line, std::chrono::seconds(60)))
-    if (line.rfind("Epoch 3/", 0) == 0) {
-      training = true;
-      break;
-    }
-  ASSERT_TRUE(training);
+  ASSERT_TRUE(child.read_until("Epoch 3/", std::chrono::seconds(60)));
   child.signal(SIGINT);
   const int status = child.wait(std::chrono::seconds(30));
   EXPECT_FALSE(child.timed_out()) << "the process hung after Ctrl-C";

@@ -102,8 +102,8 @@ TEST_P(TrainTrace, SigkillKeepsAtLeastNinetyPercentOfTheStartedSteps) {
   const auto start = std::chrono::steady_clock::now();
   long long epoch = 0;
   // Train for about 8 s, then kill the process right after it reports starting an epoch. A
-  // capture may lose what its writer had not committed yet (by design at most about a second,
-  // DESIGN §7), so a run this long must keep at least 90 % of its steps.
+  // capture may lose what its writer had not committed yet (at most about a second), so a run this
+  // long must keep at least 90 % of its steps.
   while (child.read_line(line, std::chrono::seconds(120))) {
     if (line.rfind("Epoch ", 0) != 0) continue;
     epoch = std::stoll(line.substr(6));

@@ -1,10 +1,16 @@
 // Builds small traces with the store writer directly (no capture) for the store tests.
 #pragma once
 
+#include <sqlite3.h>
+
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "profiler/store/file_check.hpp"
+#include "profiler/store/reader.hpp"
 #include "profiler/store/writer.hpp"
+#include "tests/profiler/test_util.hpp"
 
 namespace ts::test {
 
@@ -38,6 +44,59 @@ inline std::vector<store::EventRow> step_rows(int steps) {
     }
   }
   return rows;
+}
+
+// A trace of `steps` steps (step_rows) with the dictionary, finished, as dir/good.db.
+inline std::string good_trace(const TempDir& dir, int steps = 200) {
+  const std::string path = dir.file("good.db");
+  store::Writer w(path);
+  write_dictionary(w);
+  auto rows = step_rows(steps);
+  w.append(std::span<const store::EventRow>(rows));
+  w.finish();
+  return path;
+}
+
+// The message of the Error that opening `path` with a Reader throws ("" when it opens).
+inline std::string open_error(const std::string& path) {
+  try {
+    store::Reader r(path);
+    return "";
+  } catch (const store::Error& e) {
+    return e.what();
+  }
+}
+
+inline bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+// Copies the current-version trace `from` into a new file `to` of schema `version`, as a writer
+// of that version made it: its tables, indexes and views, and the rows they can hold.
+inline void write_older_version(const std::string& from, const std::string& to, int version) {
+  sqlite3* db = nullptr;
+  sqlite3_open(to.c_str(), &db);
+  std::string script = store::schema_sql_of_version(version) + "ATTACH '" + from +
+                       "' AS src; BEGIN;"
+                       "INSERT INTO meta SELECT * FROM src.meta;"
+                       "INSERT INTO string SELECT * FROM src.string;"
+                       "INSERT INTO label SELECT * FROM src.label;"
+                       "INSERT INTO track SELECT id, name, kind, os_tid" +
+                       (version >= 3 ? ", process" : "") +
+                       " FROM src.track;"
+                       "INSERT INTO event SELECT * FROM src.event;"
+                       "INSERT INTO event_arg SELECT * FROM src.event_arg;"
+                       "INSERT INTO step_span SELECT * FROM src.step_span;"
+                       "INSERT INTO counter_sample SELECT * FROM src.counter_sample;";
+  if (version >= 2) script += "INSERT INTO event_block SELECT * FROM src.event_block;";
+  if (version >= 3) script += "INSERT INTO process SELECT * FROM src.process;";
+  script += "COMMIT; DETACH src;";
+  char* error = nullptr;
+  const int rc = sqlite3_exec(db, script.c_str(), nullptr, nullptr, &error);
+  const std::string why = error != nullptr ? error : "";
+  sqlite3_free(error);
+  sqlite3_close(db);
+  if (rc != SQLITE_OK) throw std::runtime_error("cannot write " + to + ": " + why);
 }
 
 }  // namespace ts::test

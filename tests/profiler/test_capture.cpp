@@ -387,7 +387,7 @@ TEST(Capture, FlushMakesEventsVisibleWhileRecording) {
   tt::stop();
 }
 
-// DESIGN §7: a SIGKILL loses at most about a second. The writer commits every
+// A SIGKILL loses at most about a second. The writer commits every
 // commit_interval_ms (100 by default) even when no event and no flush() wakes it, and drains
 // before committing even when its drain interval is longer.
 TEST(Capture, CommitsOnTimeWithoutFlushOrNewEvents) {

@@ -13,31 +13,10 @@
 namespace {
 
 using ts::store::Reader;
+using ts::test::contains;
+using ts::test::good_trace;
+using ts::test::open_error;
 using ts::test::TempDir;
-
-// The message of the Error that opening `path` throws ("" when it opens).
-std::string open_error(const std::string& path) {
-  try {
-    Reader r(path);
-    return "";
-  } catch (const ts::store::Error& e) {
-    return e.what();
-  }
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
-std::string good_trace(const TempDir& dir, int steps = 200) {
-  const std::string path = dir.file("good.db");
-  ts::store::Writer w(path);
-  ts::test::write_dictionary(w);
-  auto rows = ts::test::step_rows(steps);
-  w.append(std::span<const ts::store::EventRow>(rows));
-  w.finish();
-  return path;
-}
 
 // Opens and queries everything; returns false when an Error was thrown on the way.
 bool read_everything(const std::string& path) {

@@ -233,15 +233,16 @@ TEST(StagedWrites, BlocksAreCompactAndMalformedOnesAreRefused) {
 
 TEST(StagedWrites, SchemaVersionOneFilesStillOpen) {
   TempDir dir;
-  const auto path = dir.file("v1.db");
+  const auto current = dir.file("v3.db");
   {
-    Writer w(path);
+    Writer w(current);
     ts::test::write_dictionary(w);
     auto rows = ts::test::step_rows(3);
     w.append(std::span<EventRow>(rows));
     w.finish();
   }
-  ts::test::exec_rw(path, "DROP TABLE event_block; PRAGMA user_version = 1;");
+  const auto path = dir.file("v1.db");
+  ts::test::write_older_version(current, path, 1);
   Reader r(path);
   EXPECT_EQ(r.schema_version(), 1);
   EXPECT_EQ(r.event_count(), 33);

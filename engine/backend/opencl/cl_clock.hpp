@@ -1,4 +1,5 @@
-// One OpenCL device's profiling clock aligned with the trace's host clock (DESIGN §3).
+// One OpenCL device's profiling clock aligned with the trace's host clock: every timestamp
+// in a trace is nanoseconds on the capturing process's monotonic clock, device times included.
 //
 // A sample is a device time and the host interval it must have happened in; the midpoint is
 // the pair fed to ts::trace::ClockAligner, half the width its uncertainty. Two ways to sample:

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "profiler/io/chrome_trace.hpp"
@@ -13,11 +14,10 @@
 #include "profiler/store/writer.hpp"
 #include "tests/profiler/store_fixture.hpp"
 #include "tests/profiler/test_util.hpp"
-#include "tests/support/json_value.hpp"
 
 namespace {
 
-using ts::test::Json;
+using Json = nlohmann::json;
 using ts::test::TempDir;
 
 struct Exported {
@@ -32,7 +32,7 @@ Exported export_trace(const std::string& path) {
   Exported e;
   e.stats = ts::io::write_chrome_trace(reader, out);
   e.text = out.str();
-  e.doc = ts::test::parse_json(e.text);
+  e.doc = Json::parse(e.text);
   return e;
 }
 
@@ -55,13 +55,13 @@ std::string sample_trace(const TempDir& dir) {
 
 std::map<std::string, int> count_phases(const Json& doc) {
   std::map<std::string, int> n;
-  for (const Json& e : doc.at("traceEvents").items) ++n[e.at("ph").text];
+  for (const Json& e : doc.at("traceEvents")) ++n[e.at("ph").get<std::string>()];
   return n;
 }
 
 const Json* first_named(const Json& doc, const std::string& name, const std::string& ph = "X") {
-  for (const Json& e : doc.at("traceEvents").items)
-    if (e.at("name").text == name && e.at("ph").text == ph) return &e;
+  for (const Json& e : doc.at("traceEvents"))
+    if (e.at("name").get<std::string>() == name && e.at("ph").get<std::string>() == ph) return &e;
   return nullptr;
 }
 
@@ -76,9 +76,9 @@ TEST(ChromeTrace, OneCompleteEventPerStoredEventAndTheCounters) {
   EXPECT_EQ(n.at("X"), 33);
   EXPECT_EQ(n.at("C"), 3);
   EXPECT_EQ(n.at("M"), 8);
-  EXPECT_EQ(static_cast<std::int64_t>(e.doc.at("traceEvents").items.size()), e.stats.total());
-  EXPECT_EQ(e.doc.at("displayTimeUnit").text, "ms");
-  EXPECT_EQ(e.doc.at("otherData").at("clock.origin_ns").text, "1000000000");
+  EXPECT_EQ(static_cast<std::int64_t>(e.doc.at("traceEvents").size()), e.stats.total());
+  EXPECT_EQ(e.doc.at("displayTimeUnit").get<std::string>(), "ms");
+  EXPECT_EQ(e.doc.at("otherData").at("clock.origin_ns").get<std::string>(), "1000000000");
 }
 
 TEST(ChromeTrace, HostThreadsAndDeviceQueuesAreSeparateProcesses) {
@@ -86,28 +86,31 @@ TEST(ChromeTrace, HostThreadsAndDeviceQueuesAreSeparateProcesses) {
   const auto e = export_trace(sample_trace(dir));
   std::map<std::pair<double, double>, std::string> thread_names;
   std::map<double, std::string> process_names;
-  for (const Json& ev : e.doc.at("traceEvents").items) {
-    if (ev.at("ph").text != "M") continue;
-    const std::string what = ev.at("name").text;
-    if (what == "process_name") process_names[ev.at("pid").number] = ev.at("args").at("name").text;
+  for (const Json& ev : e.doc.at("traceEvents")) {
+    if (ev.at("ph").get<std::string>() != "M") continue;
+    const std::string what = ev.at("name").get<std::string>();
+    if (what == "process_name")
+      process_names[ev.at("pid").get<double>()] = ev.at("args").at("name").get<std::string>();
     if (what == "thread_name")
-      thread_names[{ev.at("pid").number, ev.at("tid").number}] = ev.at("args").at("name").text;
+      thread_names[{ev.at("pid").get<double>(), ev.at("tid").get<double>()}] =
+          ev.at("args").at("name").get<std::string>();
   }
   EXPECT_EQ(process_names[1], "host");
   EXPECT_EQ(process_names[2], "device: gpu");
   EXPECT_EQ((thread_names[{1, 1}]), "main");
   EXPECT_EQ((thread_names[{2, 2}]), "gpu0");
   EXPECT_EQ(thread_names.size(), 2u);  // the counter track is no thread
-  for (const Json& ev : e.doc.at("traceEvents").items) {
-    if (ev.at("ph").text == "X") {
-      EXPECT_EQ(ev.at("pid").number, ev.at("tid").number == 2 ? 2 : 1);
-      EXPECT_EQ(ev.at("cat").text, ev.at("name").text == "gemm"  ? "kernel"
-                                   : ev.at("name").text == "fwd" ? "host_compute"
-                                                                 : "step");
+  for (const Json& ev : e.doc.at("traceEvents")) {
+    if (ev.at("ph").get<std::string>() == "X") {
+      EXPECT_EQ(ev.at("pid").get<double>(), ev.at("tid").get<double>() == 2 ? 2 : 1);
+      EXPECT_EQ(ev.at("cat").get<std::string>(),
+                ev.at("name").get<std::string>() == "gemm"  ? "kernel"
+                : ev.at("name").get<std::string>() == "fwd" ? "host_compute"
+                                                            : "step");
     }
-    if (ev.at("ph").text == "C") {
-      EXPECT_EQ(ev.at("name").text, "fill");
-      EXPECT_EQ(ev.at("pid").number, 1);
+    if (ev.at("ph").get<std::string>() == "C") {
+      EXPECT_EQ(ev.at("name").get<std::string>(), "fill");
+      EXPECT_EQ(ev.at("pid").get<double>(), 1);
     }
   }
 }
@@ -118,16 +121,16 @@ TEST(ChromeTrace, TimestampsAreMicrosecondsSinceTheCaptureStart) {
   // clock.origin_ns is 1 s; the first step starts there, its first zone 10 us later.
   const Json* step = first_named(e.doc, "step");
   ASSERT_NE(step, nullptr);
-  EXPECT_EQ(step->at("ts").text, "0");
-  EXPECT_EQ(step->at("dur").text, "1000");
+  EXPECT_EQ(step->at("ts").dump(), "0");
+  EXPECT_EQ(step->at("dur").dump(), "1000");
   const Json* fwd = first_named(e.doc, "fwd");
   ASSERT_NE(fwd, nullptr);
-  EXPECT_EQ(fwd->at("ts").text, "10");
-  EXPECT_EQ(fwd->at("dur").text, "100");
+  EXPECT_EQ(fwd->at("ts").dump(), "10");
+  EXPECT_EQ(fwd->at("dur").dump(), "100");
   const Json* fill = first_named(e.doc, "fill", "C");
   ASSERT_NE(fill, nullptr);
-  EXPECT_EQ(fill->at("ts").text, "0");
-  EXPECT_EQ(fill->at("args").at("value").number, 1.0);
+  EXPECT_EQ(fill->at("ts").dump(), "0");
+  EXPECT_EQ(fill->at("args").at("value").get<double>(), 1.0);
   EXPECT_EQ(e.stats.origin_ns, 1'000'000'000);
 }
 
@@ -135,19 +138,19 @@ TEST(ChromeTrace, ArgumentsCarryStepBytesWorkSizeCorrelationAndSource) {
   TempDir dir;
   const auto e = export_trace(sample_trace(dir));
   int kernels = 0;
-  for (const Json& ev : e.doc.at("traceEvents").items) {
-    if (ev.at("ph").text != "X") continue;
+  for (const Json& ev : e.doc.at("traceEvents")) {
+    if (ev.at("ph").get<std::string>() != "X") continue;
     const Json& args = ev.at("args");
-    const double step = args.at("step").number;
-    if (ev.at("name").text == "gemm") {
+    const double step = args.at("step").get<double>();
+    if (ev.at("name").get<std::string>() == "gemm") {
       ++kernels;
-      EXPECT_EQ(args.at("work_size").number, 64);
-      EXPECT_EQ(args.at("correlation").number, step);
-      EXPECT_EQ(args.find("bytes"), nullptr);
-    } else if (ev.at("name").text == "fwd") {
-      EXPECT_EQ(args.at("bytes").number, 1024);
-      EXPECT_EQ(args.at("source").text, "model.cpp:12");
-      EXPECT_EQ(args.find("correlation"), nullptr);
+      EXPECT_EQ(args.at("work_size").get<double>(), 64);
+      EXPECT_EQ(args.at("correlation").get<double>(), step);
+      EXPECT_FALSE(args.contains("bytes"));
+    } else if (ev.at("name").get<std::string>() == "fwd") {
+      EXPECT_EQ(args.at("bytes").get<double>(), 1024);
+      EXPECT_EQ(args.at("source").get<std::string>(), "model.cpp:12");
+      EXPECT_FALSE(args.contains("correlation"));
     }
   }
   EXPECT_EQ(kernels, 15);
@@ -167,14 +170,14 @@ TEST(ChromeTrace, HostileNamesStillGiveValidJson) {
     w.append(std::span<const ts::store::EventRow>(rows));
     w.finish();
   }
-  const auto e = export_trace(path);  // parse_json throws on invalid JSON or UTF-8
+  const auto e = export_trace(path);  // Json::parse throws on invalid JSON or UTF-8
   EXPECT_EQ(e.stats.complete_events, 2);
   // No clock.origin_ns: the first event is ts 0. An unknown track and label are exported too.
   const Json* unknown = first_named(e.doc, "?");
   ASSERT_NE(unknown, nullptr);
-  EXPECT_EQ(unknown->at("ts").text, "1");
-  EXPECT_EQ(unknown->at("tid").number, 9);
-  EXPECT_EQ(unknown->at("cat").text, "other");
+  EXPECT_EQ(unknown->at("ts").dump(), "1");
+  EXPECT_EQ(unknown->at("tid").get<double>(), 9);
+  EXPECT_EQ(unknown->at("cat").get<std::string>(), "other");
 }
 
 TEST(ChromeTrace, AnEmptyTraceIsAValidFileWithNoEvents) {
@@ -204,10 +207,10 @@ TEST(ChromeTrace, ManyEventsStreamThroughInOrder) {
   const auto e = export_trace(path);
   EXPECT_EQ(e.stats.complete_events, 33000);
   double last = -1;
-  for (const Json& ev : e.doc.at("traceEvents").items) {
-    if (ev.at("ph").text != "X") continue;
-    EXPECT_GE(ev.at("ts").number, last);
-    last = ev.at("ts").number;
+  for (const Json& ev : e.doc.at("traceEvents")) {
+    if (ev.at("ph").get<std::string>() != "X") continue;
+    EXPECT_GE(ev.at("ts").get<double>(), last);
+    last = ev.at("ts").get<double>();
   }
 }
 
@@ -218,7 +221,7 @@ TEST(ChromeTrace, WritesAFileAtomically) {
   const std::string out = dir.file("out.json");
   const auto stats = ts::io::write_chrome_trace(reader, out);
   EXPECT_EQ(stats.complete_events, 33);
-  EXPECT_NO_THROW(ts::test::parse_json(ts::test::read_file(out)));
+  EXPECT_NO_THROW(Json::parse(ts::test::read_file(out)));
   EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
 
   const std::string bad = dir.file("no/such/dir/out.json");

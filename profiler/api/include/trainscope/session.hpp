@@ -29,7 +29,8 @@ struct SessionOptions {
   std::uint32_t ring_events = 1u << 16;  // per-thread buffer, in 32-byte events (power of two)
   std::uint32_t drain_interval_ms = 10;  // how often the writer empties the buffers
   // How often the writer commits (draining first), with or without new events: what a SIGKILL
-  // may lose, at most. Keep it at most 1000 (DESIGN §7).
+  // may lose, at most. Keep it at most 1000: a capture killed with SIGKILL must lose at most about
+  // a second.
   std::uint32_t commit_interval_ms = 100;
   ClockSource clock = ClockSource::automatic;
 };

@@ -1,5 +1,5 @@
-// The event categories and track kinds of the trace model (DESIGN §3). The numeric values are
-// stored in trace files and listed in profiler/store/schema.sql: append, never renumber.
+// The event categories and track kinds of the trace model (traces/README.md). The numeric values
+// are stored in trace files and listed in profiler/store/schema.sql: append, never renumber.
 #pragma once
 
 #include <cstdint>

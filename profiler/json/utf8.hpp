@@ -1,8 +1,17 @@
-#include "profiler/io/utf8.hpp"
+// UTF-8 well-formedness (RFC 3629: no overlong forms, surrogates or values above U+10FFFF), for
+// every writer of text that must be valid (JSON, JUnit XML, the trace's own strings) fed with
+// bytes from trace files, which may hold anything.
+#pragma once
 
-namespace ts::io {
+#include <cstddef>
+#include <string>
+#include <string_view>
 
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+namespace ts::json {
+
+// The length of the well-formed UTF-8 sequence starting at text[i]: 1 for ASCII, 2-4 for a
+// multi-byte character, 0 when the bytes there are not one. i < text.size().
+inline std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
   const unsigned char lead = byte(i);
   if (lead < 0x80) return 1;
@@ -28,13 +37,6 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
   return n;
 }
 
-bool valid_utf8(std::string_view text) {
-  for (std::size_t i = 0; i < text.size();) {
-    const std::size_t n = utf8_sequence_length(text, i);
-    if (n == 0) return false;
-    i += n;
-  }
-  return true;
-}
+bool valid_utf8(std::string_view text);
 
-}  // namespace ts::io
+}  // namespace ts::json

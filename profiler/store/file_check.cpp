@@ -1,0 +1,175 @@
+#include "profiler/store/file_check.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "profiler/store/schema.hpp"
+
+namespace ts::store {
+
+namespace {
+
+// schema.sql's objects as version 2 had them: no process table, tracks without their process.
+constexpr const char* kBackToVersion2 = R"sql(
+DROP VIEW processes;
+DROP VIEW tracks;
+DROP TABLE track;
+DROP TABLE process;
+CREATE TABLE track (
+  id     INTEGER PRIMARY KEY,
+  name   TEXT NOT NULL,
+  kind   INTEGER NOT NULL REFERENCES track_kind (id),
+  os_tid INTEGER
+);
+CREATE VIEW tracks (id, name, kind) AS
+  SELECT t.id, t.name, k.name FROM track AS t JOIN track_kind AS k ON k.id = t.kind;
+PRAGMA user_version = 2;
+)sql";
+
+// Version 1 had no staged events either.
+constexpr const char* kBackToVersion1 = R"sql(
+DROP TABLE event_block;
+PRAGMA user_version = 1;
+)sql";
+
+struct SchemaObject {
+  std::string type, name, table, sql;
+  bool operator<(const SchemaObject& o) const {
+    return std::tie(type, name) < std::tie(o.type, o.name);
+  }
+  bool operator==(const SchemaObject& o) const = default;
+};
+
+std::vector<SchemaObject> schema_objects(const Db& db) {
+  std::vector<SchemaObject> out;
+  // SQLite's own statistics tables (a user ran ANALYZE) hold no code, only steer the query
+  // planner, and every plan is bounded by the work budget: they are not an alteration.
+  Stmt st(db,
+          "SELECT type, name, tbl_name, sql FROM sqlite_schema "
+          "WHERE name NOT IN ('sqlite_stat1', 'sqlite_stat4')",
+          "cannot read trace");
+  while (st.step())
+    out.push_back({st.col_text(0), st.col_text(1), st.col_text(2), normalise_sql(st.col_text(3))});
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The objects of every supported version, built once from schema.sql in memory.
+const std::vector<SchemaObject>& expected_objects(int version) {
+  static std::array<std::vector<SchemaObject>, kSchemaVersion + 1> expected;
+  static std::once_flag built;
+  std::call_once(built, [] {
+    for (int v = 1; v <= kSchemaVersion; ++v) {
+      Db db;
+      db.open_memory("schema.sql", "cannot build the trace schema");
+      db.exec(schema_sql_of_version(v).c_str(), "cannot build the trace schema");
+      expected[static_cast<std::size_t>(v)] = schema_objects(db);
+    }
+  });
+  return expected[static_cast<std::size_t>(version)];
+}
+
+bool separates_words(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+
+}  // namespace
+
+std::string normalise_sql(std::string_view sql) {
+  std::string out;
+  out.reserve(sql.size());
+  bool space = false;  // white space or a comment since the last character kept
+  for (std::size_t i = 0; i < sql.size();) {
+    const char c = sql[i];
+    if (c == '-' && i + 1 < sql.size() && sql[i + 1] == '-') {
+      const std::size_t eol = sql.find('\n', i);
+      i = eol == std::string_view::npos ? sql.size() : eol;
+      space = true;
+      continue;
+    }
+    if (c == '/' && i + 1 < sql.size() && sql[i + 1] == '*') {
+      const std::size_t close = sql.find("*/", i + 2);
+      i = close == std::string_view::npos ? sql.size() : close + 2;
+      space = true;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c)) != 0) {
+      space = true;
+      ++i;
+      continue;
+    }
+    if (space && !out.empty() && separates_words(out.back()) && separates_words(c)) out += ' ';
+    space = false;
+    if (c == '\'' || c == '"' || c == '`' || c == '[') {
+      // A quoted string or name, copied whole; a doubled quote inside it stands for one.
+      const char close = c == '[' ? ']' : c;
+      std::size_t j = i + 1;
+      while (j < sql.size()) {
+        if (sql[j] == close) {
+          if (close != ']' && j + 1 < sql.size() && sql[j + 1] == close) {
+            j += 2;
+            continue;
+          }
+          ++j;
+          break;
+        }
+        ++j;
+      }
+      out.append(sql.substr(i, j - i));
+      i = j;
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+std::string schema_sql_of_version(int version) {
+  if (version < 1 || version > kSchemaVersion)
+    throw Error("no trace schema of version " + std::to_string(version));
+  std::string sql(schema_sql());
+  if (version <= 2) sql += kBackToVersion2;
+  if (version <= 1) sql += kBackToVersion1;
+  return sql;
+}
+
+void check_schema(const Db& db, int version) {
+  const std::vector<SchemaObject>& want = expected_objects(version);
+  const std::vector<SchemaObject> have = schema_objects(db);
+  std::vector<std::string> changes;
+  const auto named = [](const SchemaObject& o) { return o.type + " " + o.name; };
+  auto w = want.begin();
+  auto h = have.begin();
+  while (w != want.end() || h != have.end()) {
+    if (h == have.end() || (w != want.end() && *w < *h)) {
+      changes.push_back(named(*w++) + " is missing");
+    } else if (w == want.end() || *h < *w) {
+      changes.push_back("an extra " + named(*h++));
+    } else {
+      if (!(*w == *h)) changes.push_back(named(*h) + " differs");
+      ++w;
+      ++h;
+    }
+  }
+  if (changes.empty()) return;
+  std::string what = changes[0];
+  if (changes.size() > 1) what += ", and " + std::to_string(changes.size() - 1) + " more changes";
+  throw Error(db.path() + " is not a trainscope trace: its schema was altered (" + what + ")");
+}
+
+std::uint64_t work_budget(std::uint64_t bytes) {
+  // A full scan of the event table costs a few steps per byte of the file; staged events
+  // indexed in memory take about three times the bytes they took staged.
+  constexpr std::uint64_t kBase = std::uint64_t{1} << 27;
+  constexpr std::uint64_t kPerByte = 256;
+  constexpr std::uint64_t kMax = std::uint64_t{1} << 62;
+  return bytes >= (kMax - kBase) / kPerByte ? kMax : kBase + kPerByte * bytes;
+}
+
+}  // namespace ts::store

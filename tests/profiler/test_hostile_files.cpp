@@ -1,0 +1,307 @@
+// The reader against hostile files: special files are never read, a schema that is not exactly
+// the trace schema of the file's version is refused, and every statement has a work budget.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "profiler/store/file_check.hpp"
+#include "profiler/store/file_header.hpp"
+#include "profiler/store/placement.hpp"
+#include "profiler/store/reader.hpp"
+#include "profiler/store/recover.hpp"
+#include "profiler/store/schema.hpp"
+#include "profiler/store/sqlite.hpp"
+#include "profiler/store/writer.hpp"
+#include "tests/profiler/store_fixture.hpp"
+#include "tests/profiler/test_util.hpp"
+
+namespace {
+
+using ts::store::Reader;
+using ts::test::TempDir;
+
+using ts::test::contains;
+using ts::test::good_trace;
+using ts::test::open_error;
+
+// A FIFO with no writer: opening it for reading would wait forever (the test's timeout).
+TEST(HostileFiles, AFifoIsRefusedWithoutBeingOpened) {
+  TempDir dir;
+  const std::string fifo = dir.file("trace.db");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(open_error(fifo),
+            fifo + " is not a regular file (a FIFO, device or socket is never read as a trace)");
+  const auto h = ts::store::read_file_header(fifo);
+  ASSERT_TRUE(h.has_value());
+  EXPECT_FALSE(h->regular);
+  EXPECT_EQ(ts::store::file_kind(fifo), ts::store::FileKind::special);
+  EXPECT_THROW(ts::store::recover(fifo), ts::store::Error);
+}
+
+TEST(HostileFiles, AFifoBesideATraceIsRefusedByName) {
+  TempDir dir;
+  const std::string path = good_trace(dir);
+  const std::string wal = path + "-wal";
+  ASSERT_EQ(::mkfifo(wal.c_str(), 0600), 0);
+  EXPECT_TRUE(contains(open_error(path), wal + " is not a regular file")) << open_error(path);
+}
+
+TEST(HostileFiles, DevicesAndDirectoriesAreRefusedByName) {
+  EXPECT_TRUE(contains(open_error("/dev/zero"), "/dev/zero is not a regular file"));
+  TempDir dir;
+  EXPECT_EQ(open_error(dir.path()), dir.path() + " is a directory, not a trace file");
+}
+
+TEST(HostileFiles, NormalisedSqlIgnoresCommentsAndLayoutOnly) {
+  using ts::store::normalise_sql;
+  EXPECT_EQ(normalise_sql("CREATE TABLE t (\n  a   INTEGER, -- a note\n  b TEXT /* x */\n)"),
+            "CREATE TABLE t(a INTEGER,b TEXT)");
+  EXPECT_EQ(normalise_sql("CREATE TABLE t(a INTEGER,b TEXT)"),
+            normalise_sql("CREATE  TABLE t ( a INTEGER , b TEXT )"));
+  EXPECT_NE(normalise_sql("CREATE TABLE t(a INTEGER,b TEXT)"),
+            normalise_sql("CREATE TABLE t(a INTEGER,b TEXT CHECK(length(b)>0))"));
+  // Quoted text is kept as it is, comment markers and spaces included.
+  EXPECT_EQ(normalise_sql("SELECT 'a  --  b', \"x  y\""), "SELECT'a  --  b',\"x  y\"");
+  EXPECT_EQ(normalise_sql("SELECT 'it''s  --'"), "SELECT'it''s  --'");
+}
+
+TEST(HostileFiles, EverySupportedVersionsSchemaPassesTheCheck) {
+  for (int v = 1; v <= ts::store::kSchemaVersion; ++v) {
+    ts::store::Db db;
+    db.open_memory("schema version " + std::to_string(v) + " in memory", "test");
+    db.exec(ts::store::schema_sql_of_version(v).c_str(), "test");
+    EXPECT_NO_THROW(ts::store::check_schema(db, v)) << v;
+    if (v > 1) {
+      EXPECT_THROW(ts::store::check_schema(db, v - 1), ts::store::Error) << v;
+    }
+  }
+  EXPECT_THROW(ts::store::schema_sql_of_version(ts::store::kSchemaVersion + 1), ts::store::Error);
+}
+
+// Each alteration carries code SQLite would run on the reader's queries; none may be trusted.
+TEST(HostileFiles, AlteredSchemasAreRefusedByName) {
+  const struct {
+    const char* what;
+    const char* sql;
+  } cases[] = {
+      {"table string differs",
+       "ALTER TABLE string ADD COLUMN g INTEGER GENERATED ALWAYS AS "
+       "(length(hex(zeroblob(1000000)))) VIRTUAL"},
+      {"an extra index bomb", "CREATE INDEX bomb ON event (length(hex(zeroblob(start_ns % 99))))"},
+      {"an extra trigger t", "CREATE TRIGGER t AFTER INSERT ON event BEGIN SELECT 1; END"},
+      {"an extra view v", "CREATE VIEW v AS SELECT 1"},
+      {"table event differs",
+       "PRAGMA writable_schema=ON; UPDATE sqlite_schema SET sql = replace(sql, "
+       "'PRIMARY KEY (start_ns, track)', 'CHECK (length(hex(zeroblob(dur_ns % 99))) >= 0), "
+       "PRIMARY KEY (start_ns, track)') WHERE name = 'event'"},
+      {"index event_long differs",
+       "DROP INDEX event_long; CREATE INDEX event_long ON event (track, start_ns) "
+       "WHERE length(hex(zeroblob(dur_ns % 99))) >= 0"},
+  };
+  for (const auto& c : cases) {
+    TempDir dir;
+    const std::string path = good_trace(dir);
+    ts::test::exec_rw(path, c.sql);
+    const std::string msg = open_error(path);
+    EXPECT_TRUE(contains(msg, path + " is not a trainscope trace: its schema was altered ("))
+        << msg;
+    EXPECT_TRUE(contains(msg, c.what)) << c.what << ": " << msg;
+    EXPECT_THROW(ts::store::recover(path), ts::store::Error) << c.what;
+  }
+}
+
+// ANALYZE adds SQLite's statistics tables, which hold no code: such a trace still opens.
+TEST(HostileFiles, AnAnalysedTraceOpens) {
+  TempDir dir;
+  const std::string path = good_trace(dir);
+  const auto events = Reader(path).event_count();
+  ts::test::exec_rw(path, "ANALYZE");
+  EXPECT_EQ(open_error(path), "");
+  EXPECT_EQ(Reader(path).event_count(), events);
+}
+
+TEST(HostileFiles, OlderVersionsOpenWithTheirOwnSchema) {
+  TempDir dir;
+  const std::string current = good_trace(dir);
+  for (int v = 1; v < ts::store::kSchemaVersion; ++v) {
+    const std::string path = dir.file("v" + std::to_string(v) + ".db");
+    ts::test::write_older_version(current, path, v);
+    EXPECT_EQ(open_error(path), "") << v;
+    EXPECT_EQ(Reader(path).event_count(), Reader(current).event_count());
+    // A file that claims an older version but holds a newer table is altered, not older.
+    ts::test::exec_rw(path, "CREATE TABLE process (id INTEGER PRIMARY KEY)");
+    EXPECT_TRUE(contains(open_error(path), "an extra table process")) << open_error(path);
+  }
+}
+
+// The budget stops a statement that runs too long; the next statement starts a new count.
+TEST(HostileFiles, TheWorkBudgetStopsOneStatementWithOneClearError) {
+  ts::store::Db db;
+  db.open_memory("budget.db", "cannot read trace");
+  db.set_work_budget(1'000'000);
+  const char* heavy =
+      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) "
+      "SELECT count(*) FROM c";
+  try {
+    ts::store::Stmt st(db, heavy, "cannot read trace");
+    st.step();
+    ADD_FAILURE() << "the statement ran to its end";
+  } catch (const ts::store::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cannot read trace budget.db: one query needed more than 1000000 steps of work, "
+              "more than any trace of its size needs (the file is damaged or hostile)");
+  }
+  const char* light =
+      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 20000) "
+      "SELECT count(*) FROM c";
+  for (int i = 0; i < 10; ++i) {  // ten statements, together over the budget, each within it
+    ts::store::Stmt st(db, light, "cannot read trace");
+    ASSERT_TRUE(st.step());
+    EXPECT_EQ(st.col_int(0), 20000);
+  }
+  EXPECT_THROW(db.exec(heavy, "cannot read trace"), ts::store::Error);
+  db.set_work_budget(0);
+  ts::store::Stmt st(db, heavy, "cannot read trace");
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.col_int(0), 3000000);
+}
+
+TEST(HostileFiles, TheBudgetIsLinearInTheFileSize) {
+  using ts::store::work_budget;
+  EXPECT_EQ(work_budget(2'000'000) - work_budget(1'000'000),
+            work_budget(1'000'000) - work_budget(0));
+  EXPECT_GT(work_budget(1'000'000), work_budget(0));
+  EXPECT_GT(work_budget(UINT64_MAX), work_budget(1'000'000));  // saturates, never wraps
+}
+
+// Free starts for n events on one key: each start is offered to claim() about once, however
+// many events share the key (probing from the key for each event would offer n^2 / 2).
+TEST(HostileFiles, PlacingManyEventsOnOneKeyIsLinear) {
+  ts::store::FreeStarts starts;
+  std::set<std::int64_t> taken{100, 103};  // written before, unknown to `starts`
+  std::size_t offers = 0;
+  const auto claim = [&](std::int64_t s) {
+    ++offers;
+    return taken.insert(s).second;
+  };
+  constexpr int kEvents = 20000;
+  std::vector<std::int64_t> later, earlier;
+  for (int i = 0; i < kEvents; ++i) later.push_back(*starts.place(7, 100, +1, claim));
+  for (int i = 0; i < kEvents; ++i) earlier.push_back(*starts.place(7, 100, -1, claim));
+  EXPECT_EQ(later[0], 101);
+  EXPECT_EQ(later[1], 102);
+  EXPECT_EQ(later[2], 104);  // 103 was taken
+  EXPECT_EQ(later.back(), 100 + kEvents + 1);
+  EXPECT_EQ(earlier[0], 99);
+  EXPECT_EQ(earlier.back(), 100 - kEvents);
+  EXPECT_EQ(std::set<std::int64_t>(later.begin(), later.end()).size(), std::size_t{kEvents});
+  EXPECT_LE(offers, std::size_t{3 * kEvents});
+  EXPECT_LE(starts.remembered(), std::size_t{3 * kEvents});
+  // Another track has starts of its own.
+  EXPECT_EQ(starts.place(8, 100, +1, [](std::int64_t) { return true; }), 100);
+}
+
+TEST(HostileFiles, PlacingStopsAtTheEndsOfTheTimeRange) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  ts::store::FreeStarts starts;
+  std::set<std::int64_t> taken;
+  const auto claim = [&](std::int64_t s) { return taken.insert(s).second; };
+  EXPECT_EQ(starts.place(1, kMax - 1, +1, claim), kMax - 1);
+  EXPECT_EQ(starts.place(1, kMax - 1, +1, claim), kMax);
+  EXPECT_EQ(starts.place(1, kMax - 1, +1, claim), std::nullopt);
+  EXPECT_EQ(starts.place(1, kMax, +1, claim), std::nullopt);
+  EXPECT_EQ(starts.place(1, kMin, -1, claim), kMin);
+  EXPECT_EQ(starts.place(1, kMin, -1, claim), std::nullopt);
+}
+
+ts::store::WriterOptions staged() {
+  ts::store::WriterOptions o;
+  o.staged = true;
+  return o;
+}
+
+// A staged block of 20000 events on one (start, track) and 5000 counter samples at one time:
+// the reader indexes them all, each at a start of its own.
+TEST(HostileFiles, ManyStagedEventsOnOneKeyAreAllIndexed) {
+  TempDir dir;
+  const std::string path = dir.file("same_start.db");
+  ts::store::Writer w(path, staged());
+  ts::test::write_dictionary(w);
+  std::vector<ts::store::EventRow> rows(20000, ts::store::EventRow{5'000'000, 1'000'000, 1, 1});
+  w.append(std::span<const ts::store::EventRow>(rows));
+  std::vector<ts::store::CounterRow> samples(5000, ts::store::CounterRow{3, 5'000'000, 1.0});
+  w.append(std::span<const ts::store::CounterRow>(samples));
+  const std::vector<ts::store::CounterRow> nan(3,
+                                               ts::store::CounterRow{3, 5'000'000, std::nan("")});
+  w.append(std::span<const ts::store::CounterRow>(nan));  // never stored: skipped, not moved
+  w.commit();
+  Reader r(path);
+  const auto events = r.events(0, std::numeric_limits<std::int64_t>::max());
+  ASSERT_EQ(events.size(), rows.size());
+  std::set<std::int64_t> starts;
+  for (const auto& e : events) {
+    starts.insert(e.start_ns);
+    EXPECT_EQ(e.end_ns(), 6'000'000);  // moved events keep their end
+  }
+  EXPECT_EQ(starts.size(), rows.size());
+  EXPECT_EQ(r.counter(3, 0, std::numeric_limits<std::int64_t>::max()).size(), samples.size());
+}
+
+// Times and durations at the ends of the 64-bit range: indexed and read without overflowing
+// (the sanitizer build makes an overflow fatal).
+TEST(HostileFiles, ExtremeTimesAreIndexedAndReadWithoutOverflow) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min() + 1;  // kMin is NULL
+  TempDir dir;
+  const std::string path = dir.file("extreme.db");
+  ts::store::Writer w(path, staged());
+  ts::test::write_dictionary(w);
+  const std::vector<ts::store::EventRow> rows = {
+      {kMax, kMax, 1, 3, 1}, {kMax, kMax, 1, 3, 1}, {kMax, 0, 1, 1, 1}, {kMin, kMax, 1, 3, 2},
+      {kMin, kMax, 1, 3, 2}, {kMin, 0, 1, 1, 2},    {kMax, 5, 2, 2, 1}, {kMax, 5, 2, 2, 1}};
+  w.append(std::span<const ts::store::EventRow>(rows));
+  const std::vector<ts::store::CounterRow> samples = {{3, kMax, 1.0}, {3, kMax, 2.0}};
+  w.append(std::span<const ts::store::CounterRow>(samples));
+  w.commit();
+  Reader r(path);
+  EXPECT_GE(r.event_count(), 4);
+  for (const auto& e : r.events(kMin, kMax)) EXPECT_GE(e.end_ns(), e.start_ns);
+  for (const auto& s : r.steps()) r.step_events(s.step);
+  EXPECT_FALSE(r.step_events(1).empty());
+  EXPECT_FALSE(r.step_events(2).empty());
+  EXPECT_EQ(r.counter(3, kMin, kMax).size(), 0u);  // [t0, t1) never holds INT64_MAX
+}
+
+// Names beyond the cap are cut at a character boundary and counted; shorter ones are kept.
+TEST(HostileFiles, LongNamesAreCutWhenRead) {
+  TempDir dir;
+  const std::string path = dir.file("long_names.db");
+  std::string utf8;  // "x" then two-byte "é"s: the cap falls inside a character
+  for (std::size_t i = 0; i < ts::store::kMaxNameBytes / 2 + 7; ++i) utf8 += "\xC3\xA9";
+  {
+    ts::store::Writer w(path);
+    ts::test::write_dictionary(w);
+    w.put_string(1, "x" + utf8);
+    w.put_track(1, std::string(ts::store::kMaxNameBytes + 1, 't'), ts::trace::TrackKind::thread);
+    auto rows = ts::test::step_rows(2);
+    w.append(std::span<const ts::store::EventRow>(rows));
+    w.finish();
+  }
+  Reader r(path);
+  EXPECT_EQ(r.names_cut(), 2u);
+  const std::string& name = r.label(1).name;
+  EXPECT_LE(name.size(), ts::store::kMaxNameBytes + 3);
+  EXPECT_GT(name.size(), ts::store::kMaxNameBytes - 4);
+  EXPECT_TRUE(name.ends_with("\xC3\xA9\xE2\x80\xA6")) << name.substr(name.size() - 8);
+  EXPECT_EQ(r.track(1)->name, std::string(ts::store::kMaxNameBytes, 't') + "\xE2\x80\xA6");
+  EXPECT_EQ(r.label(2).name, "gemm");
+}
+
+}  // namespace
