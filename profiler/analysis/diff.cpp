@@ -30,22 +30,39 @@ std::string signed_fixed(double v, int decimals) {
 constexpr std::size_t kLabelWidth = 34;  // "  " + label, padded; longer labels are cut
 
 // Percentages change by percentage points ("-21.1 pp"); a relative change of a share would read
-// as the share itself. Other figures show their relative change too.
-enum class Kind { value, share };
+// as the share itself. Times (in ms) read in the unit their size needs ("26 ns", "4.12 µs",
+// "19.4 ms"), not a fixed "0.000 ms". Other figures show their relative change too.
+enum class Kind { value, share, time };
+
+std::string signed_duration(double ms) {
+  const auto ns = std::llround(std::isfinite(ms) ? ms * 1e6 : 0.0);
+  std::string out(1, ns < 0 ? '-' : '+');
+  out += fmt::duration(ns < 0 ? -ns : ns);
+  return out;
+}
 
 std::string row(std::string_view label, const Delta& d, int decimals, std::string_view unit,
                 Kind kind = Kind::value) {
-  auto cell = [&](double v) { return fmt::printf("%.*f", decimals, v) + std::string(unit); };
-  std::string change = signed_fixed(d.delta(), decimals) +
-                       (kind == Kind::share ? std::string(" pp") : std::string(unit));
-  if (kind == Kind::value)
+  auto cell = [&](double v) {
+    if (kind == Kind::time) return fmt::duration(std::llround(std::isfinite(v) ? v * 1e6 : 0.0));
+    return fmt::printf("%.*f", decimals, v) + std::string(unit);
+  };
+  std::string change = kind == Kind::time ? signed_duration(d.delta())
+                       : kind == Kind::share
+                           ? signed_fixed(d.delta(), decimals) + " pp"
+                           : signed_fixed(d.delta(), decimals) + std::string(unit);
+  if (kind != Kind::share)
     if (const auto pct = d.change_pct()) change += fmt::printf(" (%+.1f %%)", *pct);
   std::string out = "  " + std::string(label);
   if (out.size() >= kLabelWidth) out = out.substr(0, kLabelWidth - 4) + "... ";
   out.resize(kLabelWidth, ' ');
-  const std::string a = cell(d.a), b = cell(d.b);
-  out += std::string(a.size() < 14 ? 14 - a.size() : 0, ' ') + a;
-  out += std::string(b.size() < 14 ? 14 - b.size() : 0, ' ') + b;
+  // Padded by characters, not bytes ("µs" is three bytes for two characters).
+  const auto pad = [](const std::string& s) {
+    const auto chars = static_cast<std::size_t>(
+        std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+    return std::string(chars < 14 ? 14 - chars : 0, ' ') + s;
+  };
+  out += pad(cell(d.a)) + pad(cell(d.b));
   return out + "   " + change + "\n";
 }
 
@@ -177,22 +194,22 @@ std::string to_text(const RunDiff& d) {
          " -> " + d.bottleneck_b.value_or("none") + "\n\n";
   out += std::string(kLabelWidth + 13, ' ') + "A             B   change (B - A)\n";
   out += row("steps", d.steps, 0, "");
-  out += row("step time mean", d.step_mean_ms, 3, " ms");
-  out += row("step time p50", d.step_p50_ms, 3, " ms");
-  out += row("step time p90", d.step_p90_ms, 3, " ms");
+  out += row("step time mean", d.step_mean_ms, 3, " ms", Kind::time);
+  out += row("step time p50", d.step_p50_ms, 3, " ms", Kind::time);
+  out += row("step time p90", d.step_p90_ms, 3, " ms", Kind::time);
   out += row("input", d.input_pct, 1, " %", Kind::share);
   out += row("input-bound steps", d.input_bound_steps, 0, "");
   out += row("samples/s", d.samples_per_s, 0, "");
   out += "\nbreakdown per step\n";
   for (int p = 0; p < kPartCount; ++p)
-    out += row(part_name(static_cast<Part>(p)), d.breakdown_ms_per_step[p], 3, " ms");
+    out += row(part_name(static_cast<Part>(p)), d.breakdown_ms_per_step[p], 3, " ms", Kind::time);
   if (d.device_a || d.device_b) {
     out += "\ndevice\n";
     out += row("busy", d.device_busy_pct, 1, " %", Kind::share);
     out += row("idle", d.device_idle_pct, 1, " %", Kind::share);
     for (int c = 0; c < kIdleCauseCount; ++c)
       out += row("idle " + std::string(idle_cause_name(static_cast<IdleCause>(c))) + " per step",
-                 d.idle_by_cause_ms_per_step[c], 3, " ms");
+                 d.idle_by_cause_ms_per_step[c], 3, " ms", Kind::time);
     out += row("idle cost per 1 000 steps", d.idle_cost_per_1000_steps, 4, "");
   }
   if (!d.kernels.empty()) {
@@ -202,7 +219,7 @@ std::string to_text(const RunDiff& d) {
       std::string label = fmt::printable(k.name);
       if (!k.in_a) label += " (only in B)";
       if (!k.in_b) label += " (only in A)";
-      out += row(label, k.ms_per_step, 3, " ms");
+      out += row(label, k.ms_per_step, 3, " ms", Kind::time);
     }
     if (d.kernels.size() > kTextKernels)
       out += fmt::printf("  … and %zu more kernels\n", d.kernels.size() - kTextKernels);
