@@ -87,10 +87,23 @@ std::string resolve_trace(const std::string& path, const TraceOptions& options) 
   return t.path;
 }
 
+namespace {
+
+// Why a capture holds less than it should when it stopped writing after an error (a full disk),
+// else `otherwise`.
+std::string write_error_or(const store::Reader& reader, const std::string& otherwise) {
+  if (const auto error = reader.meta("capture.write_error"))
+    return "the capture stopped writing after an error (" + *error + ")";
+  return otherwise;
+}
+
+}  // namespace
+
 std::unique_ptr<store::Reader> open_trace(const std::string& path, const TraceOptions& options) {
   auto reader = std::make_unique<store::Reader>(resolve_trace(path, options));
   if (reader->event_count() == 0)
-    throw store::Error(path + " holds no events (the capture recorded nothing)");
+    throw store::Error(path + " holds no events (" +
+                       write_error_or(*reader, "the capture recorded nothing") + ")");
   return reader;
 }
 
@@ -99,8 +112,9 @@ analysis::Report analyse_trace(const std::string& path, const TraceOptions& trac
   const auto reader = open_trace(path, trace);
   if (reader->steps().empty()) {
     const std::string how = reader->meta("steps.source").value_or("");
+    const std::string why = write_error_or(*reader, how);
     throw store::Error(path + " holds no complete training step, so there is nothing to analyse" +
-                       (how.empty() ? std::string() : " (" + how + ")"));
+                       (why.empty() ? std::string() : " (" + why + ")"));
   }
   return analysis::analyse(*reader, options);
 }
