@@ -23,6 +23,7 @@
 #include "engine/data/pipeline/make_source.hpp"
 #include "engine/dist/runtime.hpp"
 #include "engine/nn/models.hpp"
+#include "profiler/analysis/format.hpp"
 #include "profiler/io/output_file.hpp"
 #include "profiler/json/writer.hpp"
 
@@ -264,15 +265,17 @@ void report_trace(const TrainOptions& o, const JobInfo& job, bool quiet, std::os
   for (const std::string& w : warnings) std::cerr << "trainscope: " << w << "\n";
   const ts::trace::SessionStats s = ts::trace::session_stats();
   if (quiet) return;
+  const std::string next =
+      "Next: trainscope report " + o.trace + "   (or trainscope-gui " + o.trace + ")\n";
   if (!merged.empty()) {
-    log << merged << "\n";
+    log << merged << "\n" << next;
     return;
   }
   if (job.distributed()) return;  // rank 0's merge failed: said above
   log << "Trace: " << o.trace << " (" << s.events_written << " events";
   if (s.events_dropped) log << ", " << s.events_dropped << " dropped";
   if (s.write_failed) log << ", writing stopped early after an error";
-  log << ")\n";
+  log << ")\n" << next;
 }
 
 int default_threads(const JobInfo& job) {
@@ -378,10 +381,12 @@ int run_train(Args& args) {
       const auto& last = result.epochs.back();
       log << "Trained " << result.epochs.size()
           << " epoch(s): " << static_cast<long long>(result.samples_per_s)
-          << " samples/s, final loss " << last.loss << ", accuracy " << last.accuracy << "\n";
+          << " samples/s, final loss " << analysis::fmt::printf("%.4f", last.loss) << ", accuracy "
+          << analysis::fmt::pct(100.0 * last.accuracy) << "\n";
     }
-    log << "Input: waited " << stats.wait_seconds << " s for batches; parallel " << stats.parallel
-        << ", prefetch " << stats.prefetch << ", cache " << stats.cache;
+    log << "Input: waited " << analysis::fmt::duration(std::llround(stats.wait_seconds * 1e9))
+        << " for batches; parallel " << stats.parallel << ", prefetch " << stats.prefetch
+        << ", cache " << stats.cache;
     if (stats.skipped_bad) log << ", " << stats.skipped_bad << " bad sample(s) skipped";
     log << "\n";
     for (const auto& line : stats.autotune_log) log << "  autotune: " << line << "\n";

@@ -14,7 +14,9 @@ namespace {
 [[noreturn]] void bad_spec(const std::string& spec, const std::string& why) {
   throw DatasetError("dataset '" + spec + "' " + why +
                      "; accepted forms: synthetic, synthetic:N (N from 1 to " +
-                     std::to_string(kSyntheticMaxCount) + "), mnist, mnist:DIR, idx:IMAGES,LABELS");
+                     std::to_string(kSyntheticMaxCount) +
+                     "), mnist, mnist:DIR, idx:IMAGES,LABELS, images:DIR (a folder of images, "
+                     "one sub-folder per class)");
 }
 
 bool starts_with(const std::string& s, const char* prefix) {
