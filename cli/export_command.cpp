@@ -15,7 +15,9 @@ Writes the trace FILE as Chrome trace-event JSON, which Perfetto UI (https://ui.
 and chrome://tracing open. Host threads are threads of the process "host", device queues
 threads of the process "device"; every recorded event is one complete ("X") event with its
 category as "cat" and its step, bytes, work size, correlation id and source location as
-"args"; counters (prefetch buffer fill, device memory) are "C" events. Timestamps are
+"args"; counters (prefetch buffer fill, device memory) are "C" events; a launch and the
+kernel or copy it enqueued (a shared correlation id) are joined by a flow arrow ("s" on the
+host, "f" on the device, id = the correlation id). Timestamps are
 microseconds since the capture started. The file is written as it is read (a trace of millions
 of events needs no more memory than a small one) and appears only once complete.
 

@@ -125,8 +125,7 @@ class Exporter {
     }
   }
 
-  void args(const store::Event& e) {
-    const store::EventArgs a = r_.args(e);
+  void args(const store::Event& e, const store::EventArgs& a) {
     const store::Label& label = r_.label(e.label);
     bool open = false;
     const auto key = [&](std::string_view k) -> json::Writer& {
@@ -152,10 +151,25 @@ class Exporter {
       micros("ts", sat_sub(e.start_ns, stats_.origin_ns));
       micros("dur", e.dur_ns);
       j_.field("pid", pid_of(t)).field("tid", std::int64_t{e.track});
-      args(e);
+      const store::EventArgs a = r_.args(e);
+      args(e, a);
       j_.end_object();
       ++stats_.complete_events;
+      if (a.correlation != store::kNull) flow(e, t, a.correlation);
     });
+  }
+
+  // The flow arrow's end at this event: its start on the host (the launch, which comes first in
+  // time), its finish on a device queue, bound to the slice that encloses its timestamp.
+  void flow(const store::Event& e, const store::Track* t, std::int64_t correlation) {
+    const bool device = t != nullptr && t->kind == trace::TrackKind::device_queue;
+    j_.line_break().begin_object().field("name", "launch").field("cat", "correlation");
+    j_.field("ph", device ? "f" : "s").field("id", correlation);
+    if (device) j_.field("bp", "e");
+    micros("ts", sat_sub(e.start_ns, stats_.origin_ns));
+    j_.field("pid", pid_of(t)).field("tid", std::int64_t{e.track});
+    j_.end_object();
+    ++stats_.flow_events;
   }
 
   // Counter samples in time windows that widen while they are sparse and narrow while they

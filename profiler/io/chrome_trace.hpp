@@ -38,8 +38,13 @@ struct ChromeTraceStats {
   std::int64_t complete_events = 0;  // "X": one per stored event
   std::int64_t counter_events = 0;   // "C": one per finite counter sample
   std::int64_t metadata_events = 0;  // "M": process and thread names and sort indices
-  std::int64_t origin_ns = 0;        // the host time written as ts 0
-  std::int64_t total() const { return complete_events + counter_events + metadata_events; }
+  // "s" and "f": one per event with a correlation id, so that a launch and the kernel (or copy)
+  // it enqueued are joined by an arrow ("s" on the host side, "f" on the device side).
+  std::int64_t flow_events = 0;
+  std::int64_t origin_ns = 0;  // the host time written as ts 0
+  std::int64_t total() const {
+    return complete_events + counter_events + metadata_events + flow_events;
+  }
 };
 
 // Writes the whole trace to `out`. Throws store::Error when the trace cannot be read and

@@ -357,7 +357,25 @@ TEST(Export, ValidJsonWithOneEventPerStoredEvent) {
     EXPECT_EQ(phases["X"], want.complete) << trace;
     EXPECT_EQ(phases["C"], want.counters) << trace;
     EXPECT_EQ(phases["M"], want.metadata) << trace;
-    EXPECT_EQ(phases.size(), 3u) << trace;
+    // A flow arrow per correlated launch and device event: "s" on the host, "f" on the device.
+    const auto correlated =
+        std::stoll(sql(trace, "SELECT count(*) FROM event_arg WHERE correlation IS NOT NULL")
+                       .rows.at(0)
+                       .at(0));
+    EXPECT_EQ(phases["s"] + phases["f"], correlated) << trace;
+    std::map<std::int64_t, std::pair<int, int>> ends;  // id -> (starts, finishes)
+    for (const Json& e : doc.at("traceEvents")) {
+      const std::string ph = e.at("ph").get<std::string>();
+      if (ph == "s") ++ends[e.at("id").get<std::int64_t>()].first;
+      if (ph == "f") {
+        ++ends[e.at("id").get<std::int64_t>()].second;
+        EXPECT_EQ(e.at("pid").get<double>(), 2) << "a flow finishes on the device";
+        EXPECT_EQ(e.at("bp").get<std::string>(), "e");
+      }
+    }
+    for (const auto& [id, n] : ends) EXPECT_EQ(n, std::make_pair(1, 1)) << trace << " id " << id;
+    for (const auto& [ph, n] : phases)  // nothing else ("[]" above added zero entries)
+      EXPECT_TRUE(n == 0 || ph == "X" || ph == "C" || ph == "M" || ph == "s" || ph == "f") << ph;
     // Kernels run on device queues, which are threads of the device process (pid 2).
     ASSERT_FALSE(device_threads.empty()) << trace;
     for (const auto& [pid, tid] : device_threads) EXPECT_EQ(pid, 2) << trace;
