@@ -72,7 +72,8 @@ std::string_view micros_text(std::int64_t ns, char (&buf)[32]) {
 
 class Exporter {
  public:
-  Exporter(const store::Reader& reader, json::Writer& j) : r_(reader), j_(j) {}
+  Exporter(const store::Reader& reader, json::Writer& j, const ChromeAnnotations* annotations)
+      : r_(reader), j_(j), annotations_(annotations) {}
 
   ChromeTraceStats run() {
     stats_.origin_ns = origin_of(r_);
@@ -82,6 +83,7 @@ class Exporter {
     metadata();
     events();
     counters();
+    annotate();
     // One event per line: a line break before each.
     j_.line_break().end_array().end_object().finish();
     return stats_;
@@ -205,21 +207,45 @@ class Exporter {
     return samples.size();
   }
 
+  // The annotation tracks: threads 1, 2, ... of their own process, after the device's.
+  void annotate() {
+    if (annotations_ == nullptr || annotations_->tracks.empty()) return;
+    metadata_event("process_name", kAnalysisPid, -1, "name", annotations_->process);
+    metadata_event("process_sort_index", kAnalysisPid, -1, "sort_index", std::int64_t{2});
+    std::int64_t tid = 0;
+    for (const auto& [name, slices] : annotations_->tracks) {
+      ++tid;
+      metadata_event("thread_name", kAnalysisPid, tid, "name", name);
+      metadata_event("thread_sort_index", kAnalysisPid, tid, "sort_index", tid);
+      for (const ChromeSlice& s : slices) {
+        j_.line_break().begin_object().field("name", s.name).field("cat", s.cat).field("ph", "X");
+        micros("ts", sat_sub(s.start_ns, stats_.origin_ns));
+        micros("dur", s.dur_ns);
+        j_.field("pid", kAnalysisPid).field("tid", tid).end_object();
+        ++stats_.annotation_events;
+      }
+    }
+  }
+
   const store::Reader& r_;
   json::Writer& j_;
+  const ChromeAnnotations* annotations_;
   ChromeTraceStats stats_;
 };
 
 }  // namespace
 
-ChromeTraceStats write_chrome_trace(const store::Reader& reader, std::ostream& out) {
+ChromeTraceStats write_chrome_trace(const store::Reader& reader, std::ostream& out,
+                                    const ChromeAnnotations* annotations) {
   json::Writer j(out);
-  return Exporter(reader, j).run();
+  return Exporter(reader, j, annotations).run();
 }
 
-ChromeTraceStats write_chrome_trace(const store::Reader& reader, const std::string& path) {
+ChromeTraceStats write_chrome_trace(const store::Reader& reader, const std::string& path,
+                                    const ChromeAnnotations* annotations) {
   ChromeTraceStats stats;
-  write_output(path, [&](std::ostream& out) { stats = write_chrome_trace(reader, out); });
+  write_output(path,
+               [&](std::ostream& out) { stats = write_chrome_trace(reader, out, annotations); });
   return stats;
 }
 

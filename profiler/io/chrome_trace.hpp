@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "profiler/json/writer.hpp"
 
@@ -33,6 +35,7 @@ using WriteError = json::WriteError;
 
 inline constexpr std::int64_t kHostPid = 1;
 inline constexpr std::int64_t kDevicePid = 2;
+inline constexpr std::int64_t kAnalysisPid = 3;  // the annotation tracks, when written
 
 struct ChromeTraceStats {
   std::int64_t complete_events = 0;  // "X": one per stored event
@@ -41,20 +44,35 @@ struct ChromeTraceStats {
   // "s" and "f": one per event with a correlation id, so that a launch and the kernel (or copy)
   // it enqueued are joined by an arrow ("s" on the host side, "f" on the device side).
   std::int64_t flow_events = 0;
-  std::int64_t origin_ns = 0;  // the host time written as ts 0
+  std::int64_t annotation_events = 0;  // "X" slices of the annotation tracks
+  std::int64_t origin_ns = 0;          // the host time written as ts 0
   std::int64_t total() const {
-    return complete_events + counter_events + metadata_events + flow_events;
+    return complete_events + counter_events + metadata_events + flow_events + annotation_events;
   }
 };
 
-// Writes the whole trace to `out`. Throws store::Error when the trace cannot be read and
-// WriteError when `out` fails.
-ChromeTraceStats write_chrome_trace(const store::Reader& reader, std::ostream& out);
+// Tracks of slices that are not in the trace but about it (the analysis' input-bound steps and
+// the device's idle gaps with their cause), written as threads of a third process.
+struct ChromeSlice {
+  std::int64_t start_ns = 0, dur_ns = 0;
+  std::string name;  // "step 12 · input-bound, input 63.1 %", "idle · waiting for input"
+  std::string cat;   // "input_bound_step", "idle:input", ...
+};
+struct ChromeAnnotations {
+  std::string process = "trainscope analysis";
+  std::vector<std::pair<std::string, std::vector<ChromeSlice>>> tracks;  // (thread name, slices)
+};
+
+// Writes the whole trace to `out`, and `annotations` when given. Throws store::Error when the
+// trace cannot be read and WriteError when `out` fails.
+ChromeTraceStats write_chrome_trace(const store::Reader& reader, std::ostream& out,
+                                    const ChromeAnnotations* annotations = nullptr);
 
 // Writes to `path` as write_output does (output_file.hpp): "-" is standard output, a file is
 // replaced only once complete (a failed export never leaves a truncated JSON file behind), a
 // symbolic link's target gets the content, a device or FIFO is written to. WriteError names the
 // path.
-ChromeTraceStats write_chrome_trace(const store::Reader& reader, const std::string& path);
+ChromeTraceStats write_chrome_trace(const store::Reader& reader, const std::string& path,
+                                    const ChromeAnnotations* annotations = nullptr);
 
 }  // namespace ts::io

@@ -342,7 +342,9 @@ TEST(Export, ValidJsonWithOneEventPerStoredEvent) {
   TempDir dir;
   for (const std::string& trace : {kInputBound, kTuned, kOpenCl}) {
     const std::string out = dir.file("out.json");
-    const CommandResult r = run_trainscope("export " + trace + " --chrome " + out);
+    // The recorded events only (the analysis tracks: CarriesTheAnalysisAsTracks).
+    const CommandResult r =
+        run_trainscope("export " + trace + " --chrome " + out + " --no-analysis");
     ASSERT_EQ(r.status, 0) << r.err;
     const Expected want = expected_counts(trace);
     EXPECT_NE(r.out.find(std::to_string(want.complete) + " events"), std::string::npos) << r.out;
@@ -387,6 +389,31 @@ TEST(Usage, HelpListsTheExitStatuses) {
   EXPECT_EQ(r.status, 0) << r.err;
   for (const char* status : {"0 success", "1 a failed check", "2 bad usage", "3 an internal error"})
     EXPECT_NE(r.out.find(status), std::string::npos) << status << "\n" << r.out;
+}
+
+// The analysis comes along as its own process: each step with its verdict, the device's idle
+// gaps with their cause; --no-analysis leaves it out.
+TEST(Export, CarriesTheAnalysisAsTracks) {
+  TempDir dir;
+  const std::string out = dir.file("out.json");
+  ASSERT_EQ(run_trainscope("export " + kInputBound + " --chrome " + out).status, 0);
+  const Json doc = Json::parse(read_file(out));
+  const Json report = report_json(kInputBound + " --skip-warmup 0");
+  std::int64_t input_bound = 0, steps = 0, gaps = 0;
+  for (const Json& e : doc.at("traceEvents")) {
+    if (e.at("pid").get<double>() != 3 || e.at("ph").get<std::string>() != "X") continue;
+    const std::string cat = e.at("cat").get<std::string>();
+    if (cat == "step" || cat == "input_bound_step") ++steps;
+    if (cat == "input_bound_step") ++input_bound;
+    if (cat.rfind("idle:", 0) == 0) ++gaps;
+  }
+  EXPECT_EQ(steps, report.at("steps").get<std::int64_t>());
+  EXPECT_EQ(input_bound, report.at("input_bound_steps").get<std::int64_t>());
+  EXPECT_GT(gaps, 0);
+  ASSERT_EQ(run_trainscope("export " + kInputBound + " --chrome " + out + " --no-analysis").status,
+            0);
+  for (const Json& e : Json::parse(read_file(out)).at("traceEvents"))
+    EXPECT_NE(e.at("pid").get<double>(), 3);
 }
 
 TEST(Export, ToStandardOutput) {
