@@ -4,7 +4,7 @@
 
 #include "engine/nn/conv2d.hpp"
 #include "engine/nn/dense.hpp"
-#include "engine/nn/shape_layers.hpp"
+#include "engine/nn/parameter_free_layers.hpp"
 
 namespace ts {
 

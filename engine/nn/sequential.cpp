@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <trainscope/trace.hpp>
 
+#include "engine/nn/parameter_free_layers.hpp"
 #include "engine/nn/progress.hpp"
-#include "engine/nn/shape_layers.hpp"
 
 namespace ts {
 

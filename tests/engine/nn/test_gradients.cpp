@@ -9,8 +9,8 @@
 #include "engine/nn/conv2d.hpp"
 #include "engine/nn/dense.hpp"
 #include "engine/nn/loss.hpp"
+#include "engine/nn/parameter_free_layers.hpp"
 #include "engine/nn/parameters.hpp"
-#include "engine/nn/shape_layers.hpp"
 
 namespace ts {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine/nn/shape_layers.hpp"
+#include "engine/nn/parameter_free_layers.hpp"
 
 #include <stdexcept>
 
