@@ -17,6 +17,7 @@
 #include "profiler/store/error.hpp"
 #include "profiler/store/job_merge.hpp"
 #include "profiler/store/reader.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace ts::cli {
 
@@ -30,8 +31,8 @@ constexpr std::size_t kShipChunk = std::size_t{4} << 20;
 bool readable_part(const std::string& path, const JobInfo& job, int rank) {
   try {
     const store::Reader reader(path);
-    return reader.meta("dist.job_id").value_or("") == job.job_id &&
-           reader.meta("dist.rank").value_or("") == std::to_string(rank);
+    return reader.meta(meta_key::kDistJobId).value_or("") == job.job_id &&
+           reader.meta(meta_key::kDistRank).value_or("") == std::to_string(rank);
   } catch (const store::Error&) {
     return false;
   }
@@ -122,7 +123,7 @@ void watch_for_termination() {
     int sig = 0;
     if (sigwait(&set, &sig) != 0) return;
     if (ts::trace::session_active()) {
-      ts::trace::set_meta("dist.terminated_ns", std::to_string(ts::trace::now_ns()));
+      ts::trace::set_meta(meta_key::kDistTerminatedNs, std::to_string(ts::trace::now_ns()));
       ts::trace::flush();
     }
     std::_Exit(128 + sig);
@@ -131,7 +132,7 @@ void watch_for_termination() {
 
 void mark_part_failed(const std::string& message) {
   if (!ts::trace::session_active()) return;
-  ts::trace::set_meta("dist.failed", message);
+  ts::trace::set_meta(meta_key::kDistFailed, message);
   ts::trace::flush();
 }
 

@@ -5,6 +5,7 @@
 
 #include "profiler/analysis/format.hpp"
 #include "profiler/import_cache/trace_source.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace ts::cli {
 
@@ -92,7 +93,7 @@ namespace {
 // Why a capture holds less than it should when it stopped writing after an error (a full disk),
 // else `otherwise`.
 std::string write_error_or(const store::Reader& reader, const std::string& otherwise) {
-  if (const auto error = reader.meta("capture.write_error"))
+  if (const auto error = reader.meta(meta_key::kCaptureWriteError))
     return "the capture stopped writing after an error (" + *error + ")";
   return otherwise;
 }
@@ -111,7 +112,7 @@ analysis::Report analyse_trace(const std::string& path, const TraceOptions& trac
                                const analysis::AnalysisOptions& options) {
   const auto reader = open_trace(path, trace);
   if (reader->steps().empty()) {
-    const std::string how = reader->meta("steps.source").value_or("");
+    const std::string how = reader->meta(meta_key::kStepsSource).value_or("");
     const std::string why = write_error_or(*reader, how);
     throw store::Error(path + " holds no complete training step, so there is nothing to analyse" +
                        (why.empty() ? std::string() : " (" + why + ")"));

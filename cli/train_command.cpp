@@ -26,6 +26,7 @@
 #include "profiler/analysis/format.hpp"
 #include "profiler/io/output_file.hpp"
 #include "profiler/json/writer.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace ts::cli {
 
@@ -329,8 +330,8 @@ int run_train(Args& args) {
   BackendChoice choice = make_backend(request);
   if (!choice.notice.empty() && job.rank == 0) std::cerr << "trainscope: " << choice.notice << "\n";
   Backend& backend = *choice.backend;
-  TS_META("engine.backend", backend.kind());
-  TS_META("engine.device", backend.device_name());
+  TS_META(meta_key::kEngineBackend, backend.kind());
+  TS_META(meta_key::kEngineDevice, backend.device_name());
   CompileOptions compile;
   compile.precision = o.precision == "mixed" ? Precision::Mixed : Precision::FP32;
   compile.seed = static_cast<std::uint64_t>(o.seed);
@@ -370,11 +371,11 @@ int run_train(Args& args) {
   input.stop();
   if (job.distributed()) model->verify_replicas(*job.comm);
   const PipelineStats stats = input.stats();
-  TS_META("pipeline.parallel", std::to_string(stats.parallel));
-  TS_META("pipeline.prefetch", std::to_string(stats.prefetch));
-  TS_META("pipeline.cache", stats.cache);
-  TS_META("fit.samples_per_s", std::to_string(result.samples_per_s));
-  TS_META("fit.steps", std::to_string(result.steps));
+  TS_META(meta_key::kPipelineParallel, std::to_string(stats.parallel));
+  TS_META(meta_key::kPipelinePrefetch, std::to_string(stats.prefetch));
+  TS_META(meta_key::kPipelineCache, stats.cache);
+  TS_META(meta_key::kFitSamplesPerS, std::to_string(result.samples_per_s));
+  TS_META(meta_key::kFitSteps, std::to_string(result.steps));
   if (!quiet) {
     if (result.stopped_early) log << "Interrupted after " << result.steps << " step(s)\n";
     if (!result.epochs.empty()) {

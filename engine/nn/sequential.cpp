@@ -9,6 +9,7 @@
 
 #include "engine/nn/parameter_free_layers.hpp"
 #include "engine/nn/progress.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace ts {
 
@@ -406,7 +407,7 @@ FitResult Sequential::fit_loop(const BatchFeed& feed, const FitOptions& options)
     const auto epoch_start = std::chrono::steady_clock::now();
     if (epoch > 0) epoch_first_steps += ',';
     epoch_first_steps += std::to_string(global_step);
-    TS_META("fit.epoch_first_steps", epoch_first_steps);
+    TS_META(meta_key::kFitEpochFirstSteps, epoch_first_steps);
     feed.start_epoch(epoch);
     if (progress) progress->begin_epoch(epoch + 1, options.epochs, feed.batches_per_epoch);
     double loss_sum = 0, correct = 0;

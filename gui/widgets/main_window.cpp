@@ -12,6 +12,7 @@
 #include <QStatusBar>
 
 #include "profiler/import_cache/trace_source.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace ts::gui {
 
@@ -132,8 +133,8 @@ QString MainWindow::open(const QString& path, bool interactive) {
   remember(path);
   setWindowTitle(QStringLiteral("%1 — trainscope").arg(QFileInfo(path).fileName()));
   setWindowFilePath(QFileInfo(path).absoluteFilePath());
-  const bool capturing =
-      !opened.imported && !opened.reused && !session_->reader().meta("capture.end_ns").has_value();
+  const bool capturing = !opened.imported && !opened.reused &&
+                         !session_->reader().meta(meta_key::kCaptureEndNs).has_value();
   live_->watch(session_->path(), capturing);
   if (opened.imported)
     statusBar()->showMessage(tr("Imported %1 into %2 (reused while %1 is unchanged)")
@@ -201,7 +202,7 @@ void MainWindow::set_import_options(const import::ImportOptions& options) {
 void MainWindow::adopt_pending() {
   if (!pending_ || !pending_->analysis_finished()) return;
   disconnect(pending_.get(), nullptr, this, nullptr);
-  const bool still_live = !pending_->reader().meta("capture.end_ns").has_value();
+  const bool still_live = !pending_->reader().meta(meta_key::kCaptureEndNs).has_value();
   adopt(std::move(pending_), true);
   statusBar()->showMessage(tr("Live: %1 steps").arg(session_->steps().size()), 3000);
   if (!still_live) live_->stop();

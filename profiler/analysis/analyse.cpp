@@ -20,6 +20,7 @@
 #include "profiler/analysis/tracks.hpp"
 #include "profiler/analysis/what_if.hpp"
 #include "profiler/store/reader.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace ts::analysis {
 
@@ -93,41 +94,41 @@ void partial_data_warnings(const store::Reader& reader, Report& r) {
     r.warnings.push_back(std::to_string(r.dropped_events) +
                          " events were dropped during capture (full buffers): the figures "
                          "undercount");
-  if (const auto error = reader.meta("capture.write_error"))
+  if (const auto error = reader.meta(meta_key::kCaptureWriteError))
     r.warnings.push_back("the capture stopped writing after an error (" + *error +
-                         "): " + reader.meta("capture.events_lost").value_or("some") +
+                         "): " + reader.meta(meta_key::kCaptureEventsLost).value_or("some") +
                          " events are missing and the trace ends early");
-  const bool capture = reader.meta("capture.ring_events").has_value();
-  if (capture && !reader.meta("capture.end_ns") && !reader.meta("dist.world_size"))
+  const bool capture = reader.meta(meta_key::kCaptureRingEvents).has_value();
+  if (capture && !reader.meta(meta_key::kCaptureEndNs) && !reader.meta(meta_key::kDistWorldSize))
     r.warnings.push_back(
         "the capture did not stop (the program was killed, or is still running): the trace "
         "holds what was committed, up to about 100 ms before its end");
-  if (const auto missing = reader.meta("dist.missing_ranks"); missing && !missing->empty())
+  if (const auto missing = reader.meta(meta_key::kDistMissingRanks); missing && !missing->empty())
     r.warnings.push_back("rank(s) " + *missing +
                          " of the job are missing or cut short: the job's figures cover the "
                          "other ranks" +
-                         (reader.meta("dist.absent_ranks").value_or("").empty()
+                         (reader.meta(meta_key::kDistAbsentRanks).value_or("").empty()
                               ? std::string()
-                              : " (absent: " + *reader.meta("dist.absent_ranks") + ")"));
-  if (const auto cut = reader.meta("import.skipped.truncated_file"))
+                              : " (absent: " + *reader.meta(meta_key::kDistAbsentRanks) + ")"));
+  if (const auto cut = reader.meta(meta_key::kImportSkippedTruncatedFile))
     r.warnings.push_back(
         "an imported file was cut off mid-write: the events after the cut are "
         "missing");
-  if (const auto error = reader.meta("import.error"))
+  if (const auto error = reader.meta(meta_key::kImportError))
     r.warnings.push_back("the import stopped reading a file early: " + *error);
 }
 
 void read_meta(const store::Reader& reader, Report& r) {
-  r.batch = parse_number<std::int64_t>(reader.meta("engine.batch"));
+  r.batch = parse_number<std::int64_t>(reader.meta(meta_key::kEngineBatch));
   // A batch beyond 2^30 samples is a damaged value; dropping it keeps products in range.
   if (r.batch && (*r.batch <= 0 || *r.batch > (std::int64_t{1} << 30))) r.batch.reset();
-  r.model = reader.meta("engine.model").value_or("");
-  r.backend = reader.meta("engine.backend").value_or("");
-  r.device_name = reader.meta("engine.device").value_or("");
-  r.dropped_events = parse_number<std::uint64_t>(reader.meta("dropped_events")).value_or(0);
+  r.model = reader.meta(meta_key::kEngineModel).value_or("");
+  r.backend = reader.meta(meta_key::kEngineBackend).value_or("");
+  r.device_name = reader.meta(meta_key::kEngineDevice).value_or("");
+  r.dropped_events = parse_number<std::uint64_t>(reader.meta(meta_key::kDroppedEvents)).value_or(0);
   partial_data_warnings(reader, r);
-  r.source_format = reader.meta("import.format").value_or("");
-  r.steps_source = reader.meta("steps.source").value_or("");
+  r.source_format = reader.meta(meta_key::kImportFormat).value_or("");
+  r.steps_source = reader.meta(meta_key::kStepsSource).value_or("");
   constexpr std::string_view kSkipped = "import.skipped.";
   for (const auto& [key, value] : reader.meta()) {
     if (key.rfind(kSkipped, 0) != 0) continue;
@@ -141,7 +142,7 @@ void read_meta(const store::Reader& reader, Report& r) {
 std::vector<std::uint32_t> trainer_tracks(const store::Reader& reader,
                                           const std::vector<store::Step>& steps) {
   std::vector<std::uint32_t> tracks = step_tracks(steps);
-  const std::string listed = reader.meta("analysis.trainer_tracks").value_or("");
+  const std::string listed = reader.meta(meta_key::kAnalysisTrainerTracks).value_or("");
   std::size_t i = 0;
   while (i < listed.size()) {
     std::size_t j = listed.find(',', i);
@@ -287,7 +288,7 @@ void honest_bottleneck(Report& r) {
 
 // The host's CPU load over the analysed window (capture's counter, samples every commit).
 void host_cpu(const store::Reader& reader, Interval window, Report& r) {
-  const auto cores = parse_number<int>(reader.meta("host.cores"));
+  const auto cores = parse_number<int>(reader.meta(meta_key::kHostCores));
   if (!cores || *cores <= 0 || window.length() <= 0) return;
   for (const store::Track& t : reader.tracks()) {
     if (t.kind != trace::TrackKind::counter || t.name != kHostCpuCounter) continue;
@@ -404,12 +405,13 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
       !all_steps && analysed.length() > 0 ? analysed.length() : range.end_ns - range.start_ns,
       [&](std::uint32_t label) -> std::string_view { return reader.label(label).name; });
   r.pipeline.samples = samples;
-  r.pipeline.workers = parse_number<int>(reader.meta("pipeline.parallel"));
-  r.pipeline.prefetch = parse_number<int>(reader.meta("pipeline.prefetch"));
-  r.pipeline.cache = reader.meta("pipeline.cache");
+  r.pipeline.workers = parse_number<int>(reader.meta(meta_key::kPipelineParallel));
+  r.pipeline.prefetch = parse_number<int>(reader.meta(meta_key::kPipelinePrefetch));
+  r.pipeline.cache = reader.meta(meta_key::kPipelineCache);
   honest_bottleneck(r);
   r.pipeline.prefetch_to_device =
-      reader.meta("pipeline.options").value_or("").find("prefetch to device") != std::string::npos;
+      reader.meta(meta_key::kPipelineOptions).value_or("").find("prefetch to device") !=
+      std::string::npos;
   for (const store::Track& t : reader.tracks()) {
     if (t.kind != trace::TrackKind::counter || t.name != kPrefetchCounter) continue;
     // Counter samples are not events: they may lie outside the events' time range.

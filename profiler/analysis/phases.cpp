@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "profiler/analysis/step_breakdown.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace ts::analysis {
 
@@ -32,8 +33,8 @@ std::vector<std::int64_t> parse_list(const std::string& text) {
 
 RunShape run_shape(const store::Reader& reader) {
   RunShape s;
-  s.epoch_first_steps = parse_list(reader.meta("fit.epoch_first_steps").value_or(""));
-  const std::string cache = reader.meta("pipeline.cache").value_or("none");
+  s.epoch_first_steps = parse_list(reader.meta(meta_key::kFitEpochFirstSteps).value_or(""));
+  const std::string cache = reader.meta(meta_key::kPipelineCache).value_or("none");
   s.cache_fills_in_first_epoch = !cache.empty() && cache != "none";
   return s;
 }

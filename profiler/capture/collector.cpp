@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "trainscope/meta_keys.hpp"
+
 namespace ts::trace::capture {
 
 using core::EventKind;
@@ -207,7 +209,7 @@ void Collector::sync_drops() {
   if (total != dropped_ || !drops_written_once_) {
     dropped_ = total;
     drops_written_once_ = true;
-    writer_.put_meta("dropped_events", std::to_string(total));
+    writer_.put_meta(meta_key::kDroppedEvents, std::to_string(total));
   }
 }
 

@@ -22,6 +22,7 @@
 #include "profiler/capture/core/clock.hpp"
 #include "profiler/capture/core/runtime.hpp"
 #include "profiler/store/writer.hpp"
+#include "trainscope/meta_keys.hpp"
 #include "trainscope/trace.hpp"
 
 namespace ts::trace {
@@ -124,20 +125,21 @@ Session::Session(std::string path, const Meta& meta, const SessionOptions& optio
   rt_.ring_events.store(options_.ring_events, std::memory_order_relaxed);
   try {
     store::Writer& w = *writer_;
-    w.put_meta("clock.origin_ns", std::to_string(core::monotonic_now_ns()));
-    w.put_meta("clock.source", cal_.tsc ? "tsc" : "monotonic");
+    w.put_meta(meta_key::kClockOriginNs, std::to_string(core::monotonic_now_ns()));
+    w.put_meta(meta_key::kClockSource, cal_.tsc ? "tsc" : "monotonic");
     if (cal_.tsc) {
       std::ostringstream hz;
       hz.precision(12);
       hz << cal_.tsc_hz;
-      w.put_meta("clock.tsc_hz", hz.str());
+      w.put_meta(meta_key::kClockTscHz, hz.str());
     } else {
-      w.put_meta("clock.tsc_unused_because", cal_.why);
+      w.put_meta(meta_key::kClockTscUnusedBecause, cal_.why);
     }
-    w.put_meta("process.pid", std::to_string(::getpid()));
-    w.put_meta("host.cores", std::to_string(std::max(1u, std::thread::hardware_concurrency())));
-    w.put_meta("process.command_line", command_line());
-    w.put_meta("capture.ring_events", std::to_string(options_.ring_events));
+    w.put_meta(meta_key::kProcessPid, std::to_string(::getpid()));
+    w.put_meta(meta_key::kHostCores,
+               std::to_string(std::max(1u, std::thread::hardware_concurrency())));
+    w.put_meta(meta_key::kProcessCommandLine, command_line());
+    w.put_meta(meta_key::kCaptureRingEvents, std::to_string(options_.ring_events));
     for (const auto& [k, v] : meta) w.put_meta(k, v);
     w.commit();
   } catch (const store::Error& e) {
@@ -256,18 +258,18 @@ bool Session::finish() noexcept {
     store::Writer& w = *writer_;
     const std::int64_t mono = core::monotonic_now_ns();
     if (cal_.tsc)  // how far the TSC line drifted from CLOCK_MONOTONIC over the session
-      w.put_meta("clock.host_drift_ns",
+      w.put_meta(meta_key::kClockHostDriftNs,
                  std::to_string(cal_.to_ns(detail::ticks(detail::kTsc)) - mono));
-    w.put_meta("capture.end_ns", std::to_string(mono));
-    w.put_meta("capture.events_written", std::to_string(w.events_written()));
+    w.put_meta(meta_key::kCaptureEndNs, std::to_string(mono));
+    w.put_meta(meta_key::kCaptureEventsWritten, std::to_string(w.events_written()));
     const auto index_start = Clock::now();
     const std::uint64_t index_cpu_start = thread_cpu_ns();
     w.index_staged();
     const std::uint64_t index_cpu = thread_cpu_ns() - index_cpu_start;
     const auto index_ms =
         std::chrono::duration<double, std::milli>(Clock::now() - index_start).count();
-    w.put_meta("capture.events_moved", std::to_string(w.events_moved()));
-    w.put_meta("capture.index_ms", std::to_string(index_ms));
+    w.put_meta(meta_key::kCaptureEventsMoved, std::to_string(w.events_moved()));
+    w.put_meta(meta_key::kCaptureIndexMs, std::to_string(index_ms));
     w.finish();
     std::lock_guard lock(mu_);
     stats_.events_written = w.events_written();

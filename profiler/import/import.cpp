@@ -21,6 +21,7 @@
 #include "profiler/store/error.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/schema.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace ts::import {
 
@@ -95,27 +96,27 @@ void write_meta(TraceSink& sink, Run& run) {
     }
     run.stats.steps_source = join(steps, "; ");
   }
-  sink.put_meta("clock.origin_ns", std::to_string(origin == kNone ? 0 : origin));
-  sink.put_meta("clock.alignment", "absolute timestamps as recorded (no alignment)");
-  sink.put_meta("engine.model", pytorch ? "PyTorch trace" : "Chrome trace");
-  sink.put_meta("import.format", join({formats.begin(), formats.end()}, ", "));
-  sink.put_meta("import.source", join(sources, "\n"));
-  sink.put_meta("import.processes", std::to_string(run.summaries.size()));
-  sink.put_meta("import.events", std::to_string(run.stats.events_written));
-  sink.put_meta("import.events_read", std::to_string(run.stats.events_read));
-  sink.put_meta("import.bytes", std::to_string(run.stats.bytes));
+  sink.put_meta(meta_key::kClockOriginNs, std::to_string(origin == kNone ? 0 : origin));
+  sink.put_meta(meta_key::kClockAlignment, "absolute timestamps as recorded (no alignment)");
+  sink.put_meta(meta_key::kEngineModel, pytorch ? "PyTorch trace" : "Chrome trace");
+  sink.put_meta(meta_key::kImportFormat, join({formats.begin(), formats.end()}, ", "));
+  sink.put_meta(meta_key::kImportSource, join(sources, "\n"));
+  sink.put_meta(meta_key::kImportProcesses, std::to_string(run.summaries.size()));
+  sink.put_meta(meta_key::kImportEvents, std::to_string(run.stats.events_written));
+  sink.put_meta(meta_key::kImportEventsRead, std::to_string(run.stats.events_read));
+  sink.put_meta(meta_key::kImportBytes, std::to_string(run.stats.bytes));
   for (int i = 0; i < kSkipCount; ++i)
     if (skipped.n[i] != 0)
       sink.put_meta("import.skipped." + std::string(skip_name(static_cast<Skip>(i))),
                     std::to_string(skipped.n[i]));
-  if (!errors.empty()) sink.put_meta("import.error", join(errors, "\n"));
-  sink.put_meta("steps.source", run.stats.steps_source);
-  if (world_size) sink.put_meta("import.world_size", std::to_string(*world_size));
-  if (!backend.empty()) sink.put_meta("import.distributed_backend", backend);
-  if (!display_unit.empty()) sink.put_meta("import.display_time_unit", display_unit);
-  if (!trace_name.empty()) sink.put_meta("import.trace_name", trace_name);
-  if (!devices.empty()) sink.put_meta("engine.device", join(devices, ", "));
-  sink.put_meta("analysis.trainer_tracks", join(trainer, ","));
+  if (!errors.empty()) sink.put_meta(meta_key::kImportError, join(errors, "\n"));
+  sink.put_meta(meta_key::kStepsSource, run.stats.steps_source);
+  if (world_size) sink.put_meta(meta_key::kImportWorldSize, std::to_string(*world_size));
+  if (!backend.empty()) sink.put_meta(meta_key::kImportDistributedBackend, backend);
+  if (!display_unit.empty()) sink.put_meta(meta_key::kImportDisplayTimeUnit, display_unit);
+  if (!trace_name.empty()) sink.put_meta(meta_key::kImportTraceName, trace_name);
+  if (!devices.empty()) sink.put_meta(meta_key::kEngineDevice, join(devices, ", "));
+  sink.put_meta(meta_key::kAnalysisTrainerTracks, join(trainer, ","));
   skipped.add_to(run.stats.skipped);
 }
 

@@ -7,6 +7,7 @@
 #include "profiler/import/text_clean.hpp"
 #include "profiler/import/xplane_file.hpp"
 #include "profiler/import/xplane_mapper.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace ts::import {
 
@@ -107,30 +108,30 @@ ImportStats import_xplane_files(const std::vector<XPlaneSource>& files,
   stats.steps_source = same_steps && !sums.empty() ? sums[0].steps_source : join(steps, "; ");
   skipped.add_to(stats.skipped);
 
-  sink.put_meta("import.format", "xplane");
-  sink.put_meta("engine.model", "TensorFlow profile");
-  sink.put_meta("import.source", join(paths, "\n"));
-  sink.put_meta("import.hosts", join(hosts, ", "));
-  if (!runs.empty()) sink.put_meta("import.run", join(runs, ", "));
-  sink.put_meta("import.processes", std::to_string(stats.processes));
-  sink.put_meta("import.events", std::to_string(stats.events_written));
-  sink.put_meta("import.events_read", std::to_string(stats.events_read));
-  sink.put_meta("import.bytes", std::to_string(stats.bytes));
+  sink.put_meta(meta_key::kImportFormat, "xplane");
+  sink.put_meta(meta_key::kEngineModel, "TensorFlow profile");
+  sink.put_meta(meta_key::kImportSource, join(paths, "\n"));
+  sink.put_meta(meta_key::kImportHosts, join(hosts, ", "));
+  if (!runs.empty()) sink.put_meta(meta_key::kImportRun, join(runs, ", "));
+  sink.put_meta(meta_key::kImportProcesses, std::to_string(stats.processes));
+  sink.put_meta(meta_key::kImportEvents, std::to_string(stats.events_written));
+  sink.put_meta(meta_key::kImportEventsRead, std::to_string(stats.events_read));
+  sink.put_meta(meta_key::kImportBytes, std::to_string(stats.bytes));
   for (int i = 0; i < kSkipCount; ++i)
     if (skipped.n[i] != 0)
       sink.put_meta("import.skipped." + std::string(skip_name(static_cast<Skip>(i))),
                     std::to_string(skipped.n[i]));
-  if (!errors.empty()) sink.put_meta("import.profiler_errors", join(errors, "\n"));
-  if (!warnings.empty()) sink.put_meta("import.profiler_warnings", join(warnings, "\n"));
-  sink.put_meta("steps.source", stats.steps_source);
-  sink.put_meta("clock.origin_ns", std::to_string(origin == kNone ? 0 : origin));
-  sink.put_meta("clock.alignment", all_aligned    ? kAligned
-                                   : none_aligned ? kAsRecorded
-                                                  : join(clocks, "; "));
-  if (!devices.empty()) sink.put_meta("engine.device", join(devices, ", "));
+  if (!errors.empty()) sink.put_meta(meta_key::kImportProfilerErrors, join(errors, "\n"));
+  if (!warnings.empty()) sink.put_meta(meta_key::kImportProfilerWarnings, join(warnings, "\n"));
+  sink.put_meta(meta_key::kStepsSource, stats.steps_source);
+  sink.put_meta(meta_key::kClockOriginNs, std::to_string(origin == kNone ? 0 : origin));
+  sink.put_meta(meta_key::kClockAlignment, all_aligned    ? kAligned
+                                           : none_aligned ? kAsRecorded
+                                                          : join(clocks, "; "));
+  if (!devices.empty()) sink.put_meta(meta_key::kEngineDevice, join(devices, ", "));
   if (batch_known && batches.size() == 1)
-    sink.put_meta("engine.batch", std::to_string(*batches.begin()));
-  sink.put_meta("analysis.trainer_tracks", join(trainer, ","));
+    sink.put_meta(meta_key::kEngineBatch, std::to_string(*batches.begin()));
+  sink.put_meta(meta_key::kAnalysisTrainerTracks, join(trainer, ","));
   return stats;
 }
 

@@ -12,6 +12,7 @@
 
 #include "profiler/io/output_file.hpp"
 #include "profiler/store/reader.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace ts::io {
 
@@ -45,7 +46,7 @@ std::optional<std::int64_t> parse_int(const std::optional<std::string>& text) {
 std::int64_t origin_of(const store::Reader& r) {
   const store::TimeRange range = r.time_range();
   const bool empty = range.start_ns == range.end_ns && r.event_count() == 0;
-  const auto origin = parse_int(r.meta("clock.origin_ns"));
+  const auto origin = parse_int(r.meta(meta_key::kClockOriginNs));
   if (origin && (empty || *origin <= range.start_ns)) return *origin;
   return range.start_ns;
 }
@@ -115,7 +116,7 @@ class Exporter {
     metadata_event("process_name", kHostPid, -1, "name", "host");
     metadata_event("process_sort_index", kHostPid, -1, "sort_index", std::int64_t{0});
     if (device) {
-      const auto name = r_.meta("engine.device");
+      const auto name = r_.meta(meta_key::kEngineDevice);
       metadata_event("process_name", kDevicePid, -1, "name",
                      name ? "device: " + *name : std::string("device"));
       metadata_event("process_sort_index", kDevicePid, -1, "sort_index", std::int64_t{1});

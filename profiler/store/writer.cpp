@@ -13,6 +13,7 @@
 #include "profiler/store/event_block.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/schema.hpp"
+#include "trainscope/meta_keys.hpp"
 
 #ifndef TRAINSCOPE_VERSION
 #define TRAINSCOPE_VERSION "unknown"
@@ -111,8 +112,8 @@ Writer::Writer(const std::string& path, const WriterOptions& options)
   db_.exec("COMMIT", kCreate);
 
   prepare();
-  put_meta("schema_version", std::to_string(kSchemaVersion));
-  put_meta("trainscope_version", TRAINSCOPE_VERSION);
+  put_meta(meta_key::kSchemaVersion, std::to_string(kSchemaVersion));
+  put_meta(meta_key::kTrainscopeVersion, TRAINSCOPE_VERSION);
   commit();
 }
 

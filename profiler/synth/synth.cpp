@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "profiler/store/writer.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace ts::synth {
 
@@ -338,19 +339,19 @@ SynthResult write_synthetic_trace(const std::string& path, const SynthOptions& o
 
   store::Writer w(path);
   write_dictionary(w, o.workers);
-  w.put_meta("clock.origin_ns", std::to_string(o.start_ns - 1'000'000));
-  w.put_meta("engine.model", "synthetic");
-  w.put_meta("engine.backend", "synthetic");
-  w.put_meta("engine.device", "synthetic GPU");
-  w.put_meta("engine.batch", std::to_string(o.batch));
-  w.put_meta("pipeline.parallel", std::to_string(o.workers));
-  w.put_meta("pipeline.prefetch", std::to_string(o.prefetch));
-  w.put_meta("pipeline.cache", "none");
-  w.put_meta("dropped_events", "0");
+  w.put_meta(meta_key::kClockOriginNs, std::to_string(o.start_ns - 1'000'000));
+  w.put_meta(meta_key::kEngineModel, "synthetic");
+  w.put_meta(meta_key::kEngineBackend, "synthetic");
+  w.put_meta(meta_key::kEngineDevice, "synthetic GPU");
+  w.put_meta(meta_key::kEngineBatch, std::to_string(o.batch));
+  w.put_meta(meta_key::kPipelineParallel, std::to_string(o.workers));
+  w.put_meta(meta_key::kPipelinePrefetch, std::to_string(o.prefetch));
+  w.put_meta(meta_key::kPipelineCache, "none");
+  w.put_meta(meta_key::kDroppedEvents, "0");
   Generator g(o, w);
   SynthResult r = g.run(steps);
   r.events = g.events();
-  w.put_meta("fit.steps", std::to_string(steps));
+  w.put_meta(meta_key::kFitSteps, std::to_string(steps));
   w.finish();
   return r;
 }

@@ -8,6 +8,7 @@
 #include "engine/backend/opencl/cl_device.hpp"
 #include "engine/backend/opencl/opencl_backend_impl.hpp"
 #include "kernels/kernel_sources.hpp"
+#include "trainscope/meta_keys.hpp"
 #include "trainscope/trace.hpp"
 
 namespace ts {
@@ -26,12 +27,13 @@ OpenClBackend::OpenClBackend(const DeviceHandle& handle, DeviceInfo info)
       gemm_(ctx_.context(), ctx_.queue(), commands_, kernels_, ctx_.info().fp16, memory_),
       partials_(ctx_.context(), memory_) {
   const DeviceInfo& d = ctx_.info();
-  ts::trace::set_meta("device.opencl.name", d.name);
-  ts::trace::set_meta("device.opencl.version", d.version);
-  ts::trace::set_meta("device.opencl.platform", d.platform);
-  ts::trace::set_meta("device.opencl.type", d.type);
-  ts::trace::set_meta("device.opencl.compute_units", std::to_string(d.compute_units));
-  ts::trace::set_meta("device.opencl.global_memory_bytes", std::to_string(d.global_memory_bytes));
+  ts::trace::set_meta(meta_key::kDeviceOpenclName, d.name);
+  ts::trace::set_meta(meta_key::kDeviceOpenclVersion, d.version);
+  ts::trace::set_meta(meta_key::kDeviceOpenclPlatform, d.platform);
+  ts::trace::set_meta(meta_key::kDeviceOpenclType, d.type);
+  ts::trace::set_meta(meta_key::kDeviceOpenclComputeUnits, std::to_string(d.compute_units));
+  ts::trace::set_meta(meta_key::kDeviceOpenclGlobalMemoryBytes,
+                      std::to_string(d.global_memory_bytes));
   // Build every kernel family's all-f32 variant now, so the first training step does not pay
   // for compilation and a broken or missing kernel file fails here (f16 variants are built on
   // first use), then warm up CLBlast.
