@@ -5,8 +5,6 @@
 // 64 bytes (the split a 350 MB file gets at 16 MiB) and aborts unless that gives exactly what the
 // sequential parse gave. Built by fuzz/CMakeLists.txt (clang, -fsanitize=fuzzer) and, as a
 // regression test over the corpus, by tests/profiler/import/CMakeLists.txt (any compiler).
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -17,26 +15,10 @@
 #include "profiler/import/import.hpp"
 #include "profiler/store/error.hpp"
 #include "profiler/store/reader.hpp"
+#include "scratch_dir.hpp"
 #include "split_parse_check.hpp"
 
 namespace {
-
-// A private directory for this process's files, removed at exit. Never destroyed itself: the
-// exit handler that removes the directory runs after the destructors of later statics.
-const std::string& scratch_dir() {
-  static const std::string* dir = [] {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "fuzz_chrome_import_XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
-    auto* d = new std::string(tmpl);
-    std::atexit([] {
-      std::error_code ec;
-      std::filesystem::remove_all(scratch_dir(), ec);
-    });
-    return d;
-  }();
-  return *dir;
-}
 
 void read_everything(const std::string& db) {
   const ts::store::Reader r(db);
@@ -57,7 +39,7 @@ void read_everything(const std::string& db) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string dir = scratch_dir();
+  const std::string dir = ts::fuzz::scratch_dir("fuzz_chrome_import");
   const std::string input = dir + "/input.json";
   const std::string db = dir + "/out.db";
   if (FILE* f = std::fopen(input.c_str(), "wb")) {

@@ -5,8 +5,6 @@
 // XSpace's top level itself and parses one plane at a time, may accept only what protobuf's own
 // parse of the whole XSpace accepts. Built by fuzz/CMakeLists.txt (clang, -fsanitize=fuzzer) and,
 // as a regression test over the corpus, by tests/profiler/import/CMakeLists.txt (any compiler).
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -19,25 +17,9 @@
 #include "profiler/import/xplane_file.hpp"
 #include "profiler/store/error.hpp"
 #include "profiler/store/reader.hpp"
+#include "scratch_dir.hpp"
 
 namespace {
-
-// A private directory for this process's files, removed at exit. Never destroyed itself: the
-// exit handler that removes the directory runs after the destructors of later statics.
-const std::string& scratch_dir() {
-  static const std::string* dir = [] {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "fuzz_xplane_import_XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
-    auto* d = new std::string(tmpl);
-    std::atexit([] {
-      std::error_code ec;
-      std::filesystem::remove_all(scratch_dir(), ec);
-    });
-    return d;
-  }();
-  return *dir;
-}
 
 void read_everything(const std::string& db) {
   const ts::store::Reader r(db);
@@ -59,7 +41,7 @@ void read_everything(const std::string& db) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string dir = scratch_dir();
+  const std::string dir = ts::fuzz::scratch_dir("fuzz_xplane_import");
   const std::string input = dir + "/host.xplane.pb";
   const std::string db = dir + "/out.db";
   if (FILE* f = std::fopen(input.c_str(), "wb")) {

@@ -1,5 +1,6 @@
 // Runs LLVMFuzzerTestOneInput over every file of the directories given (the seed corpus and
-// the regressions the fuzzer found), for builds without libFuzzer: the CTest regression test.
+// the regressions the fuzzer found) and over the files given, for builds without libFuzzer: the
+// CTest regression test.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -16,8 +17,11 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::error_code ec;
     std::vector<std::filesystem::path> paths;
-    for (const auto& entry : std::filesystem::directory_iterator(argv[i], ec))
-      if (entry.is_regular_file()) paths.push_back(entry.path());
+    if (std::filesystem::is_regular_file(argv[i], ec))
+      paths.emplace_back(argv[i]);
+    else
+      for (const auto& entry : std::filesystem::directory_iterator(argv[i], ec))
+        if (entry.is_regular_file()) paths.push_back(entry.path());
     if (ec) {
       std::fprintf(stderr, "cannot read %s: %s\n", argv[i], ec.message().c_str());
       return 2;

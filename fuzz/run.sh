@@ -11,18 +11,8 @@ cd "$(dirname "$0")/.."
 seconds="${1:-1800}"
 shift || true
 
-cxx=""
-for c in clang++ clang++-15 clang++-14; do
-  if command -v "$c" >/dev/null; then cxx="$c"; break; fi
-done
-[ -n "$cxx" ] || { echo "fuzz/run.sh: no clang++ (apt-get install -y clang libclang-rt-14-dev)" >&2; exit 2; }
-cc="${cxx/++/}"
-
-generator=()
-if command -v ninja >/dev/null; then generator=(-G Ninja); fi
-cmake -S fuzz -B build-fuzz "${generator[@]}" -DTRAINSCOPE_FUZZ=ON -DCMAKE_CXX_COMPILER="$cxx" \
-      -DCMAKE_C_COMPILER="$cc" >/dev/null
-cmake --build build-fuzz --target fuzz_chrome_import -j "$(nproc)"
+. fuzz/common.sh
+ts_fuzz_build build-fuzz fuzz_chrome_import
 
 corpus=build-fuzz/corpus/chrome_import
 findings=build-fuzz/findings
@@ -34,12 +24,6 @@ for f in tests/data/pytorch/gpu/cuda_event_sync.json.gz tests/data/pytorch/gpu/t
   zcat "$f" | head -c 65536 >"$corpus/seed_$(basename "$f" .gz)"
 done
 
-# Scratch files (the input and the trace of each run) on tmpfs when there is one.
-[ -d /dev/shm ] && export TMPDIR="${TMPDIR:-/dev/shm}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:suppressions=$PWD/fuzz/ubsan.supp}"
-symbolizer="$(command -v llvm-symbolizer || ls /usr/lib/llvm-1[45]/bin/llvm-symbolizer 2>/dev/null | head -1 ||
-              command -v addr2line || true)"
-[ -n "$symbolizer" ] && export ASAN_SYMBOLIZER_PATH="$symbolizer" UBSAN_SYMBOLIZER_PATH="$symbolizer"
+ts_fuzz_env
 exec build-fuzz/fuzz_chrome_import "$corpus" -artifact_prefix="$findings/" -max_len=65536 \
      -len_control=100 -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1 "$@"

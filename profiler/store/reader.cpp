@@ -230,6 +230,13 @@ void Reader::load_tables() {
                             st.col_null(3) ? kNull : st.col_int(3),
                             st.col_null(4) ? std::string() : name_text(st, 4)});
     });
+    // process() searches by id: a damaged table can return its rows out of order, or one id
+    // twice (the first is kept).
+    std::stable_sort(processes_.begin(), processes_.end(),
+                     [](const Process& a, const Process& b) { return a.id < b.id; });
+    processes_.erase(std::unique(processes_.begin(), processes_.end(),
+                                 [](const Process& a, const Process& b) { return a.id == b.id; }),
+                     processes_.end());
   }
 }
 

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds a libFuzzer harness of the trace store in build-fuzz (clang, ASan, UBSan) and runs it:
+#   fuzz/run_store.sh [--wal | --block] [seconds (default 1800)] [extra libFuzzer flags...]
+#   (default)  fuzz_store_reader: a whole trace file through store::Reader, the analysis and the
+#              Chrome export; inputs up to 1 MiB
+#   --wal      fuzz_store_reader_wal: the same with a -wal file ([4-byte length][main][wal])
+#   --block    fuzz_event_block: one staged event block through decode_block; up to 64 KiB
+# The working corpus (build-fuzz/corpus/<harness>) is seeded from fuzz/corpus/<harness>,
+# fuzz/regressions/<harness>, the seeds make_store_seeds writes (small traces, finished and
+# staged, and blocks) and, for the reader, traces/*.db. Crashes, leaks, timeouts and
+# out-of-memory inputs land in build-fuzz/findings/<harness>-*; copy each into
+# fuzz/regressions/<harness>/ (test_fuzz_<harness> replays them) and fix it.
+# Needs clang with its runtime (fuzz/common.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+name=store_reader
+max_len=1048576
+case "${1:-}" in
+  --wal) name=store_reader_wal; shift ;;
+  --block) name=event_block; max_len=65536; shift ;;
+esac
+seconds="${1:-1800}"
+shift || true
+
+. fuzz/common.sh
+ts_fuzz_build build-fuzz "fuzz_$name" make_store_seeds
+ts_fuzz_env
+
+corpus="build-fuzz/corpus/$name"
+findings=build-fuzz/findings
+mkdir -p "$corpus" "$findings"
+seeds="$(mktemp -d)"
+build-fuzz/make_store_seeds "$seeds"
+cp -n "$seeds/$name"/* "$corpus"/
+rm -rf "$seeds"
+cp -n fuzz/corpus/"$name"/* fuzz/regressions/"$name"/* "$corpus"/ 2>/dev/null || true
+if [ "$name" = store_reader ]; then
+  for f in traces/*.db; do cp -n "$f" "$corpus/seed_$(basename "$f")"; done
+fi
+
+exec "build-fuzz/fuzz_$name" "$corpus" -artifact_prefix="$findings/$name-" -max_len="$max_len" \
+     -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1 "$@"
