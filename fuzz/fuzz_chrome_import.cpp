@@ -15,39 +15,15 @@
 #include "profiler/import/import.hpp"
 #include "profiler/store/error.hpp"
 #include "profiler/store/reader.hpp"
+#include "read_imported.hpp"
 #include "scratch_dir.hpp"
 #include "split_parse_check.hpp"
-
-namespace {
-
-void read_everything(const std::string& db) {
-  const ts::store::Reader r(db);
-  const ts::store::TimeRange range = r.time_range();
-  std::uint64_t sum = 0;
-  r.scan(range.start_ns, range.end_ns + 1, 0, [&](const ts::store::Event& e) {
-    sum += static_cast<std::uint64_t>(e.dur_ns) + r.name(e).size();
-    sum += static_cast<std::uint64_t>(r.args(e).correlation);
-  });
-  for (const ts::store::Step& s : r.steps()) sum += static_cast<std::uint64_t>(s.step);
-  for (const ts::store::Track& t : r.tracks())
-    if (t.kind == ts::trace::TrackKind::counter)
-      sum += r.counter(t.id, range.start_ns, range.end_ns + 1).size();
-  sum += r.meta().size() + r.processes().size();
-  if (sum == 42) std::fputc(' ', stderr);  // keeps the reads from being optimised away
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string dir = ts::fuzz::scratch_dir("fuzz_chrome_import");
   const std::string input = dir + "/input.json";
   const std::string db = dir + "/out.db";
-  if (FILE* f = std::fopen(input.c_str(), "wb")) {
-    if (size > 0) std::fwrite(data, 1, size, f);
-    std::fclose(f);
-  } else {
-    std::abort();
-  }
+  ts::fuzz::write_input(input, data, size);
   const std::vector<std::string> sources{input};
   ts::import::ImportOptions options;
   options.threads = 2;
@@ -60,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (imported) {
     try {
-      read_everything(db);
+      ts::fuzz::read_imported_trace(db);
     } catch (const ts::store::Error& e) {
       // The importer wrote a trace its own reader refuses: a bug.
       std::fprintf(stderr, "reader refused the imported trace: %s\n", e.what());

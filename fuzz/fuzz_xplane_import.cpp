@@ -17,39 +17,14 @@
 #include "profiler/import/xplane_file.hpp"
 #include "profiler/store/error.hpp"
 #include "profiler/store/reader.hpp"
+#include "read_imported.hpp"
 #include "scratch_dir.hpp"
-
-namespace {
-
-void read_everything(const std::string& db) {
-  const ts::store::Reader r(db);
-  const ts::store::TimeRange range = r.time_range();
-  std::uint64_t sum = 0;
-  r.scan(range.start_ns, range.end_ns + 1, 0, [&](const ts::store::Event& e) {
-    if (e.dur_ns < 0) std::abort();
-    sum += static_cast<std::uint64_t>(e.dur_ns) + r.name(e).size();
-    sum += static_cast<std::uint64_t>(r.args(e).correlation);
-  });
-  for (const ts::store::Step& s : r.steps()) sum += static_cast<std::uint64_t>(s.step);
-  for (const ts::store::Track& t : r.tracks())
-    if (t.kind == ts::trace::TrackKind::counter)
-      sum += r.counter(t.id, range.start_ns, range.end_ns + 1).size();
-  sum += r.meta().size() + r.processes().size();
-  if (sum == 42) std::fputc(' ', stderr);  // keeps the reads from being optimised away
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string dir = ts::fuzz::scratch_dir("fuzz_xplane_import");
   const std::string input = dir + "/host.xplane.pb";
   const std::string db = dir + "/out.db";
-  if (FILE* f = std::fopen(input.c_str(), "wb")) {
-    if (size > 0) std::fwrite(data, 1, size, f);
-    std::fclose(f);
-  } else {
-    std::abort();
-  }
+  ts::fuzz::write_input(input, data, size);
   // Most mutations are no XSpace: refused by the top-level scan, before the trace is created.
   // Checking that first spares the SQLite file of each (the harness runs several times faster).
   try {
@@ -76,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::abort();
   }
   try {
-    read_everything(db);
+    ts::fuzz::read_imported_trace(db);
   } catch (const ts::store::Error& e) {
     // The importer wrote a trace its own reader refuses: a bug.
     std::fprintf(stderr, "reader refused the imported trace: %s\n", e.what());

@@ -17,14 +17,13 @@ struct CommandResult {
   std::string out, err;
 };
 
-// args: the shell-quoted arguments after the binary; env: assignments prefixed to the command.
-inline CommandResult run_trainscope(const std::string& args, const std::string& env = "") {
+// Runs a shell command line with stdin closed; stdout and stderr captured apart.
+inline CommandResult run_shell(const std::string& command) {
   static int counter = 0;
   const std::string base =
       "/tmp/ts_cli_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
-  const std::string cmd =
-      env + " " TRAINSCOPE_BIN " " + args + " >" + base + ".out 2>" + base + ".err </dev/null";
-  const int raw = std::system(cmd.c_str());
+  const int raw =
+      std::system((command + " >" + base + ".out 2>" + base + ".err </dev/null").c_str());
   CommandResult r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
   r.out = read_file(base + ".out");
@@ -33,5 +32,12 @@ inline CommandResult run_trainscope(const std::string& args, const std::string& 
   std::remove((base + ".err").c_str());
   return r;
 }
+
+#ifdef TRAINSCOPE_BIN
+// args: the shell-quoted arguments after the binary; env: assignments prefixed to the command.
+inline CommandResult run_trainscope(const std::string& args, const std::string& env = "") {
+  return run_shell(env + " " TRAINSCOPE_BIN " " + args);
+}
+#endif
 
 }  // namespace ts::test

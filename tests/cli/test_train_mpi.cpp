@@ -28,19 +28,8 @@ using Json = nlohmann::json;
 
 const std::string kBin = TRAINSCOPE_BIN;
 
-// Runs a shell command line; stdout and stderr captured apart.
 CommandResult shell(const std::string& cmd) {
-  static int counter = 0;
-  const std::string base =
-      "/tmp/ts_mpi_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
-  const int raw = std::system((cmd + " >" + base + ".out 2>" + base + ".err </dev/null").c_str());
-  CommandResult r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  r.out = read_file(base + ".out");
-  r.err = read_file(base + ".err");
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
+  return run_shell(cmd);
 }
 
 std::string train(const std::string& flags) {
