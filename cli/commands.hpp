@@ -1,6 +1,12 @@
-// The subcommands of the `trainscope` program. Each returns the process exit status:
-// 0 success, 1 a failed check, 2 bad usage or unreadable input.
+// The subcommands of the `trainscope` program, in one table: name, the line `trainscope --help`
+// gives it, what runs it and its --help text (kept beside each command's code). Each run
+// function returns the process exit status: 0 success, 1 a failed check, 2 bad usage or
+// unreadable input.
 #pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
 
 #include "cli/args.hpp"
 
@@ -18,7 +24,10 @@ int run_import(Args& args);
 int run_merge(Args& args);
 int run_synth(Args& args);
 
-// The --help text of the commands above that keep it with their code.
+// The --help text of each command, defined in its own source file.
+extern const char* const kTrainHelp;
+extern const char* const kDevicesHelp;
+extern const char* const kMakeDatasetHelp;
 extern const char* const kReportHelp;
 extern const char* const kCheckHelp;
 extern const char* const kDiffHelp;
@@ -27,5 +36,23 @@ extern const char* const kRecoverHelp;
 extern const char* const kImportHelp;
 extern const char* const kMergeHelp;
 extern const char* const kSynthHelp;
+
+struct Command {
+  const char* name;
+  const char* summary;  // its line in `trainscope --help`
+  int (*run)(Args&);
+  const char* help;          // `trainscope NAME --help`, before the shared option groups below
+  bool step_scope = false;   // takes --steps and --skip-warmup (kStepScopeHelp)
+  bool trace_input = false;  // takes other tools' traces too (kTraceOptionsHelp)
+};
+
+// Every command, in the order `trainscope --help` lists them.
+std::span<const Command> commands();
+// The command called `name`, or nullptr.
+const Command* find_command(std::string_view name);
+// `trainscope NAME --help`: the command's text and the option groups it shares with others.
+std::string help_text(const Command& command);
+// `trainscope --help`: the commands with their summaries, the exit statuses.
+std::string usage();
 
 }  // namespace ts::cli

@@ -6,6 +6,12 @@
 
 namespace ts::cli {
 
+const char* const kDevicesHelp = R"(usage: trainscope devices
+
+Lists every OpenCL platform and device: index (for --device), OpenCL version, memory, and
+whether the device has f16 arithmetic (cl_khr_fp16).
+)";
+
 int run_devices(Args& args) {
   args.finish();
   const auto devices = list_devices();

@@ -5,7 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/trace_input.hpp"
-#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/figure_format.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/io/chrome_trace.hpp"
 

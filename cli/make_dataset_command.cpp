@@ -8,6 +8,17 @@
 
 namespace ts::cli {
 
+const char* const kMakeDatasetHelp =
+    R"(usage: trainscope make-dataset --from SPEC --to images:DIR [--seed N]
+
+Writes a dataset as an image folder that '--dataset images:DIR' reads: DIR/<class>/<index>.png,
+one sub-folder per class, 8-bit grey or RGB PNG files. DIR must not exist or be empty.
+
+  --from SPEC        synthetic[:N] | mnist[:DIR] | idx:IMAGES,LABELS
+  --to images:DIR    the folder to create
+  --seed N           seed for synthetic data (default 1, as for 'train')
+)";
+
 int run_make_dataset(Args& args) {
   const auto from = args.value("from");
   const auto to = args.value("to");

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <iostream>
 
-#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/figure_format.hpp"
 #include "profiler/import_cache/trace_source.hpp"
 #include "trainscope/meta_keys.hpp"
 

@@ -23,12 +23,67 @@
 #include "engine/data/pipeline/make_source.hpp"
 #include "engine/dist/runtime.hpp"
 #include "engine/nn/models.hpp"
-#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/figure_format.hpp"
 #include "profiler/io/output_file.hpp"
 #include "profiler/json/writer.hpp"
 #include "trainscope/meta_keys.hpp"
 
 namespace ts::cli {
+
+const char* const kTrainHelp = R"(usage: trainscope train [options]
+
+  --model mlp|cnn            model (default mlp)
+  --dataset SPEC             synthetic[:N] | mnist[:DIR] | idx:IMAGES,LABELS | images:DIR
+                             (images:DIR: one sub-folder of PNG/JPEG files per class, as
+                             'trainscope make-dataset' writes; default synthetic)
+  --epochs N                 epochs (default 5)
+  --batch N                  batch size (default 32)
+  --optimizer adam|sgd       optimizer (default adam; sgd uses momentum 0.9)
+  --lr X                     learning rate (default: adam 0.001, sgd 0.01)
+  --seed N                   seed for weights, data and shuffling (default 1)
+  --backend auto|cpu|opencl  compute backend (default auto: an OpenCL GPU or accelerator
+                             if there is one, else the CPU backend; an OpenCL CPU device
+                             such as PoCL only with --backend opencl)
+  --device N                 OpenCL device index from 'trainscope devices' (default 0)
+  --threads N                CPU backend threads (default 0: all cores; under mpirun,
+                             the host's cores shared among its ranks)
+  --precision fp32|mixed     mixed: f16 activations and weight copies, f32 master weights,
+                             dynamic loss scaling (default fp32)
+
+input pipeline (a preset, then flags that override it):
+  --pipeline naive|tuned     naive: no parallelism, no prefetch, no cache; tuned (default):
+                             --parallel auto --prefetch auto --cache memory
+                             --prefetch-to-device on
+  --parallel N|auto          worker threads that read, decode and map samples (0: the
+                             training thread does it); auto tunes it while running
+  --prefetch N|auto          batches prepared ahead of the training step (0: none)
+  --cache none|memory|file:PATH
+                             keep decoded samples after the first epoch (file: also for
+                             later runs with the same data)
+  --shuffle N|full           shuffle buffer in samples (0: off; default full)
+  --prefetch-to-device on|off
+                             copy the next batch to the device on a second queue while the
+                             current step computes
+  --augment LIST             seeded random transforms per sample and epoch, e.g.
+                             crop:2,shift:2,flip,noise:0.05 (default none)
+  --skip-bad                 skip samples that cannot be read or decoded (counted) instead
+                             of stopping with an error naming the file
+
+profiling:
+  --trace FILE               record the run's timeline into FILE (SQLite; see traces/README.md)
+  --summary-json FILE        write per-epoch loss/accuracy/seconds and samples/s as JSON
+  --quiet                    no progress output
+
+data parallelism (mpirun -np N trainscope train ...; README "Distributed training"):
+  every rank trains the same model on its shard of each step's N x --batch samples and the
+  gradients are averaged over the ranks; rank 0 prints, every rank writes its summary
+  (--summary-json run.json: rank r > 0 writes run.rank<r>.json); --trace FILE gives one trace
+  with one process per rank (parts FILE.rank<r>.part until rank 0 merges them)
+  --allreduce blocking|bucketed
+                             one allreduce of all gradients after backward (default), or
+                             buckets started while earlier layers' backward runs
+  --bucket-kib N             bucket size for --allreduce bucketed (default 256)
+)";
 
 namespace {
 
@@ -306,12 +361,8 @@ int run_train(Args& args) {
   const SampleShape shape = source->shape();
   auto model = make_model(o.model, Shape{shape.height, shape.width, shape.channels},
                           std::max(10, shape.classes));
-  SampleMap augment;
-  try {
-    augment = make_augment_map(o.pipeline.augment, shape, static_cast<std::uint64_t>(o.seed));
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--augment: ") + e.what());
-  }
+  const SampleMap augment =
+      make_augment_map(o.pipeline.augment, shape, static_cast<std::uint64_t>(o.seed));
   check_agreement(job, job_config(o, *source));
   if (job.distributed()) {
     start_trace(o, job);
@@ -345,7 +396,7 @@ int run_train(Args& args) {
           << (backend.native_fp16() ? "f16 arithmetic" : "f32 arithmetic on f16 storage");
     log << "\nDataset: " << source->description() << "\nPipeline: " << o.pipeline.preset << " ("
         << describe(o.pipeline.options) << ")"
-        << (o.pipeline.augment.empty() ? "" : ", augment " + o.pipeline.augment)
+        << (o.pipeline.augment.any() ? ", augment " + o.pipeline.augment.to_string() : "")
         << "\nModel: " << o.model << ", " << o.optimizer << ", batch " << o.batch << "\n";
     if (job.distributed())
       log << "Data parallel: " << job.size << " ranks (" << job.comm->backend() << "), batch "

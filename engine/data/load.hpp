@@ -12,8 +12,8 @@ namespace ts {
 //   synthetic | synthetic:N   N procedurally drawn digits (default 10000), see synthetic.hpp
 //   mnist | mnist:DIR         DIR/train-images-idx3-ubyte.gz and DIR/train-labels-idx1-ubyte.gz;
 //                             DIR defaults to default_mnist_dir(). When the files are missing,
-//                             runs scripts/fetch-mnist.sh DIR (from the source tree this was
-//                             built from) unless TRAINSCOPE_NO_FETCH is set to a non-empty value.
+//                             runs fetch-mnist.sh DIR (found as mnist_fetch.hpp says) unless
+//                             TRAINSCOPE_NO_FETCH is set to a non-empty value.
 //   idx:IMAGES,LABELS         any IDX image and label files, raw or gzip
 // Returns images [count, height, width, channels] f32 in [0,1], labels [count] i32. `seed` only
 // affects synthetic data. Throws DatasetError on an unknown spec (listing the accepted forms) or

@@ -1,10 +1,8 @@
 #include "engine/data/transforms.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 #include <trainscope/trace.hpp>
 #include <utility>
@@ -30,32 +28,6 @@ Tap tap(std::int64_t i, std::int64_t in_size, float scale) {
   return {std::max<std::int64_t>(static_cast<std::int64_t>(floor_at), 0),
           std::min<std::int64_t>(static_cast<std::int64_t>(std::ceil(at)), in_size - 1),
           at - floor_at};
-}
-
-[[noreturn]] void bad_augmentation(const std::string& text, const std::string& why) {
-  throw std::invalid_argument(
-      "augmentation '" + text + "': " + why +
-      "; accepted: none, or a comma-separated list of crop:P (zero-pad by P pixels, crop back at "
-      "a random offset), shift:S (shift by up to S pixels), flip (mirror left-right half of the "
-      "time), noise:SIGMA (gaussian noise, 0 < SIGMA <= 1), with P and S from 1 to " +
-      std::to_string(kMaxAugmentPixels) + ", e.g. crop:2,flip,noise:0.05");
-}
-
-std::string trim(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t");
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
-}
-
-std::int64_t parse_pixels(const std::string& text, const std::string& item,
-                          const std::string& value) {
-  std::int64_t n = 0;
-  const char* end = value.data() + value.size();
-  const auto [ptr, ec] = std::from_chars(value.data(), end, n);
-  if (value.empty() || ec != std::errc() || ptr != end || n < 1 || n > kMaxAugmentPixels)
-    bad_augmentation(text, "'" + item + "' needs a whole number of pixels from 1 to " +
-                               std::to_string(kMaxAugmentPixels));
-  return n;
 }
 
 }  // namespace
@@ -193,48 +165,6 @@ std::string Augmentation::to_string() const {
     add(buf);
   }
   return s.empty() ? "none" : s;
-}
-
-Augmentation parse_augmentation(const std::string& text) {
-  Augmentation aug;
-  const std::string all = trim(text);
-  if (all.empty() || all == "none") return aug;
-  bool seen_crop = false, seen_shift = false, seen_flip = false, seen_noise = false;
-  std::size_t start = 0;
-  while (start <= all.size()) {
-    const std::size_t comma = std::min(all.find(',', start), all.size());
-    const std::string item = trim(all.substr(start, comma - start));
-    start = comma + 1;
-    if (item.empty()) bad_augmentation(text, "has an empty item");
-    const std::size_t colon = item.find(':');
-    const std::string name = item.substr(0, colon);
-    const std::string value = colon == std::string::npos ? "" : item.substr(colon + 1);
-    const auto once = [&](bool& seen) {
-      if (seen) bad_augmentation(text, "'" + name + "' appears twice");
-      seen = true;
-    };
-    if (name == "crop") {
-      once(seen_crop);
-      aug.crop_pad = parse_pixels(text, item, value);
-    } else if (name == "shift") {
-      once(seen_shift);
-      aug.max_shift = parse_pixels(text, item, value);
-    } else if (name == "flip") {
-      once(seen_flip);
-      if (colon != std::string::npos) bad_augmentation(text, "'flip' takes no value");
-      aug.flip = true;
-    } else if (name == "noise") {
-      once(seen_noise);
-      char* end = nullptr;
-      const double sigma = std::strtod(value.c_str(), &end);
-      if (value.empty() || end != value.c_str() + value.size() || !(sigma > 0.0 && sigma <= 1.0))
-        bad_augmentation(text, "'" + item + "' needs a standard deviation 0 < SIGMA <= 1");
-      aug.noise_stddev = static_cast<float>(sigma);
-    } else {
-      bad_augmentation(text, "unknown item '" + item + "'");
-    }
-  }
-  return aug;
 }
 
 void apply_augmentation(const Augmentation& aug, Rng& rng, float* sample, std::int64_t h,

@@ -79,12 +79,6 @@ struct Augmentation {
 
 inline constexpr std::int64_t kMaxAugmentPixels = 256;  // the largest crop pad and shift
 
-// Parses a comma-separated list of crop:P, shift:S (P, S whole numbers from 1 to 256), flip and
-// noise:SIGMA (0 < SIGMA <= 1), each at most once, in any order; "" and "none" mean no
-// augmentation. Throws std::invalid_argument with one sentence naming the bad item and listing
-// the accepted forms.
-Augmentation parse_augmentation(const std::string& text);
-
 // sample [h, w, c], in place: applies the enabled transforms in a fixed order — crop, shift,
 // flip, noise — drawing from rng in that order. scratch is resized to h * w * c when crop or shift
 // is enabled and reused between calls. Records an "augment" zone (input_map) when any is enabled.

@@ -1,4 +1,4 @@
-// trainscope-gui [FILE [--compare B]] [--view VIEW] [--screenshot OUT.png]
+// trainscope-gui [FILE [--compare B]] [--view VIEW] [--screenshot OUT.png [timeline options]]
 // Opens the viewer, or renders one view of FILE offscreen into a PNG and exits (0; 2 with one
 // line on stderr for bad usage or a file that is not a readable trace).
 #include <QApplication>
@@ -88,8 +88,27 @@ int main(int argc, char** argv) {
       QStringLiteral("A TensorBoard log directory: the profile run to open (plugins/profile/NAME; "
                      "default: the latest)."),
       QStringLiteral("NAME"));
-  parser.addOptions(
-      {screenshot, view, size, steps, skip_warmup, compare, window, step_marker, run});
+  const QCommandLineOption kernel(
+      QStringLiteral("kernel"),
+      QStringLiteral("Timeline screenshot: step to the instances of kernel NAME (the first from "
+                     "the view's start, selected; implies --view timeline)."),
+      QStringLiteral("NAME"));
+  const QCommandLineOption pin(
+      QStringLiteral("pin"),
+      QStringLiteral("Timeline screenshot: pin the lane groups (ranks, devices) whose name "
+                     "contains NAME to the top (repeatable)."),
+      QStringLiteral("NAME"));
+  const QCommandLineOption fold(
+      QStringLiteral("fold"),
+      QStringLiteral("Timeline screenshot: fold the lane groups whose name contains NAME "
+                     "(repeatable)."),
+      QStringLiteral("NAME"));
+  const QCommandLineOption scroll(
+      QStringLiteral("scroll"),
+      QStringLiteral("Timeline screenshot: scroll the lanes (below any pinned ones) down by PX."),
+      QStringLiteral("PX"));
+  parser.addOptions({screenshot, view, size, steps, skip_warmup, compare, window, step_marker, run,
+                     kernel, pin, fold, scroll});
   parser.process(app);  // --help and --version exit here
 
   const QStringList files = parser.positionalArguments();
@@ -142,8 +161,25 @@ int main(int argc, char** argv) {
   if (files.isEmpty()) return usage_error(QStringLiteral("--screenshot needs a trace file"));
   o.trace = files.first();
   o.output = parser.value(screenshot);
-  o.view =
-      parser.isSet(compare) && !parser.isSet(view) ? QStringLiteral("compare") : parser.value(view);
+  o.view = parser.isSet(compare) && !parser.isSet(view)  ? QStringLiteral("compare")
+           : parser.isSet(kernel) && !parser.isSet(view) ? QStringLiteral("timeline")
+                                                         : parser.value(view);
+  const bool timeline_options =
+      parser.isSet(kernel) || parser.isSet(pin) || parser.isSet(fold) || parser.isSet(scroll);
+  if (timeline_options && o.view != QLatin1String("timeline"))
+    return usage_error(QStringLiteral("--kernel, --pin, --fold and --scroll show the timeline, "
+                                      "not --view %1")
+                           .arg(o.view));
+  o.kernel = parser.value(kernel);
+  o.pin = parser.values(pin);
+  o.fold = parser.values(fold);
+  if (parser.isSet(scroll)) {
+    bool ok = false;
+    o.scroll = parser.value(scroll).toInt(&ok);
+    if (!ok || o.scroll < 0)
+      return usage_error(
+          QStringLiteral("--scroll takes a number of pixels, not %1").arg(parser.value(scroll)));
+  }
   const auto wh = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(parser.value(size));
   if (!wh.hasMatch() || wh.captured(1).toInt() < 200 || wh.captured(2).toInt() < 150 ||
       wh.captured(1).toInt() > 8000 || wh.captured(2).toInt() > 8000)

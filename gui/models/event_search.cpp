@@ -13,6 +13,25 @@ bool before(std::int64_t s1, std::uint32_t t1, std::int64_t s2, std::uint32_t t2
 }  // namespace
 
 void EventSearch::set_query(const QString& text, const SummaryData& summary) {
+  instances_ = kernels_only_ = false;
+  take(text, summary, [&](const LabelStats& stats) {
+    return QString::fromStdString(stats.name).contains(text, Qt::CaseInsensitive);
+  });
+}
+
+void EventSearch::set_instances(const QString& name, const SummaryData& summary,
+                                bool kernels_only) {
+  const std::string exact = name.toStdString();
+  take(name, summary, [&](const LabelStats& stats) {
+    return stats.name == exact && (!kernels_only || stats.category == trace::Category::kernel ||
+                                   stats.category == trace::Category::collective);
+  });
+  instances_ = true;
+  kernels_only_ = kernels_only;
+}
+
+template <class Match>
+void EventSearch::take(const QString& text, const SummaryData& summary, Match&& match) {
   query_ = text;
   labels_.clear();
   bins_.clear();
@@ -23,7 +42,7 @@ void EventSearch::set_query(const QString& text, const SummaryData& summary) {
   if (text.isEmpty()) return;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> counts;  // (bin, matches in it)
   for (const auto& [id, stats] : summary.labels) {
-    if (!QString::fromStdString(stats.name).contains(text, Qt::CaseInsensitive)) continue;
+    if (!match(stats)) continue;
     labels_.insert(id);
     matches_ += stats.count;
     for (std::size_t i = 0; i < stats.bins.size(); ++i)

@@ -1,5 +1,7 @@
-// Search by name: the labels whose name contains the text (case-insensitive), and the next or
-// previous event carrying one of them from a position in (start, track) order. The summary's
+// Search by name: the labels whose name contains the text (case-insensitive), or the instances
+// of one name (the labels of exactly that name: a kernel's, as the Kernels table counts them, or
+// any event's), and the next or previous event carrying one of them from a position in (start,
+// track) order. The summary's
 // label index says in which parts of the trace those labels occur, so a step to the next match
 // reads only those parts from the file, never the whole trace.
 #pragma once
@@ -19,7 +21,12 @@ class EventSearch {
  public:
   // Takes the labels matching `text` from the summary (those scanned so far).
   void set_query(const QString& text, const SummaryData& summary);
+  // Takes the labels named exactly `name`, wherever in the trace they run; kernels_only: only
+  // kernel and collective labels (a kernel's instances, as the Kernels table counts them).
+  void set_instances(const QString& name, const SummaryData& summary, bool kernels_only);
   const QString& query() const { return query_; }
+  bool instances() const { return instances_; }  // set by set_instances, not by set_query
+  bool kernels_only() const { return kernels_only_; }
   std::uint64_t matches() const { return matches_; }  // events with a matching name
   int labels() const { return static_cast<int>(labels_.size()); }
 
@@ -34,8 +41,11 @@ class EventSearch {
 
  private:
   std::optional<std::uint32_t> next_bin(std::uint32_t from, bool forward) const;
+  template <class Match>
+  void take(const QString& text, const SummaryData& summary, Match&& match);
 
   QString query_;
+  bool instances_ = false, kernels_only_ = false;
   std::unordered_set<std::uint32_t> labels_;
   std::vector<std::uint32_t> bins_;    // union of the matching labels' bins, ascending
   std::vector<std::uint64_t> before_;  // matches in the bins before each of bins_

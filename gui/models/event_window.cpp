@@ -2,7 +2,7 @@
 
 #include <unordered_map>
 
-#include "gui/models/depth_tracker.hpp"
+#include "profiler/store/overview_builder.hpp"
 
 namespace ts::gui {
 
@@ -35,14 +35,14 @@ std::optional<EventWindow> load_window(const store::Reader& reader, std::int64_t
   }
   // Events that started before t0 and overlap it come too, so every zone's enclosing zones are
   // present and depths are right inside the window.
-  DepthTracker depth;
+  store::DepthTracker depth;
   try {
     reader.scan(t0, t1, 0, [&](const store::Event& e) {
       const auto it = index.find(e.track);
       if (it == index.end()) return;
       if (++w.events > max_events) throw TooManyEvents{};
       const int d = depth.push(e.track, e.start_ns, e.end_ns());
-      if (d > DepthTracker::kMaxDepth) return;
+      if (d > store::DepthTracker::kMaxDepth) return;
       w.tracks[it->second]
           .row(static_cast<std::size_t>(d))
           .zones.push_back(Zone{e.start_ns, e.end_ns(), e.label, 1});

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/figure_format.hpp"
 
 namespace ts::gui {
 

@@ -1,5 +1,6 @@
-// How the viewer writes figures: the analysis library's formatting (profiler/analysis/format.hpp)
-// as QStrings, so the overview, the tables and `trainscope report` print a figure identically.
+// How the viewer writes figures: the analysis library's figure formats
+// (profiler/analysis/figure_format.hpp) as QStrings, so the overview, the tables and
+// `trainscope report` print a figure identically.
 #pragma once
 
 #include <QString>

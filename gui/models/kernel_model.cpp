@@ -23,6 +23,7 @@ QVariant KernelModel::data(const QModelIndex& index, int role) const {
     return {};
   const analysis::KernelStat& k = kernels_[static_cast<std::size_t>(index.row())];
   if (role == SharePctRole) return k.share_pct;
+  if (role == KernelNameRole) return QString::fromStdString(k.name);
   if (role == Qt::TextAlignmentRole)
     return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);

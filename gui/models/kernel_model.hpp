@@ -15,7 +15,8 @@ class KernelModel : public QAbstractTableModel {
 
  public:
   enum Columns { Name, Count, Total, Mean, Min, Max, Share, ColumnCount };
-  enum Roles { KernelSortRole = SortRole, SharePctRole };
+  // KernelNameRole: the kernel's name, in every column (what leads to its instances).
+  enum Roles { KernelSortRole = SortRole, SharePctRole, KernelNameRole };
 
   using QAbstractTableModel::QAbstractTableModel;
   void set_kernels(std::vector<analysis::KernelStat> kernels);

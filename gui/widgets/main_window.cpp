@@ -11,8 +11,8 @@
 #include <QSettings>
 #include <QStatusBar>
 
+#include "gui/models/trace_meta.hpp"
 #include "profiler/import_cache/trace_source.hpp"
-#include "trainscope/meta_keys.hpp"
 
 namespace ts::gui {
 
@@ -52,6 +52,7 @@ MainWindow::MainWindow(QWidget* parent)
 
   connect(overview_, &OverviewPage::stepActivated, this, &MainWindow::open_step);
   connect(steps_, &StepsPage::stepActivated, this, &MainWindow::open_step);
+  connect(kernels_, &KernelsPage::kernelActivated, this, &MainWindow::open_kernel);
   connect(compare_, &ComparePage::openRequested, this, &MainWindow::compare_dialog);
   connect(compare_, &ComparePage::failed, this,
           [this](const QString& m) { error_box(tr("Cannot compare"), m); });
@@ -133,8 +134,8 @@ QString MainWindow::open(const QString& path, bool interactive) {
   remember(path);
   setWindowTitle(QStringLiteral("%1 — trainscope").arg(QFileInfo(path).fileName()));
   setWindowFilePath(QFileInfo(path).absoluteFilePath());
-  const bool capturing = !opened.imported && !opened.reused &&
-                         !session_->reader().meta(meta_key::kCaptureEndNs).has_value();
+  const bool capturing =
+      !opened.imported && !opened.reused && capture_in_progress(session_->reader());
   live_->watch(session_->path(), capturing);
   if (opened.imported)
     statusBar()->showMessage(tr("Imported %1 into %2 (reused while %1 is unchanged)")
@@ -202,7 +203,7 @@ void MainWindow::set_import_options(const import::ImportOptions& options) {
 void MainWindow::adopt_pending() {
   if (!pending_ || !pending_->analysis_finished()) return;
   disconnect(pending_.get(), nullptr, this, nullptr);
-  const bool still_live = !pending_->reader().meta(meta_key::kCaptureEndNs).has_value();
+  const bool still_live = capture_in_progress(pending_->reader());
   adopt(std::move(pending_), true);
   statusBar()->showMessage(tr("Live: %1 steps").arg(session_->steps().size()), 3000);
   if (!still_live) live_->stop();
@@ -215,6 +216,13 @@ void MainWindow::show_view(View v) {
 void MainWindow::open_step(std::int64_t step) {
   show_view(View::timeline);
   timeline_->view()->show_step(step);
+}
+
+void MainWindow::open_kernel(const QString& name) {
+  show_view(View::timeline);
+  if (!timeline_->show_instances(name))
+    statusBar()->showMessage(tr("No instance of %1 in the part of the trace read so far").arg(name),
+                             5000);
 }
 
 void MainWindow::open_dialog() {

@@ -41,6 +41,8 @@ class MainWindow : public QMainWindow {
   void show_view(View v);
   // Opens step number `step` in the timeline.
   void open_step(std::int64_t step);
+  // Opens the timeline on the instances of kernel `name` (from the Kernels table).
+  void open_kernel(const QString& name);
 
   OverviewPage* overview() const { return overview_; }
   TimelinePage* timeline() const { return timeline_; }

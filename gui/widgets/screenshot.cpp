@@ -80,6 +80,28 @@ QString take_screenshot(const ScreenshotOptions& o) {
     view->build_frame();  // asks for the window of exact events it needs
     s.windows().wait();
     settle();
+    // Groups by name: pinned first, then folded (folding a rank hides its devices' headers).
+    const auto each_group = [&](const QStringList& names, auto&& act) {
+      for (const QString& name : names) {
+        view->build_frame();
+        std::vector<QString> keys;
+        for (const Lane& l : view->layout().lanes())
+          if (l.kind == LaneKind::group && l.name.contains(name, Qt::CaseInsensitive))
+            keys.push_back(l.group);
+        for (const QString& k : keys) act(k);
+      }
+    };
+    each_group(o.pin, [&](const QString& k) { view->toggle_pin(k); });
+    each_group(o.fold, [&](const QString& k) { view->toggle_group(k); });
+    if (!o.kernel.isEmpty() && !w.timeline()->show_instances(o.kernel))
+      return QStringLiteral("no instance of kernel %1 in %2").arg(o.kernel, o.trace);
+    view->build_frame();
+    s.windows().wait();
+    settle();
+    if (o.scroll > 0) {
+      view->scroll_to(o.scroll);
+      settle();
+    }
   }
   const QImage image = w.grab().toImage();
   if (image.isNull() || !image.save(o.output, "PNG"))

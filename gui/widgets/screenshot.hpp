@@ -5,6 +5,7 @@
 
 #include <QSize>
 #include <QString>
+#include <QStringList>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -25,7 +26,11 @@ struct ScreenshotOptions {
   // whole trace (drawn from the summary's level of detail).
   std::optional<std::pair<double, double>> window_ms;
   bool window_all = false;
-  QString compare_with;                // compare view: the second trace
+  // Timeline: the instances of this kernel, the first one from the view's start selected.
+  QString kernel;
+  QStringList pin, fold;  // timeline: the lane groups to pin and to fold, by (part of) their name
+  int scroll = 0;         // timeline: how far the lanes are scrolled down, in pixels
+  QString compare_with;   // compare view: the second trace
   analysis::AnalysisOptions analysis;  // which steps the analysis covers
   import::ImportOptions import;        // how another tool's trace is imported
 };

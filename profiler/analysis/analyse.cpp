@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "profiler/analysis/event_pass.hpp"
+#include "profiler/analysis/interval_sorter.hpp"
 #include "profiler/analysis/kernel_stats.hpp"
 #include "profiler/analysis/phases.hpp"
 #include "profiler/analysis/pipeline_stats.hpp"
@@ -16,7 +17,6 @@
 #include "profiler/analysis/step_breakdown.hpp"
 #include "profiler/analysis/step_figures.hpp"
 #include "profiler/analysis/steps.hpp"
-#include "profiler/analysis/timeline.hpp"
 #include "profiler/analysis/tracks.hpp"
 #include "profiler/analysis/what_if.hpp"
 #include "profiler/store/reader.hpp"

@@ -21,16 +21,16 @@ std::string_view idle_cause_name(IdleCause c) {
   return "other";
 }
 
-WindowIdle device_idle(Interval window, std::int64_t step, const TimelineWindow& timeline,
+WindowIdle device_idle(Interval window, std::int64_t step, const PartIntervalsWindow& intervals,
                        std::vector<IdleGap>& gaps_out, IdleScratch& s) {
   WindowIdle w;
   if (window.length() == 0) return w;
-  gaps(timeline.device_busy, window, s.gaps);
+  gaps(intervals.device_busy, window, s.gaps);
   const std::pair<IdleCause, std::span<const Interval>> causes[] = {
-      {IdleCause::input, timeline[Part::input_wait]},
-      {IdleCause::collective, timeline[Part::collective]},
-      {IdleCause::host, timeline.host_busy},
-      {IdleCause::sync, timeline[Part::sync]},
+      {IdleCause::input, intervals[Part::input_wait]},
+      {IdleCause::collective, intervals[Part::collective]},
+      {IdleCause::host, intervals.host_busy},
+      {IdleCause::sync, intervals[Part::sync]},
   };
   for (const Interval& gap : s.gaps) {
     w.idle_ns += gap.length();

@@ -3,8 +3,8 @@
 // attributed to a cause, first match wins, per nanosecond:
 //   input       the trainer thread was waiting for (or producing) its batch (input_wait)
 //   collective  the trainer was in a collective (an allreduce waiting for the other ranks)
-//   host   the trainer was launching work, computing or staging a copy  (Timeline host_busy)
-//   sync   the trainer was blocked on the device                        (Timeline sync)
+//   host   the trainer was launching work, computing or staging a copy  (PartIntervals host_busy)
+//   sync   the trainer was blocked on the device                        (PartIntervals sync)
 //   other  none of these was recorded
 // so a gap during which the host first launches and then waits for input becomes two pieces,
 // "host" then "input", and idle_by_cause sums exactly to the idle time.
@@ -14,9 +14,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "profiler/analysis/interval_sorter.hpp"
 #include "profiler/analysis/intervals.hpp"
 #include "profiler/analysis/report.hpp"
-#include "profiler/analysis/timeline.hpp"
 
 namespace ts::analysis {
 
@@ -33,7 +33,7 @@ struct WindowIdle {
 
 // Appends the idle gaps of `window` (step number `step`), split by cause and in time order, to
 // `gaps_out` and returns the window's busy and idle time. busy + idle == window.length().
-WindowIdle device_idle(Interval window, std::int64_t step, const TimelineWindow& timeline,
+WindowIdle device_idle(Interval window, std::int64_t step, const PartIntervalsWindow& intervals,
                        std::vector<IdleGap>& gaps_out, IdleScratch& scratch);
 
 }  // namespace ts::analysis

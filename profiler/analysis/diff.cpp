@@ -4,7 +4,8 @@
 #include <cmath>
 #include <map>
 
-#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/figure_format.hpp"
+#include "profiler/analysis/printable.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
 #include "profiler/json/writer.hpp"
 
@@ -186,7 +187,7 @@ std::string to_text(const RunDiff& d) {
   std::string out = headline(d) + "\n";
   if (const std::string saving = saving_sentence(d); !saving.empty())
     out += "Saving: " + saving + "\n";
-  out += "\nA  " + fmt::printable(d.file_a) + "\nB  " + fmt::printable(d.file_b) + "\n\n";
+  out += "\nA  " + printable(d.file_a) + "\nB  " + printable(d.file_b) + "\n\n";
   out += "verdict" + std::string(kLabelWidth - 7, ' ') + std::string(verdict_name(d.verdict_a)) +
          " -> " + std::string(verdict_name(d.verdict_b)) +
          (d.verdict_a == d.verdict_b ? " (unchanged)" : "") + "\n";
@@ -216,7 +217,7 @@ std::string to_text(const RunDiff& d) {
     out += "\nkernels per step (largest change first)\n";
     for (std::size_t i = 0; i < d.kernels.size() && i < kTextKernels; ++i) {
       const KernelDelta& k = d.kernels[i];
-      std::string label = fmt::printable(k.name);
+      std::string label = printable(k.name);
       if (!k.in_a) label += " (only in B)";
       if (!k.in_b) label += " (only in A)";
       out += row(label, k.ms_per_step, 3, " ms", Kind::time);

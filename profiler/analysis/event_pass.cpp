@@ -46,12 +46,12 @@ void EventPass::close_steps(std::int64_t t) {
   if (s->start_ns + s->dur_ns > t) return;
   do {
     const Interval window{s->start_ns, s->start_ns + s->dur_ns};
-    figures.add(*s, timeline_.live_window(window), *options_);
+    figures.add(*s, sorter_.live_window(window), *options_);
     ++next_step_;
     s = next_step_ < steps_.size() ? &steps_[next_step_] : nullptr;
   } while (s != nullptr && s->start_ns + s->dur_ns <= t);
   // Nothing before the next step's start can matter any more.
-  timeline_.drop_before(s != nullptr ? s->start_ns : t);
+  sorter_.drop_before(s != nullptr ? s->start_ns : t);
 }
 
 void EventPass::add(const store::Event& e, const TrackTable& tracks) {
@@ -64,7 +64,7 @@ void EventPass::add(const store::Event& e, const TrackTable& tracks) {
   const TrackRole role = tracks.role(e.track);
   switch (role) {
     case TrackRole::device:
-      timeline_.add(role, e.category, when.start, when.end);
+      sorter_.add(role, e.category, when.start, when.end);
       if (e.category == trace::Category::kernel || e.category == trace::Category::collective) {
         if (when.start >= analysed_.start && when.start < analysed_.end) {
           kernels.add(e.label, when.length());
@@ -75,10 +75,10 @@ void EventPass::add(const store::Event& e, const TrackTable& tracks) {
       }
       break;
     case TrackRole::trainer:
-      timeline_.add(role, e.category, when.start, when.end);
+      sorter_.add(role, e.category, when.start, when.end);
       [[fallthrough]];
     case TrackRole::worker:
-      if (stage_index(e.category) >= 0) timeline_.add_input_work(when.start, when.end);
+      if (stage_index(e.category) >= 0) sorter_.add_input_work(when.start, when.end);
       if (stage_index(e.category) >= 0 && when.start >= stages_window_.start &&
           when.start < stages_window_.end) {
         stages.add(track, e.category, when, e.label);
@@ -95,18 +95,18 @@ void EventPass::add_context(const store::Event& e, const TrackTable& tracks) {
   if ((role == TrackRole::trainer || role == TrackRole::worker) && stage_index(e.category) >= 0) {
     const Interval when = event_interval(e.start_ns, e.dur_ns);
     close_steps(when.start);
-    timeline_.add_input_work(when.start, when.end);
+    sorter_.add_input_work(when.start, when.end);
   }
   if (role != TrackRole::trainer && role != TrackRole::device) return;
   const Interval when = event_interval(e.start_ns, e.dur_ns);
   close_steps(when.start);
-  timeline_.add(role, e.category, when.start, when.end);
+  sorter_.add(role, e.category, when.start, when.end);
 }
 
 void EventPass::finish() {
   close_steps(std::numeric_limits<std::int64_t>::max());
-  device_seen = device_seen || timeline_.device_seen();
-  timeline_ = TimelineBuilder{};
+  device_seen = device_seen || sorter_.device_seen();
+  sorter_ = IntervalSorter{};
 }
 
 void EventPass::merge(EventPass&& later) {

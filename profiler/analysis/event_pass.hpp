@@ -1,22 +1,22 @@
 // The one pass over a trace's events that analyse() makes. Every event goes, by its track's role
-// and its category, into the timeline, the kernel table or the pipeline stages; nothing keeps
-// the events themselves. Events arrive in start order, so as soon as one starts at or after a
-// step's end the step is final: it is analysed then (StepFigures) and the timeline forgets what
+// and its category, into the interval sorter, the kernel table or the pipeline stages; nothing
+// keeps the events themselves. Events arrive in start order, so as soon as one starts at or after a
+// step's end the step is final: it is analysed then (StepFigures) and the sorter forgets what
 // lies before the next step, which keeps memory bounded on traces of any length.
 //
 // On a large trace the pass is split by start time, at step starts, into parts that parallel
 // Readers scan on their own threads (SQLite's row decoding is most of the cost). A part also
-// feeds its timeline the earlier events that reach into it, so its own steps come out complete;
+// feeds its sorter the earlier events that reach into it, so its own steps come out complete;
 // the parts' figures then merge in time order into exactly what one sequential pass gives.
 #pragma once
 
 #include <cstdint>
 #include <span>
 
+#include "profiler/analysis/interval_sorter.hpp"
 #include "profiler/analysis/kernel_stats.hpp"
 #include "profiler/analysis/pipeline_stats.hpp"
 #include "profiler/analysis/step_figures.hpp"
-#include "profiler/analysis/timeline.hpp"
 #include "profiler/analysis/tracks.hpp"
 #include "profiler/store/reader.hpp"
 
@@ -32,7 +32,7 @@ class EventPass {
             Interval stages = {INT64_MIN / 4, INT64_MAX / 4});
 
   void add(const store::Event& e, const TrackTable& tracks);
-  // An event of an earlier part that reaches into this one: timeline only (it is counted there).
+  // An event of an earlier part that reaches into this one: the sorter only (it is counted there).
   void add_context(const store::Event& e, const TrackTable& tracks);
   // After the last event: analyses the steps still open.
   void finish();
@@ -56,7 +56,7 @@ class EventPass {
   Interval analysed_, stages_window_;
   std::size_t next_step_ = 0;
   const AnalysisOptions* options_;
-  TimelineBuilder timeline_;
+  IntervalSorter sorter_;
 };
 
 // Scans every event of the trace. `splits` (sorted step starts) cut it by start time into

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/figure_format.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
 
 namespace ts::analysis {

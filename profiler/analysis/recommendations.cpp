@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/figure_format.hpp"
 #include "profiler/analysis/pipeline_stats.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
 

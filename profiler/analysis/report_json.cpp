@@ -1,7 +1,7 @@
 // to_json(Report): the stable keys first, in the order profiler/analysis/README.md lists them
 // ("report --json"), then the extra figures. Milliseconds and percentages carry 3 decimals, so
 // golden files stay stable across machines' float formatting.
-#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/figure_format.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/json/writer.hpp"
 

@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/figure_format.hpp"
+#include "profiler/analysis/printable.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
 
@@ -100,9 +101,9 @@ std::string ranges(const std::vector<std::int64_t>& steps) {
 }
 
 std::string run_line(const Report& r) {
-  std::string s = r.model.empty() ? "a run" : fmt::printable(r.model);
-  if (!r.backend.empty()) s += " on " + fmt::printable(r.backend);
-  if (!r.device_name.empty()) s += " (" + fmt::printable(r.device_name) + ")";
+  std::string s = r.model.empty() ? "a run" : printable(r.model);
+  if (!r.backend.empty()) s += " on " + printable(r.backend);
+  if (!r.device_name.empty()) s += " (" + printable(r.device_name) + ")";
   if (r.batch) s += fmt::printf(", batch %lld", static_cast<long long>(*r.batch));
   return s;
 }
@@ -159,8 +160,8 @@ void ranks_section(std::string& out, const Report& r) {
            right(fmt::ms(k.step_time.mean_ms), 11) + right(fmt::pct(k.input_pct), 11) + "  " +
            fit(std::string(verdict_name(k.verdict)), 10) +
            right(fmt::pct(percent(collective, k.step_time_total_ns)), 12) +
-           right(k.has_device ? fmt::pct(k.device_busy_pct) : "-", 13) + "  " +
-           fmt::printable(k.name) + "\n";
+           right(k.has_device ? fmt::pct(k.device_busy_pct) : "-", 13) + "  " + printable(k.name) +
+           "\n";
   }
 }
 
@@ -180,8 +181,8 @@ std::string step_range(const PhaseFigures& p) {
 void phase_lines(std::string& out, const Report& r) {
   if (r.warmup.steps == 0) return;
   out +=
-      wrap("warm-up     " + step_range(r.warmup) + " left out, " + fmt::printable(r.warmup.why) +
-               ": " + phase_figures(r.warmup) + "; the figures below cover steps " +
+      wrap("warm-up     " + step_range(r.warmup) + " left out, " + printable(r.warmup.why) + ": " +
+               phase_figures(r.warmup) + "; the figures below cover steps " +
                std::to_string(r.analysed_first_step) + "-" + std::to_string(r.analysed_last_step) +
                "; the whole run: " + phase_figures(r.whole_run),
            0, 12);
@@ -199,7 +200,7 @@ void epochs_section(std::string& out, const Report& r) {
     out += "            " + fit(e.name.substr(e.name.find(' ') + 1), 5) +
            right(fmt::count(e.steps), 8) + right(fmt::ms(e.step_mean_ms), 11) +
            right(fmt::pct(e.input_pct), 11) + "  " + std::string(verdict_name(e.verdict));
-    if (e.warmup) out += "  (warm-up: " + fmt::printable(e.why) + ")";
+    if (e.warmup) out += "  (warm-up: " + printable(e.why) + ")";
     out += "\n";
   }
 }
@@ -224,14 +225,14 @@ void what_if_section(std::string& out, const Report& r) {
 
 void source_lines(std::string& out, const Report& r) {
   if (!r.source_format.empty())
-    out += wrap("source      imported " + fmt::printable(r.source_format) + " trace", 0, 12);
-  if (!r.steps_source.empty()) out += wrap("steps from  " + fmt::printable(r.steps_source), 0, 12);
+    out += wrap("source      imported " + printable(r.source_format) + " trace", 0, 12);
+  if (!r.steps_source.empty()) out += wrap("steps from  " + printable(r.steps_source), 0, 12);
   if (!r.skipped.empty()) {
     std::string line = "skipped     ";
     for (std::size_t i = 0; i < r.skipped.size(); ++i) {
       if (i > 0) line += ", ";
       line += fmt::count(static_cast<std::int64_t>(r.skipped[i].second)) + " " +
-              fmt::printable(r.skipped[i].first);
+              printable(r.skipped[i].first);
     }
     out += wrap(line + " (events the import could not use)", 0, 12);
   }
@@ -250,10 +251,10 @@ void pipeline_section(std::string& out, const Report& r) {
   for (const StageStat& s : p.stages)
     if (p.bottleneck_stage && s.stage == *p.bottleneck_stage && !s.main_event.empty() &&
         s.main_event != s.stage)
-      out += " (" + fmt::printable(s.main_event) + ")";
+      out += " (" + printable(s.main_event) + ")";
   if (p.workers) out += fmt::printf("; workers %d", *p.workers);
   if (p.prefetch) out += fmt::printf(", prefetch %d", *p.prefetch);
-  if (p.cache) out += ", cache " + fmt::printable(*p.cache);
+  if (p.cache) out += ", cache " + printable(*p.cache);
   if (p.prefetch_fill_mean)
     out += fmt::printf("; prefetch buffer fill mean %.2f", *p.prefetch_fill_mean);
   if (p.busy_during_waits_pct)
@@ -264,7 +265,7 @@ void pipeline_section(std::string& out, const Report& r) {
            right(fmt::ms(fmt::to_ms(s.total_ns)), 10) +
            right(fmt::duration(static_cast<std::int64_t>(s.ns_per_sample)), 13) +
            right(std::to_string(s.threads), 9) + right(fmt::pct(s.utilisation_pct), 13) + "  " +
-           fmt::printable(s.main_event) + "\n";
+           printable(s.main_event) + "\n";
   }
   if (p.samples == 0) out += "  (per event: the batch size is unknown)\n";
 }
@@ -279,7 +280,7 @@ void kernel_section(std::string& out, const Report& r) {
   out += "\n  " + fit("name", kNameWidth) + "    count      total       mean        max   share\n";
   for (std::size_t i = 0; i < r.kernels.size() && i < kTopKernels; ++i) {
     const KernelStat& k = r.kernels[i];
-    out += "  " + fit(fmt::printable(k.name), kNameWidth) + right(fmt::count(k.count), 9) +
+    out += "  " + fit(printable(k.name), kNameWidth) + right(fmt::count(k.count), 9) +
            right(fmt::ms(fmt::to_ms(k.total_ns)), 11) + right(fmt::duration(k.mean_ns), 11) +
            right(fmt::duration(k.max_ns), 11) + right(fmt::pct(k.share_pct), 8) + "\n";
   }
@@ -345,9 +346,9 @@ std::string verdict_sentence(const Report& r) {
 std::string to_text(const Report& r) {
   std::string out = verdict_sentence(r) + "\n";
   // Gaps first: figures from a partial trace must not be read without knowing it.
-  for (const std::string& w : r.warnings) out += wrap("warning     " + fmt::printable(w), 0, 12);
+  for (const std::string& w : r.warnings) out += wrap("warning     " + printable(w), 0, 12);
   out += "\n";
-  out += "trace       " + fmt::printable(r.file) + "\n";
+  out += "trace       " + printable(r.file) + "\n";
   out += "run         " + run_line(r) + "\n";
   source_lines(out, r);
   out += "steps       " + fmt::count(r.steps);

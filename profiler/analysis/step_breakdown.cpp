@@ -40,7 +40,7 @@ double percent(std::int64_t part, std::int64_t whole) {
   return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
 
-Breakdown break_down(Interval window, const TimelineWindow& timeline, BreakdownScratch& s) {
+Breakdown break_down(Interval window, const PartIntervalsWindow& intervals, BreakdownScratch& s) {
   Breakdown b;
   if (window.length() == 0) return b;
   // Walk the parts in priority order; each takes what of its own time in the window no
@@ -49,7 +49,7 @@ Breakdown break_down(Interval window, const TimelineWindow& timeline, BreakdownS
   std::int64_t assigned = 0;
   for (int p = 0; p < kPartCount; ++p) {
     if (static_cast<Part>(p) == Part::other) continue;
-    clip(timeline.parts[p], window, s.clipped);
+    clip(intervals.parts[p], window, s.clipped);
     if (s.clipped.empty()) continue;
     subtract(s.clipped, s.claimed, s.fresh);
     const std::int64_t len = total_length(s.fresh);

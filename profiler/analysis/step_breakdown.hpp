@@ -12,9 +12,9 @@
 #include <cstdint>
 #include <span>
 
+#include "profiler/analysis/interval_sorter.hpp"
 #include "profiler/analysis/intervals.hpp"
 #include "profiler/analysis/report.hpp"
-#include "profiler/analysis/timeline.hpp"
 
 namespace ts::analysis {
 
@@ -23,9 +23,10 @@ struct BreakdownScratch {
   IntervalSet clipped, fresh, claimed, merged;
 };
 
-// The breakdown of the window [start, end) over the timeline's part sets (narrowed to the
-// window by window_of() or TimelineBuilder::live_window()). result.total() == window.length().
-Breakdown break_down(Interval window, const TimelineWindow& timeline, BreakdownScratch& scratch);
+// The breakdown of the window [start, end) over the part interval sets (narrowed to the
+// window by window_of() or IntervalSorter::live_window()). result.total() == window.length().
+Breakdown break_down(Interval window, const PartIntervalsWindow& intervals,
+                     BreakdownScratch& scratch);
 
 // input_wait + h2d of a breakdown: the step's input time on the critical path.
 inline std::int64_t input_ns(const Breakdown& b) {

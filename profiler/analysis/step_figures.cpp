@@ -2,7 +2,7 @@
 
 namespace ts::analysis {
 
-void StepFigures::add(const store::Step& s, const TimelineWindow& view,
+void StepFigures::add(const store::Step& s, const PartIntervalsWindow& view,
                       const AnalysisOptions& options) {
   const Interval window{s.start_ns, s.start_ns + s.dur_ns};
   StepSummary st;

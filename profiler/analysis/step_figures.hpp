@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "profiler/analysis/device_idle.hpp"
+#include "profiler/analysis/interval_sorter.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
-#include "profiler/analysis/timeline.hpp"
 #include "profiler/store/reader.hpp"
 
 namespace ts::analysis {
@@ -25,8 +25,9 @@ struct StepFigures {
   std::array<std::int64_t, kIdleCauseCount> idle_by_cause_ns{};
   std::vector<IdleGap> gaps;  // listed ones (AnalysisOptions::min_listed_gap_ns), time order
 
-  // Adds one step, its timeline narrowed to it (complete for its time).
-  void add(const store::Step& step, const TimelineWindow& view, const AnalysisOptions& options);
+  // Adds one step, its part intervals narrowed to it (complete for its time).
+  void add(const store::Step& step, const PartIntervalsWindow& view,
+           const AnalysisOptions& options);
   // Appends the figures of later steps.
   void append(StepFigures&& later);
 

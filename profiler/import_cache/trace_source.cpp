@@ -10,6 +10,7 @@
 #include <random>
 #include <system_error>
 
+#include "profiler/import_cache/cache_dir.hpp"
 #include "profiler/import_cache/fingerprint.hpp"
 #include "profiler/store/sqlite.hpp"
 
@@ -47,24 +48,6 @@ bool writable_dir(const fs::path& dir) {
   return ::access(dir.empty() ? "." : dir.c_str(), W_OK) == 0;
 }
 
-std::string user_cache_dir(const OpenOptions& o) {
-  if (!o.cache_dir.empty()) return o.cache_dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/')
-    return std::string(xdg) + "/trainscope";
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
-    return std::string(home) + "/.cache/trainscope";
-  return "/tmp/trainscope-cache-" + std::to_string(::getuid());
-}
-
-// FNV-1a, 64 bits: a stable file name for an absolute path.
-std::string path_hash(const std::string& s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  char out[17];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-  return out;
-}
-
 // Where the cache of `path` goes: beside it when possible, else in the user's cache directory.
 std::string cache_location(const std::string& path, const OpenOptions& o) {
   const std::string beside = cache_path_beside(path);
@@ -72,7 +55,7 @@ std::string cache_location(const std::string& path, const OpenOptions& o) {
   std::error_code ec;
   const bool taken = fs::exists(beside, ec) && sniff(beside) != SourceKind::trainscope_trace;
   if (writable_dir(dir) && !taken) return beside;
-  const std::string cache_dir = user_cache_dir(o);
+  const std::string cache_dir = user_cache_dir(o.cache_dir);
   fs::create_directories(cache_dir, ec);
   if (!writable_dir(cache_dir))
     throw ImportError("cannot keep the import of " + path + ": neither " + dir.string() +

@@ -4,52 +4,21 @@
 #include <cstring>
 #include <limits>
 
+#include "profiler/store/varint.hpp"
+
 namespace ts::store {
 
 namespace {
 
+using varint::unzigzag;
+using varint::wrapping_add;
+using varint::wrapping_sub;
+using varint::zigzag;
+
 constexpr unsigned char kCounterFlag = 0x10;
-constexpr std::size_t kMaxVarint = 10;
+constexpr std::size_t kMaxVarint = varint::kMaxBytes;
 constexpr std::size_t kMaxEventBytes = 8 * kMaxVarint + 1;
 constexpr std::size_t kMaxCounterBytes = 2 * kMaxVarint + 1 + 8;
-
-std::uint64_t zigzag(std::int64_t v) {
-  return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
-}
-
-std::int64_t unzigzag(std::uint64_t v) {
-  return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
-}
-
-// Wrapping difference and sum: any pair of times round-trips.
-std::int64_t wrapping_sub(std::int64_t a, std::int64_t b) {
-  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
-}
-std::int64_t wrapping_add(std::int64_t a, std::int64_t b) {
-  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
-}
-
-unsigned char* put_varint(unsigned char* p, std::uint64_t v) {
-  while (v >= 0x80) {
-    *p++ = static_cast<unsigned char>(v | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<unsigned char>(v);
-  return p;
-}
-
-// Reads one varint at p (advanced); false when the input ends or it overflows 64 bits.
-bool get_varint(const unsigned char*& p, const unsigned char* end, std::uint64_t& v) {
-  v = 0;
-  for (int shift = 0; shift < 64; shift += 7) {
-    if (p == end) return false;
-    const unsigned char b = *p++;
-    if (shift == 63 && b > 1) return false;
-    v |= static_cast<std::uint64_t>(b & 0x7F) << shift;
-    if ((b & 0x80) == 0) return true;
-  }
-  return false;
-}
 
 std::uint64_t little_endian(std::uint64_t v) {
   return std::endian::native == std::endian::big ? __builtin_bswap64(v) : v;
@@ -69,13 +38,13 @@ void BlockEncoder::append(std::span<const EventRow> rows) {
     for (int k = 0; k < 4; ++k)
       if (optional[k] != kNull) flags |= static_cast<unsigned char>(1u << k);
     *p++ = flags;
-    p = put_varint(p, zigzag(wrapping_sub(r.start_ns, previous_start_)));
+    p = varint::put(p, zigzag(wrapping_sub(r.start_ns, previous_start_)));
     previous_start_ = r.start_ns;
-    p = put_varint(p, static_cast<std::uint64_t>(r.dur_ns));
-    p = put_varint(p, r.track);
-    p = put_varint(p, r.label);
+    p = varint::put(p, static_cast<std::uint64_t>(r.dur_ns));
+    p = varint::put(p, r.track);
+    p = varint::put(p, r.label);
     for (int k = 0; k < 4; ++k)
-      if (optional[k] != kNull) p = put_varint(p, zigzag(optional[k]));
+      if (optional[k] != kNull) p = varint::put(p, zigzag(optional[k]));
   }
   bytes_.resize(static_cast<std::size_t>(p - bytes_.data()));
 }
@@ -86,9 +55,9 @@ void BlockEncoder::append(std::span<const CounterRow> rows) {
   unsigned char* p = bytes_.data() + at;
   for (const CounterRow& c : rows) {
     *p++ = kCounterFlag;
-    p = put_varint(p, zigzag(wrapping_sub(c.ts_ns, previous_start_)));
+    p = varint::put(p, zigzag(wrapping_sub(c.ts_ns, previous_start_)));
     previous_start_ = c.ts_ns;
-    p = put_varint(p, c.track);
+    p = varint::put(p, c.track);
     const std::uint64_t bits = little_endian(std::bit_cast<std::uint64_t>(c.value));
     std::memcpy(p, &bits, 8);
     p += 8;
@@ -117,11 +86,11 @@ bool decode_block(std::span<const unsigned char> block, DecodedBlock& out) {
   while (p != end) {
     const unsigned char flags = *p++;
     std::uint64_t delta;
-    if (!get_varint(p, end, delta)) return fail();
+    if (!varint::get(p, end, delta)) return fail();
     start = wrapping_add(start, unzigzag(delta));
     if (flags == kCounterFlag) {
       std::uint64_t track;
-      if (!get_varint(p, end, track) || track > kMaxId || end - p < 8) return fail();
+      if (!varint::get(p, end, track) || track > kMaxId || end - p < 8) return fail();
       std::uint64_t bits;
       std::memcpy(&bits, p, 8);
       p += 8;
@@ -131,7 +100,7 @@ bool decode_block(std::span<const unsigned char> block, DecodedBlock& out) {
     }
     if (flags > 0x0F) return fail();
     std::uint64_t dur, track, label;
-    if (!get_varint(p, end, dur) || !get_varint(p, end, track) || !get_varint(p, end, label))
+    if (!varint::get(p, end, dur) || !varint::get(p, end, track) || !varint::get(p, end, label))
       return fail();
     if (dur > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) ||
         track > kMaxId || label > kMaxId)
@@ -145,7 +114,7 @@ bool decode_block(std::span<const unsigned char> block, DecodedBlock& out) {
     for (int k = 0; k < 4; ++k) {
       if ((flags & (1u << k)) == 0) continue;
       std::uint64_t v;
-      if (!get_varint(p, end, v)) return fail();
+      if (!varint::get(p, end, v)) return fail();
       *optional[k] = unzigzag(v);
     }
     out.events.push_back(r);

@@ -13,6 +13,12 @@ namespace ts::store {
 
 namespace {
 
+// Version 3 had no stored overview.
+constexpr const char* kBackToVersion3 = R"sql(
+DROP TABLE overview;
+PRAGMA user_version = 3;
+)sql";
+
 // schema.sql's objects as version 2 had them: no process table, tracks without their process.
 constexpr const char* kBackToVersion2 = R"sql(
 DROP VIEW processes;
@@ -134,6 +140,7 @@ std::string schema_sql_of_version(int version) {
   if (version < 1 || version > kSchemaVersion)
     throw Error("no trace schema of version " + std::to_string(version));
   std::string sql(schema_sql());
+  if (version <= 3) sql += kBackToVersion3;
   if (version <= 2) sql += kBackToVersion2;
   if (version <= 1) sql += kBackToVersion1;
   return sql;

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
@@ -69,7 +70,10 @@ Reader::Reader(const std::string& path) {
   db_.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
   db_.set_work_budget(work_budget(size_with_write_ahead_log(path)));
   open_checked();
-  if (has_staged_events()) index_staged_in_memory();
+  if (has_staged_events()) {
+    index_staged_in_memory();
+    staged_indexed_ = true;
+  }
   load_tables();
 
   range_ = Stmt(db_,
@@ -240,6 +244,17 @@ void Reader::load_tables() {
   }
 }
 
+std::string Reader::overview_bytes() const {
+  std::string out;
+  if (version_ < 4 || staged_indexed_) return out;
+  Stmt st(db_, "SELECT data FROM overview ORDER BY part", kRead);
+  while (st.step()) {
+    const auto* p = static_cast<const char*>(sqlite3_column_blob(st.get(), 0));
+    if (p != nullptr) out.append(p, static_cast<std::size_t>(sqlite3_column_bytes(st.get(), 0)));
+  }
+  return out;
+}
+
 const Track* Reader::track(std::uint32_t id) const {
   const auto it = track_index_.find(id);
   return it == track_index_.end() ? nullptr : &tracks_[it->second];
@@ -355,6 +370,14 @@ std::vector<Step> Reader::steps() const {
                    std::max<std::int64_t>(0, steps_.col_int(2)),
                    is_id(track) ? static_cast<std::uint32_t>(track) : 0});
   });
+  // A damaged b-tree can return its rows out of key order, or one twice, despite ORDER BY: the
+  // steps are sorted by (start, track) here, keeping the first of a repeated key.
+  const auto key = [](const Step& s) { return std::pair{s.start_ns, s.track}; };
+  const auto before = [&](const Step& a, const Step& b) { return key(a) < key(b); };
+  if (!std::is_sorted(out.begin(), out.end(), before))
+    std::stable_sort(out.begin(), out.end(), before);
+  const auto same = [&](const Step& a, const Step& b) { return key(a) == key(b); };
+  out.erase(std::unique(out.begin(), out.end(), same), out.end());
   return out;
 }
 
@@ -365,6 +388,16 @@ std::vector<CounterSample> Reader::counter(std::uint32_t track, std::int64_t t0,
   counter_.bind(2, t0);
   counter_.bind(3, t1);
   each_row(counter_, [&] { out.push_back({counter_.col_int(0), counter_.col_double(1)}); });
+  // As for steps(): in time order, one sample per time, whatever a damaged b-tree returns.
+  const auto before = [](const CounterSample& a, const CounterSample& b) {
+    return a.ts_ns < b.ts_ns;
+  };
+  if (!std::is_sorted(out.begin(), out.end(), before))
+    std::stable_sort(out.begin(), out.end(), before);
+  const auto same = [](const CounterSample& a, const CounterSample& b) {
+    return a.ts_ns == b.ts_ns;
+  };
+  out.erase(std::unique(out.begin(), out.end(), same), out.end());
   return out;
 }
 

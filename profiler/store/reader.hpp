@@ -113,7 +113,9 @@ class Reader {
   std::vector<Event> events_with_correlation(std::int64_t id, std::int64_t t0, std::int64_t t1,
                                              int limit = 16) const;
 
+  // Ordered by start, then track, one per (start, track), even from a damaged file.
   std::vector<Step> steps() const;
+  // Samples of `track` in [t0, t1), in time order, one per time, even from a damaged file.
   std::vector<CounterSample> counter(std::uint32_t track, std::int64_t t0, std::int64_t t1) const;
 
   std::optional<std::string> meta(std::string_view key) const;
@@ -122,6 +124,13 @@ class Reader {
   // Names longer than kMaxNameBytes that were cut (to that length, at a UTF-8 character
   // boundary, with "…" appended).
   std::uint64_t names_cut() const { return names_cut_; }
+
+  // The stored overview's bytes (overview_codec.hpp decodes them); empty when the file has
+  // none, or when events a killed capture left staged were indexed on opening (an overview
+  // never covers those).
+  std::string overview_bytes() const;
+  // Whether events a killed (or still running) capture left staged were indexed on opening.
+  bool staged_events_indexed() const { return staged_indexed_; }
 
   std::int64_t event_count() const;
   TimeRange time_range() const;
@@ -139,6 +148,7 @@ class Reader {
 
   Db db_;
   int version_ = 0;
+  bool staged_indexed_ = false;
   std::uint64_t names_cut_ = 0;
   std::vector<Track> tracks_;
   std::unordered_map<std::uint32_t, std::size_t> track_index_;  // id -> tracks_ index

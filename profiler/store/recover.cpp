@@ -2,6 +2,7 @@
 
 #include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
+#include "profiler/store/overview_codec.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/store/sqlite.hpp"
 #include "profiler/store/writer.hpp"
@@ -24,6 +25,9 @@ RecoverResult recover(const std::string& path) {
   }
   // One self-contained file again, as a capture that stopped normally leaves.
   db.exec("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE", "cannot recover trace");
+  db.close();
+  // The overview is derived from the events: built over the whole, recovered trace.
+  if (result.events_indexed > 0) result.overview_stored = store_overview(path);
   return result;
 }
 

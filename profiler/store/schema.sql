@@ -1,4 +1,4 @@
--- trainscope trace schema, version 3 (PRAGMA user_version), application_id 0x54534350 ('TSCP').
+-- trainscope trace schema, version 4 (PRAGMA user_version), application_id 0x54534350 ('TSCP').
 -- Embedded into the writer at build time; documented for users in traces/README.md.
 --
 -- Every timestamp is nanoseconds on the host's monotonic clock of the capturing process.
@@ -6,7 +6,7 @@
 -- Readers never rely on the views (a hostile file may redefine them) but on the tables.
 
 PRAGMA application_id = 1414742864;
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 
 -- Key/value facts about the run: command line, engine configuration, device names, clock
 -- calibration, data-loss counters, schema and trainscope versions. Values are text.
@@ -120,6 +120,17 @@ CREATE TABLE counter_sample (
 -- in memory when it opens the file, and `trainscope recover FILE` indexes them in place.
 CREATE TABLE event_block (
   seq  INTEGER PRIMARY KEY,
+  data BLOB NOT NULL
+);
+
+-- The timeline's overview (version 4): the whole trace at a coarse resolution (per track and
+-- nesting depth, runs of events with their count and dominant label; counters thinned to their
+-- minima and maxima; per label, where its events are), so a viewer shows a trace of any size at
+-- once. Derived from the tables above when a trace is finished (and by `trainscope recover`), in
+-- a compact binary form cut into parts (profiler/store/overview_codec.hpp); empty in a capture
+-- still running or killed. Readers check it and ignore it when it does not decode.
+CREATE TABLE overview (
+  part INTEGER PRIMARY KEY,
   data BLOB NOT NULL
 );
 

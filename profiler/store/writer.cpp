@@ -12,6 +12,7 @@
 
 #include "profiler/store/event_block.hpp"
 #include "profiler/store/file_header.hpp"
+#include "profiler/store/overview_codec.hpp"
 #include "profiler/store/schema.hpp"
 #include "trainscope/meta_keys.hpp"
 
@@ -76,7 +77,10 @@ void clear_path(const std::string& path) {
 }  // namespace
 
 Writer::Writer(const std::string& path, const WriterOptions& options)
-    : db_(owned_), staged_mode_(options.staged), cache_mib_(options.cache_mib) {
+    : db_(owned_),
+      staged_mode_(options.staged),
+      overview_(options.overview),
+      cache_mib_(options.cache_mib) {
   clear_path(path);
   db_.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, kCreate);
   const int page = options.page_size;
@@ -176,7 +180,9 @@ void Writer::finish() {
   sqlite3_exec(db_.get(), "PRAGMA incremental_vacuum", nullptr, nullptr, nullptr);
   // The last checkpoint syncs: the finished trace is durable.
   sqlite3_exec(db_.get(), "PRAGMA synchronous=NORMAL", nullptr, nullptr, nullptr);
+  const std::string path = db_.path();
   close_file();
+  if (overview_) store_overview(path);
 }
 
 void Writer::flush_staged() {

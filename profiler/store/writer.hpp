@@ -30,6 +30,9 @@ struct WriterOptions {
   // and no fsync, so one big transaction writes each page once. A crash leaves a damaged file
   // under the temporary name only. finish() leaves the usual rollback-journal file.
   bool bulk = false;
+  // finish() stores the trace's overview (overview_codec.hpp) once the file is closed, so a
+  // viewer shows all of it at once; it costs one scan of the finished trace.
+  bool overview = true;
 };
 
 class Writer {
@@ -112,6 +115,7 @@ class Writer {
   Db& db_;
   bool owns_file_ = true;
   bool staged_mode_ = false;
+  bool overview_ = false;  // Adopt: the caller stores the overview
   int cache_mib_ = WriterOptions{}.cache_mib;
   BlockEncoder staged_;  // records not yet in an event_block row
   bool in_txn_ = false;

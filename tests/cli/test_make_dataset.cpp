@@ -136,5 +136,24 @@ TEST(MakeDatasetCommand, BadFlagsAreOneLineAndExit2) {
   EXPECT_NE(usage.out.find("make-dataset"), std::string::npos) << usage.out;
 }
 
+// An installed trainscope (PREFIX/bin) runs the MNIST fetch script installed with it
+// (PREFIX/share/trainscope), not one in the source tree it was built from.
+TEST(MakeDatasetCommand, InstalledProgramRunsTheFetchScriptInstalledBesideIt) {
+  TempPath prefix("prefix");
+  fs::create_directories(prefix.str() + "/bin");
+  fs::create_directories(prefix.str() + "/share/trainscope");
+  fs::copy_file(TRAINSCOPE_BIN, prefix.str() + "/bin/trainscope");
+  const std::string script = prefix.str() + "/share/trainscope/fetch-mnist.sh";
+  std::ofstream(script) << "echo \"installed fetch into $1\"; exit 1\n";
+  const std::string mnist = prefix.str() + "/mnist";
+  const auto r = run_shell("env -u TRAINSCOPE_FETCH_MNIST -u TRAINSCOPE_NO_FETCH " + prefix.str() +
+                           "/bin/trainscope make-dataset --from mnist:" + mnist +
+                           " --to images:" + prefix.str() + "/out");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("installed fetch into " + mnist), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("fetch them with: bash " + script + " " + mnist), std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace ts::test

@@ -7,6 +7,7 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
+#include "profiler/store/writer.hpp"
 #include "profiler/synth/synth.hpp"
 
 namespace ts::gui::test {
@@ -29,6 +30,18 @@ inline QString synth_trace(const QTemporaryDir& dir, std::int64_t events, double
   o.input_bound_fraction = input_bound;
   synth::write_synthetic_trace(path.toStdString(), o);
   return path;
+}
+
+// The labels and tracks of a small hand-written trace: label 1 "step" (a step), label 2 `kernel`
+// (a kernel); track 1 `thread` (a thread), track 2 `device` (a device queue).
+inline void put_step_and_kernel(store::Writer& w, const char* kernel, const char* thread,
+                                const char* device) {
+  w.put_string(1, "step");
+  w.put_string(2, kernel);
+  w.put_label(1, 1, trace::Category::step);
+  w.put_label(2, 2, trace::Category::kernel);
+  w.put_track(1, thread, trace::TrackKind::thread);
+  w.put_track(2, device, trace::TrackKind::device_queue);
 }
 
 }  // namespace ts::gui::test

@@ -8,6 +8,7 @@
 #include <QProcess>
 #include <QtTest>
 
+#include "gui/models/format.hpp"
 #include "gui/widgets/main_window.hpp"
 #include "gui_test_util.hpp"
 #include "profiler/store/writer.hpp"
@@ -241,7 +242,7 @@ class TestFiles : public QObject {
     QVERIFY2(last_r0 < first_r1, qPrintable(titles.join(QStringLiteral(" | "))));
     // Each rank's lanes sit under a group header that folds them.
     const std::int64_t rank0 = w.session()->reader().processes().front().id;
-    w.timeline()->view()->toggle_group(rank0);
+    w.timeline()->view()->toggle_group(LaneLayout::process_group(rank0));
     w.timeline()->view()->build_frame();
     titles.clear();
     for (const Lane& l : w.timeline()->view()->layout().lanes()) titles << l.title;
@@ -249,7 +250,7 @@ class TestFiles : public QObject {
     QVERIFY2(titles.filter(QStringLiteral("lanes folded")).size() == 1,
              qPrintable(titles.join(',')));
     QVERIFY(!titles.filter(QStringLiteral("r1 · ")).isEmpty());
-    w.timeline()->view()->toggle_group(rank0);
+    w.timeline()->view()->toggle_group(LaneLayout::process_group(rank0));
     w.timeline()->view()->build_frame();
     titles.clear();
     for (const Lane& l : w.timeline()->view()->layout().lanes()) titles << l.title;
@@ -260,15 +261,62 @@ class TestFiles : public QObject {
     QVERIFY(!w.open(notes, false).isEmpty());
   }
 
+  // A Kernels row leads to the kernel's instances: double-clicking it opens the timeline on the
+  // first instance from the view's start, "instance i of N" over the whole trace, and the
+  // search bar's arrows step through the others.
+  void a_kernel_row_leads_to_its_instances() {
+    MainWindow w;
+    w.resize(1400, 900);
+    QCOMPARE(w.open(good_, false), QString());
+    w.session()->wait();
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.show_view(MainWindow::View::kernels);
+    QTableView* table = w.kernels()->table();
+    QVERIFY(table->model()->rowCount() > 0);
+    const QModelIndex row = table->model()->index(0, KernelModel::Count);
+    const QString name = row.data(KernelModel::KernelNameRole).toString();
+    table->scrollTo(row);
+    const QPoint at = table->visualRect(row).center();
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, at);
+    QTest::mouseDClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, at);
+    QCOMPARE(w.tabs()->currentIndex(), static_cast<int>(MainWindow::View::timeline));
+    TimelinePage* page = w.timeline();
+    const Selection first = page->view()->selection();
+    QCOMPARE(first.kind, Selection::Kind::event);
+    const ts::store::Reader& r = w.session()->reader();
+    QCOMPARE(QString::fromStdString(r.label(first.label).name), name);
+    // N: every kernel event of that name in the trace, warm-up included; i: those before it.
+    std::uint64_t n = 0, before = 0;
+    const auto range = r.time_range();
+    for (const auto& e : r.events(range.start_ns, range.end_ns + 1)) {
+      const ts::store::Label& l = r.label(e.label);
+      if (QString::fromStdString(l.name) != name || l.category != ts::trace::Category::kernel)
+        continue;
+      ++n;
+      before +=
+          e.start_ns < first.start_ns || (e.start_ns == first.start_ns && e.track < first.track);
+    }
+    QVERIFY(n >= static_cast<std::uint64_t>(row.data(KernelModel::KernelSortRole).toLongLong()));
+    QCOMPARE(page->matches_text(), QStringLiteral("instance %1 of %2")
+                                       .arg(before + 1)
+                                       .arg(format_count(static_cast<std::int64_t>(n))));
+    QVERIFY(page->view()->mapping().view_begin() <= first.start_ns);
+    QVERIFY(page->view()->mapping().view_end() >= first.end_ns);
+    QVERIFY(page->find_next(true));
+    QVERIFY(page->view()->selection().start_ns >= first.start_ns);
+    QCOMPARE(page->view()->selection().label, first.label);
+    QCOMPARE(page->current_match(), before + 2);
+    // An unknown kernel leaves the view as it was.
+    const Selection now = page->view()->selection();
+    QVERIFY(!page->show_instances(QStringLiteral("no kernel has this name")));
+    QCOMPARE(page->view()->selection(), now);
+  }
+
   void live_trace_shows_new_steps() {
     const QString path = dir_.filePath(QStringLiteral("live.db"));
     ts::store::Writer writer(path.toStdString());
-    writer.put_string(1, "step");
-    writer.put_string(2, "kernel");
-    writer.put_label(1, 1, ts::trace::Category::step);
-    writer.put_label(2, 2, ts::trace::Category::kernel);
-    writer.put_track(1, "trainer", ts::trace::TrackKind::thread);
-    writer.put_track(2, "compute", ts::trace::TrackKind::device_queue);
+    test::put_step_and_kernel(writer, "kernel", "trainer", "compute");
     std::int64_t t = 1'000'000;
     std::int64_t step = 0;
     const auto add_steps = [&](int n) {

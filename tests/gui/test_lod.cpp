@@ -1,15 +1,16 @@
 // Level of detail: merging sub-pixel zones (lod.hpp), the streaming merge of the summary
-// (row_merger.hpp), counter thinning and the ruler.
+// (RowMerger, profiler/store/overview_builder.hpp), counter thinning and the ruler.
 #include <QtTest>
 #include <random>
 
 #include "gui/models/counter_series.hpp"
-#include "gui/models/depth_tracker.hpp"
 #include "gui/models/lod.hpp"
-#include "gui/models/row_merger.hpp"
 #include "gui/models/ruler.hpp"
+#include "profiler/store/overview_builder.hpp"
 
 using namespace ts::gui;
+using ts::store::DepthTracker;
+using ts::store::RowMerger;
 
 namespace {
 

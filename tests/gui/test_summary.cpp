@@ -13,6 +13,7 @@
 #include "gui/models/trace_session.hpp"
 #include "gui/models/window_cache.hpp"
 #include "gui_test_util.hpp"
+#include "tests/profiler/test_util.hpp"
 
 using namespace ts::gui;
 
@@ -24,6 +25,43 @@ void check_rows(const TrackRows& t) {
       QVERIFY(r.zones[i - 1].end_ns <= r.zones[i].start_ns);  // sorted, never overlapping
       QVERIFY(r.zones[i].start_ns <= r.zones[i].end_ns);
     }
+}
+
+bool same_zones(const Row& a, const Row& b) {
+  if (a.zones.size() != b.zones.size()) return false;
+  for (std::size_t i = 0; i < a.zones.size(); ++i) {
+    const Zone& x = a.zones[i];
+    const Zone& y = b.zones[i];
+    if (x.start_ns != y.start_ns || x.end_ns != y.end_ns || x.label != y.label ||
+        x.count != y.count)
+      return false;
+  }
+  return true;
+}
+
+// Two overviews hold the same rows, counters and label index.
+bool same_overview(const ts::store::Overview& a, const ts::store::Overview& b) {
+  if (a.begin_ns != b.begin_ns || a.end_ns != b.end_ns || a.events != b.events ||
+      a.tracks.size() != b.tracks.size() || a.counters.size() != b.counters.size() ||
+      a.labels.size() != b.labels.size())
+    return false;
+  for (std::size_t t = 0; t < a.tracks.size(); ++t) {
+    if (a.tracks[t].track != b.tracks[t].track ||
+        a.tracks[t].rows.size() != b.tracks[t].rows.size())
+      return false;
+    for (std::size_t r = 0; r < a.tracks[t].rows.size(); ++r)
+      if (!same_zones(a.tracks[t].rows[r], b.tracks[t].rows[r])) return false;
+  }
+  for (std::size_t c = 0; c < a.counters.size(); ++c)
+    if (a.counters[c].ts_ns != b.counters[c].ts_ns || a.counters[c].values != b.counters[c].values)
+      return false;
+  for (const auto& [id, l] : a.labels) {
+    const auto it = b.labels.find(id);
+    if (it == b.labels.end() || it->second.name != l.name || it->second.count != l.count ||
+        it->second.bins != l.bins || it->second.bin_counts != l.bin_counts)
+      return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -40,39 +78,84 @@ class TestSummary : public QObject {
     path_ = test::synth_trace(dir_, 60000);
   }
 
+  // Every source of the summary holds every event: the overview stored in the trace, a scan of
+  // the trace, and what the per-user cache kept of a scan. The stored one equals the scan.
   void summary_holds_every_event() {
-    TraceSummary summary;
-    std::atomic<bool> cancel{false};
-    std::vector<double> progress;
-    build_summary(path_.toStdString(), summary, cancel, [&](double f) { progress.push_back(f); });
     const ts::store::Reader reader(path_.toStdString());
-    summary.read([&](const SummaryData& d) {
-      QVERIFY(d.done);
-      QVERIFY(d.error.empty());
-      QCOMPARE(static_cast<std::int64_t>(d.events), reader.event_count());
-      std::uint64_t in_rows = 0;
-      for (const TrackRows& t : d.tracks) {
-        check_rows(t);
-        for (const Row& r : t.rows) in_rows += r.events(0, r.zones.size());
-      }
-      QCOMPARE(static_cast<std::int64_t>(in_rows), reader.event_count());
-      std::uint64_t labelled = 0;
-      for (const auto& [id, l] : d.labels) labelled += l.count;
-      QCOMPARE(static_cast<std::int64_t>(labelled), reader.event_count());
-      QVERIFY(!d.counters.empty());  // the prefetch buffer fill
-      const auto range = reader.time_range();
-      QCOMPARE(d.begin_ns, range.start_ns);
-      QCOMPARE(d.end_ns, range.end_ns);
+    SummarySources scan_only;
+    scan_only.stored = false;
+    scan_only.cache = false;
+    SummarySources stored;
+    stored.cache = false;
+    TraceSummary scanned, from_file;
+    for (auto [summary, sources] :
+         {std::pair{&scanned, scan_only}, std::pair{&from_file, stored}}) {
+      std::atomic<bool> cancel{false};
+      std::vector<double> progress;
+      build_summary(
+          path_.toStdString(), *summary, cancel, [&](double f) { progress.push_back(f); }, sources);
+      summary->read([&](const SummaryData& d) {
+        QVERIFY(d.done);
+        QVERIFY(d.error.empty());
+        QCOMPARE(d.source,
+                 sources.stored ? SummaryData::Source::stored : SummaryData::Source::scan);
+        QCOMPARE(static_cast<std::int64_t>(d.events), reader.event_count());
+        std::uint64_t in_rows = 0;
+        for (const TrackRows& t : d.tracks) {
+          check_rows(t);
+          for (const Row& r : t.rows) in_rows += r.events(0, r.zones.size());
+        }
+        QCOMPARE(static_cast<std::int64_t>(in_rows), reader.event_count());
+        std::uint64_t labelled = 0;
+        for (const auto& [id, l] : d.labels) labelled += l.count;
+        QCOMPARE(static_cast<std::int64_t>(labelled), reader.event_count());
+        QVERIFY(!d.counters.empty());  // the prefetch buffer fill
+        const auto range = reader.time_range();
+        QCOMPARE(d.begin_ns, range.start_ns);
+        QCOMPARE(d.end_ns, range.end_ns);
+      });
+      QVERIFY(!progress.empty());
+      QCOMPARE(progress.back(), 1.0);
+      QVERIFY(std::is_sorted(progress.begin(), progress.end()));
+    }
+    scanned.read([&](const SummaryData& a) {
+      from_file.read([&](const SummaryData& b) { QVERIFY(same_overview(a, b)); });
     });
-    QVERIFY(!progress.empty());
-    QCOMPARE(progress.back(), 1.0);
-    QVERIFY(std::is_sorted(progress.begin(), progress.end()));
+  }
+
+  // A trace without a stored overview (written before it was stored) is scanned once; the scan
+  // is kept in the cache and used while the file is unchanged.
+  void cache_keeps_a_scan_until_the_trace_changes() {
+    const QString old = test::synth_trace(dir_, 20000, 0.3, QStringLiteral("old.db"));
+    ts::test::exec_rw(old.toStdString(), "DELETE FROM overview");
+    QTemporaryDir cache;
+    SummarySources sources;
+    sources.cache_dir = cache.path().toStdString();
+    const auto open = [&](SummaryData::Source want) {
+      TraceSummary summary;
+      std::atomic<bool> cancel{false};
+      build_summary(old.toStdString(), summary, cancel, {}, sources);
+      summary.read([&](const SummaryData& d) {
+        QVERIFY(d.done);
+        QCOMPARE(d.source, want);
+        QCOMPARE(static_cast<std::int64_t>(d.events),
+                 ts::store::Reader(old.toStdString()).event_count());
+      });
+    };
+    open(SummaryData::Source::scan);
+    open(SummaryData::Source::cache);
+    ts::test::exec_rw(old.toStdString(), "INSERT OR REPLACE INTO meta VALUES ('note', 'changed')");
+    open(SummaryData::Source::scan);  // the file changed: scanned again, and kept again
+    open(SummaryData::Source::cache);
   }
 
   void cancelled_scan_stops() {
     TraceSummary summary;
     std::atomic<bool> cancel{true};
-    build_summary(path_.toStdString(), summary, cancel);
+    SummarySources scan_only;
+    scan_only.stored = false;
+    scan_only.cache = false;
+    build_summary(path_.toStdString(), summary, cancel, {}, scan_only);
     summary.read([](const SummaryData& d) { QVERIFY(!d.done); });
   }
 

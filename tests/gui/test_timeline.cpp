@@ -415,6 +415,140 @@ class TestTimeline : public QObject {
     o.page->set_session(nullptr);
   }
 
+  // Where each epoch starts: a line down the lanes named in the ruler; a step says its epoch.
+  void epochs_are_marked() {
+    const QString path = dir_.filePath(QStringLiteral("epochs.db"));
+    const std::int64_t t0 = 1'000'000'000, ms = 1'000'000;
+    {
+      ts::store::Writer w(path.toStdString());
+      test::put_step_and_kernel(w, "gemm", "main", "gpu");
+      w.put_meta("fit.epoch_first_steps", "0,4,8");
+      std::vector<ts::store::EventRow> rows;
+      for (int s = 0; s < 12; ++s) {
+        rows.push_back({t0 + s * 10 * ms, 10 * ms, 1, 1, s});
+        rows.push_back({t0 + s * 10 * ms + ms, 8 * ms, 2, 2, s});
+      }
+      w.append(std::span<const ts::store::EventRow>(rows));
+      w.finish();
+    }
+    Opened o = open(path);
+    TimelineView* v = o.page->view();
+    v->show_all();
+    const DrawList list = frame(o);
+    QCOMPARE(list.epochs.size(), std::size_t{3});
+    for (int e = 0; e < 3; ++e) {
+      QCOMPARE(list.epochs[static_cast<std::size_t>(e)].label,
+               QStringLiteral("epoch %1").arg(e + 1));
+      QVERIFY(std::abs(list.epochs[static_cast<std::size_t>(e)].x -
+                       v->widget_point(t0 + e * 40 * ms, 0).x()) < 0.5);
+    }
+    QVERIFY(v->show_step(5));
+    QString details;
+    for (const auto& [field, value] : o.page->details()->details())
+      details += field + "=" + value + ";";
+    QVERIFY2(details.contains(QStringLiteral("Epoch=2;")), qPrintable(details));
+    // Zoomed into epoch 2 only epoch 2's start (and none before the view) is marked.
+    v->show_range(t0 + 35 * ms, t0 + 75 * ms);
+    const DrawList in = frame(o);
+    QCOMPARE(in.epochs.size(), std::size_t{1});
+    QCOMPARE(in.epochs.front().label, QStringLiteral("epoch 2"));
+    o.page->set_session(nullptr);
+  }
+
+  // A group header folds its lanes on a click and pins them on a click on its pin; pinned lanes
+  // stay at the top while the others scroll beneath them, and clicks there hit the pinned ones.
+  void lane_groups_fold_and_pin() {
+    Opened o = open(synth_);
+    o.page->resize(1400, 330);  // fewer lanes than the trace has: the lanes scroll
+    QTest::qWait(20);
+    TimelineView* v = o.page->view();
+    frame(o);
+    v->repaint();
+    const QString key = LaneLayout::device_group(ts::store::kNull, QStringLiteral("synthetic GPU"));
+    const auto header_point = [&](double dx_from_right) {
+      const Lane* h = v->layout().group_lane(key);
+      const QPointF p = v->widget_point(v->mapping().view_begin(), h->y + h->height / 2);
+      return QPoint(static_cast<int>(dx_from_right < 0 ? 40 : v->names_width() - dx_from_right),
+                    static_cast<int>(p.y()));
+    };
+    const auto device_lanes = [&] {
+      int n = 0;
+      for (const Lane& l : v->layout().lanes()) n += l.kind == LaneKind::device;
+      return n;
+    };
+    QVERIFY(v->layout().group_lane(key));
+    QCOMPARE(device_lanes(), 2);
+    QTest::mouseClick(v, Qt::LeftButton, Qt::NoModifier, header_point(-1));  // the name: fold
+    v->repaint();
+    QCOMPARE(device_lanes(), 0);
+    QVERIFY(v->groups().collapsed.count(key));
+    QTest::mouseClick(v, Qt::LeftButton, Qt::NoModifier, header_point(-1));
+    v->repaint();
+    QCOMPARE(device_lanes(), 2);
+
+    QTest::mouseClick(v, Qt::LeftButton, Qt::NoModifier, header_point(12));  // the pin
+    v->repaint();
+    QVERIFY(v->groups().pinned.count(key));
+    QVERIFY(v->layout().pinned_height() > 0);
+    QCOMPARE(v->layout().lanes().front().group, key);
+    QVERIFY(v->layout().height() > v->height());  // there is something to scroll
+    const auto gpu_box = [&]() -> std::optional<DrawBox> {
+      for (const DrawBox& b : v->last_frame().boxes)
+        if (b.hit.kind == Selection::Kind::event && b.pinned && b.rect.width() > 4) return b;
+      return std::nullopt;
+    };
+    const auto steps_top = [&]() -> std::optional<double> {
+      for (const DrawBox& b : v->last_frame().boxes)
+        if (b.hit.kind == Selection::Kind::step) return b.rect.top();
+      return std::nullopt;
+    };
+    const auto before = gpu_box();
+    const auto steps_before = steps_top();
+    QVERIFY(before && steps_before);
+    v->scroll_to(60);
+    v->repaint();
+    QCOMPARE(v->scroll_y(), 60);
+    const auto after = gpu_box();
+    QVERIFY(after);
+    QCOMPARE(after->rect.top(), before->rect.top());  // pinned: in place
+    const auto steps_after = steps_top();
+    QVERIFY(!steps_after || *steps_after < *steps_before);  // scrolled up beneath the band
+    // Nothing drawn wholly under the band but its own lanes; a click there selects their event.
+    const double band_bottom = v->widget_point(0, v->layout().pinned_height()).y();
+    for (const DrawBox& b : v->last_frame().boxes)
+      if (!b.pinned) QVERIFY(b.rect.bottom() > band_bottom);
+    QTest::mouseClick(v, Qt::LeftButton, Qt::NoModifier, after->rect.center().toPoint());
+    QCOMPARE(v->selection().kind, Selection::Kind::event);
+    QCOMPARE(v->selection().track, after->hit.track);
+    v->toggle_pin(key);
+    v->repaint();
+    QCOMPARE(v->layout().pinned_height(), 0.0);
+    o.page->set_session(nullptr);
+  }
+
+  // N / Shift+N step through the instances of the selected event's name, "instance i of N".
+  void n_steps_through_the_instances_of_the_selected_name() {
+    Opened o = open(synth_);
+    TimelineView* v = o.page->view();
+    o.page->set_search(QStringLiteral("sgemm_NN"));
+    QVERIFY(o.page->find_next(true));
+    const Selection first = v->selection();
+    const std::uint64_t i = o.page->current_match();
+    o.page->set_search(QString());
+    v->select(first);
+    v->setFocus();
+    QTest::keyClick(v, Qt::Key_N);
+    QVERIFY2(o.page->matches_text().startsWith(QStringLiteral("instance %1 of ").arg(i + 1)),
+             qPrintable(o.page->matches_text()));
+    const Selection second = v->selection();
+    QVERIFY(second.start_ns > first.start_ns);
+    QCOMPARE(second.label, first.label);
+    QTest::keyClick(v, Qt::Key_N, Qt::ShiftModifier);
+    QCOMPARE(v->selection().start_ns, first.start_ns);
+    QCOMPARE(o.page->current_match(), i);
+    o.page->set_session(nullptr);
+  }
+
   void merged_block_click_zooms_in() {
     Opened o = open(synth_);
     TimelineView* v = o.page->view();

@@ -40,14 +40,16 @@ const std::map<std::string, std::set<std::string>> kAllowed = {
      {"engine/core", "engine/backend", "engine/data", "engine/dist", "engine/nn", "profiler/store",
       "profiler/analysis", "profiler/io", "profiler/json", "profiler/import",
       "profiler/import_cache", "profiler/synth", "trainscope"}},
-    {"gui/models", {"profiler/analysis", "profiler/store", "trainscope"}},
-    {"gui/widgets",
-     {"gui/models", "profiler/analysis", "profiler/store", "profiler/import_cache", "trainscope"}},
+    {"gui/models", {"profiler/analysis", "profiler/import_cache", "profiler/store", "trainscope"}},
+    // Widgets reach the trace through gui/models (the session, trace_meta.hpp for the meta
+    // table), never the store or its meta keys directly.
+    {"gui/widgets", {"gui/models", "profiler/analysis", "profiler/import_cache"}},
     {"gui/app", {"gui/widgets", "gui/models"}},
 };
 
 // The module of a source path relative to the repository: its first two directories, with
-// engine/data/pipeline part of engine/data and every gui/widgets/* part of gui/widgets.
+// engine/data/pipeline part of engine/data, every gui/widgets/* part of gui/widgets and every
+// gui/models/* part of gui/models.
 std::string module_of(const std::string& path) {
   const std::string top = path.substr(0, path.find('/'));
   if (top == "kernels" || top == "cli") return top;
@@ -104,7 +106,8 @@ TEST(Layering, EveryIncludeFollowsAnAllowedEdge) {
 
 TEST(Layering, ModulesAreNamedByTheirDirectories) {
   EXPECT_EQ(module_of("engine/data/pipeline/pipeline.cpp"), "engine/data");
-  EXPECT_EQ(module_of("gui/widgets/timeline/draw_list.cpp"), "gui/widgets");
+  EXPECT_EQ(module_of("gui/widgets/timeline/timeline_view.cpp"), "gui/widgets");
+  EXPECT_EQ(module_of("gui/models/timeline/draw_list.cpp"), "gui/models");
   EXPECT_EQ(module_of("cli/main.cpp"), "cli");
   EXPECT_EQ(included_module("trainscope/trace.hpp"), "trainscope");
   EXPECT_EQ(included_module("profiler/store/reader.hpp"), "profiler/store");

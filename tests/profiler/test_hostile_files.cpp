@@ -1,8 +1,10 @@
 // The reader against hostile files: special files are never read, a schema that is not exactly
 // the trace schema of the file's version is refused, and every statement has a work budget.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -135,8 +137,8 @@ TEST(HostileFiles, OlderVersionsOpenWithTheirOwnSchema) {
     EXPECT_EQ(open_error(path), "") << v;
     EXPECT_EQ(Reader(path).event_count(), Reader(current).event_count());
     // A file that claims an older version but holds a newer table is altered, not older.
-    ts::test::exec_rw(path, "CREATE TABLE process (id INTEGER PRIMARY KEY)");
-    EXPECT_TRUE(contains(open_error(path), "an extra table process")) << open_error(path);
+    ts::test::exec_rw(path, "CREATE TABLE overview (part INTEGER PRIMARY KEY, data BLOB)");
+    EXPECT_TRUE(contains(open_error(path), "an extra table overview")) << open_error(path);
   }
 }
 
@@ -277,6 +279,72 @@ TEST(HostileFiles, ExtremeTimesAreIndexedAndReadWithoutOverflow) {
   EXPECT_FALSE(r.step_events(1).empty());
   EXPECT_FALSE(r.step_events(2).empty());
   EXPECT_EQ(r.counter(3, kMin, kMax).size(), 0u);  // [t0, t1) never holds INT64_MAX
+}
+
+// Reverses the cells of the one-page (leaf) b-tree of WITHOUT ROWID table `table` in the file at
+// `path`, and points its second cell at its first: SQLite then returns the rows in descending
+// key order, with the first repeated and the second gone, despite ORDER BY (it trusts the b-tree
+// for that order). The schema and the file's header stay as they were.
+void scramble_leaf(const std::string& path, const std::string& table) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  const std::string sql =
+      "SELECT rootpage, (SELECT page_size FROM pragma_page_size) "
+      "FROM sqlite_schema WHERE name = '" +
+      table + "'";
+  ASSERT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  const std::int64_t root = sqlite3_column_int64(st, 0);
+  const std::int64_t page_size = sqlite3_column_int64(st, 1);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  std::string bytes = ts::test::read_file(path);
+  const std::size_t page = static_cast<std::size_t>((root - 1) * page_size);
+  const std::size_t header = page + (root == 1 ? 100 : 0);
+  ASSERT_EQ(static_cast<unsigned char>(bytes.at(header)), 0x0A) << table << ": one leaf page";
+  const std::size_t cells = (static_cast<unsigned char>(bytes[header + 3]) << 8) |
+                            static_cast<unsigned char>(bytes[header + 4]);
+  ASSERT_GE(cells, 3u);
+  std::vector<std::string> pointers;
+  for (std::size_t i = 0; i < cells; ++i) pointers.push_back(bytes.substr(header + 8 + 2 * i, 2));
+  std::reverse(pointers.begin(), pointers.end());
+  pointers[1] = pointers[0];
+  for (std::size_t i = 0; i < cells; ++i) bytes.replace(header + 8 + 2 * i, 2, pointers[i]);
+  ts::test::write_file(path, bytes);
+}
+
+// Steps and counter samples come in time order, one per key, from a file whose b-trees return
+// them backwards and with a row twice (what analysis and the viewer take as given).
+TEST(HostileFiles, StepsAndCountersComeInOrderFromADamagedBtree) {
+  TempDir dir;
+  const std::string path = dir.file("backwards.db");
+  {
+    ts::store::Writer w(path);
+    ts::test::write_dictionary(w);
+    const auto rows = ts::test::step_rows(20);
+    w.append(std::span<const ts::store::EventRow>(rows));
+    std::vector<ts::store::CounterRow> samples;
+    for (int i = 0; i < 20; ++i) samples.push_back({3, 1'000'000'000 + i * 1'000'000, 1.0 * i});
+    w.append(std::span<const ts::store::CounterRow>(samples));
+    w.finish();
+  }
+  scramble_leaf(path, "step_span");
+  scramble_leaf(path, "counter_sample");
+  Reader r(path);
+  const std::vector<ts::store::Step> steps = r.steps();
+  ASSERT_EQ(steps.size(), 19u) << "the repeated row once, the lost one not at all";
+  for (std::size_t i = 1; i < steps.size(); ++i)
+    EXPECT_LT(steps[i - 1].start_ns, steps[i].start_ns) << i;
+  EXPECT_EQ(steps.front().step, 0);
+  EXPECT_EQ(steps.back().step, 19);
+  EXPECT_EQ(steps[17].step, 17) << "step 18 is the row the damage lost";
+  for (const ts::store::Step& s : steps) EXPECT_EQ(r.step_events(s.step).size(), 11u) << s.step;
+  const auto fill = r.counter(3, std::numeric_limits<std::int64_t>::min(),
+                              std::numeric_limits<std::int64_t>::max());
+  ASSERT_EQ(fill.size(), 19u);
+  for (std::size_t i = 1; i < fill.size(); ++i) EXPECT_LT(fill[i - 1].ts_ns, fill[i].ts_ns) << i;
+  EXPECT_EQ(fill.back().value, 19.0);
 }
 
 // Names beyond the cap are cut at a character boundary and counted; shorter ones are kept.

@@ -41,8 +41,8 @@ std::string make_trace(const TempDir& dir, int steps) {
 TEST(Store, SchemaIsEmbeddedAndVersioned) {
   const auto sql_text = ts::store::schema_sql();
   EXPECT_NE(sql_text.find("CREATE TABLE event"), std::string_view::npos);
-  EXPECT_NE(sql_text.find("PRAGMA user_version = 3;"), std::string_view::npos);
-  EXPECT_EQ(ts::store::kSchemaVersion, 3);
+  EXPECT_NE(sql_text.find("PRAGMA user_version = 4;"), std::string_view::npos);
+  EXPECT_EQ(ts::store::kSchemaVersion, 4);
 }
 
 TEST(Store, CategoryTableMatchesTheTaxonomy) {
@@ -465,7 +465,7 @@ TEST(Store, ANewTraceCarriesItsApplicationIdInTheFileHeaderAtOnce) {
 
 // Size on disk per event, indexes included, for a capture-like stream (not a timing assertion):
 // four threads on one clock, rows sorted by start in each 10 ms batch as the collector does.
-TEST(Store, StoredSizeIsAtMost32BytesPerEvent) {
+TEST(Store, StoredSizeIsAtMost32BytesPerEventPlusTheOverview) {
   TempDir dir;
   const std::string path = dir.file("size.db");
   constexpr int kEvents = 300000;
@@ -497,9 +497,16 @@ TEST(Store, StoredSizeIsAtMost32BytesPerEvent) {
     w.append(std::span<const EventRow>(rows));
     w.finish();
   }
-  const double per_event = static_cast<double>(std::filesystem::file_size(path)) / kEvents;
+  // The events with their indexes, and the overview the viewer opens with (a few bytes a zone).
+  const double overview_bytes =
+      std::stod(ts::test::sql(path, "SELECT sum(length(data)) FROM overview").rows.at(0).at(0));
+  const double per_event =
+      (static_cast<double>(std::filesystem::file_size(path)) - overview_bytes) / kEvents;
   EXPECT_LE(per_event, 32.0);
+  EXPECT_GT(overview_bytes, 0);
+  EXPECT_LE(overview_bytes / kEvents, 2.0);
   RecordProperty("bytes_per_event", std::to_string(per_event));
+  RecordProperty("overview_bytes_per_event", std::to_string(overview_bytes / kEvents));
 }
 
 }  // namespace

@@ -56,16 +56,10 @@ struct PipelineOptions {
   int max_prefetch = 64;
 };
 
-// `--pipeline naive`: no parallelism, no prefetch, no cache.
+// The `naive` preset: no parallelism, no prefetch, no cache (what a first training script does).
 PipelineOptions naive_pipeline(std::int64_t batch_size);
-// `--pipeline tuned`: autotuned parallelism and prefetch, cache after decode, prefetch to device.
+// The `tuned` preset: autotuned parallelism and prefetch, cache after decode, prefetch to device.
 PipelineOptions tuned_pipeline(std::int64_t batch_size);
-
-// Parses a --parallel / --prefetch value: a count >= 0 (at most `max`) or "auto". Throws
-// std::invalid_argument naming `flag`.
-int parse_count_or_auto(const std::string& flag, const std::string& text, int max);
-// Parses --cache: none | memory | file:PATH.
-void parse_cache(const std::string& text, PipelineOptions& options);
 
 // One line for the user: "parallel 2 (auto), prefetch 4 (auto), cache memory, shuffle full, ..."
 std::string describe(const PipelineOptions& options);

@@ -1,5 +1,6 @@
 #include "gui/widgets/tables/kernels_page.hpp"
 
+#include <QMenu>
 #include <QVBoxLayout>
 
 #include "gui/widgets/tables/table_view.hpp"
@@ -19,6 +20,18 @@ KernelsPage::KernelsPage(QWidget* parent)
   layout->addWidget(filter_);
   layout->addWidget(view_, 1);
   connect(filter_, &QLineEdit::textChanged, proxy_, &KernelProxyModel::set_name_filter);
+  const auto activate = [this](const QModelIndex& index) {
+    if (index.isValid()) emit kernelActivated(index.data(KernelModel::KernelNameRole).toString());
+  };
+  connect(view_, &QTableView::activated, this, activate);  // double-click, or Enter
+  view_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(view_, &QWidget::customContextMenuRequested, this, [this, activate](const QPoint& at) {
+    const QModelIndex index = view_->indexAt(at);
+    if (!index.isValid()) return;
+    QMenu menu(this);
+    menu.addAction(tr("Show instances in the timeline"), this, [&] { activate(index); });
+    menu.exec(view_->viewport()->mapToGlobal(at));
+  });
 }
 
 void KernelsPage::set_report(const analysis::Report* report) {

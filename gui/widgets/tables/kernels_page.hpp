@@ -1,4 +1,6 @@
-// The kernels tab: the kernel statistics, sortable by any column and filtered by name.
+// The kernels tab: the kernel statistics, sortable by any column and filtered by name. A row
+// leads to the kernel's instances in the timeline: double-click it, press Enter on it or use its
+// context menu ("Show instances in the timeline").
 #pragma once
 
 #include <QLineEdit>
@@ -19,6 +21,11 @@ class KernelsPage : public QWidget {
   KernelModel* model() const { return model_; }
   KernelProxyModel* proxy() const { return proxy_; }
   QLineEdit* filter() const { return filter_; }
+  QTableView* table() const { return view_; }
+
+ signals:
+  // The instances of kernel `name` are wanted (the window shows them in the timeline).
+  void kernelActivated(const QString& name);
 
  private:
   KernelModel* model_;

@@ -27,7 +27,8 @@ void DetailsPanel::set_details(const Details& details) {
         tr("<span style='color:#78909c'>Click an event, a step or an idle gap.<br><br>"
            "Wheel: zoom at the cursor<br>Drag: pan<br>Shift+drag: sum up a time range<br>"
            "W / S: zoom, A / D: pan<br>Home: everything, F: fit the selection<br>"
-           "Click a rank's header: fold its lanes</span>"));
+           "N / Shift+N: next / previous instance<br>"
+           "Click a group's header: fold its lanes,<br>its pin: keep them on top</span>"));
     return;
   }
   QString html = QStringLiteral("<table cellspacing='0' cellpadding='2'>");

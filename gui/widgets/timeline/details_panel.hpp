@@ -4,7 +4,7 @@
 #include <QLabel>
 #include <QWidget>
 
-#include "gui/widgets/timeline/selection_details.hpp"
+#include "gui/models/timeline/selection_details.hpp"
 
 namespace ts::gui {
 

@@ -3,6 +3,7 @@
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -57,14 +58,18 @@ TimelinePage::TimelinePage(QWidget* parent)
   layout->addWidget(split, 1);
   layout->addWidget(new Legend(this));
 
-  connect(search_edit_, &QLineEdit::textChanged, this,
-          [this](const QString&) { refresh_search(); });
+  connect(search_edit_, &QLineEdit::textChanged, this, [this](const QString&) {
+    instance_mode_ = false;  // typed: a search by name again
+    refresh_search();
+  });
   connect(search_edit_, &QLineEdit::returnPressed, this,
           [this] { find_next(!(QGuiApplication::keyboardModifiers() & Qt::ShiftModifier)); });
   connect(prev, &QToolButton::clicked, this, [this] { find_next(false); });
   connect(next, &QToolButton::clicked, this, [this] { find_next(true); });
   connect(all, &QPushButton::clicked, view_, &TimelineView::show_all);
   connect(view_, &TimelineView::selectionChanged, this, &TimelinePage::show_details);
+  connect(view_, &TimelineView::instanceRequested, this,
+          [this](bool forward) { step_instance(forward); });
 }
 
 void TimelinePage::set_session(TraceSession* session, bool keep_view) {
@@ -123,25 +128,64 @@ void TimelinePage::refresh_search() {
     matches_->clear();
     return;
   }
-  s->summary().read([&](const SummaryData& d) { search_.set_query(search_edit_->text(), d); });
+  s->summary().read([&](const SummaryData& d) {
+    if (instance_mode_)
+      search_.set_instances(search_edit_->text(), d, kernels_only_);
+    else
+      search_.set_query(search_edit_->text(), d);
+  });
   current_match_ = 0;
   if (search_edit_->text().isEmpty())
     matches_->clear();
   else
-    matches_->setText(
-        tr("%1 matches").arg(format_count(static_cast<std::int64_t>(search_.matches()))));
+    matches_->setText((instance_mode_ ? tr("%1 instances") : tr("%1 matches"))
+                          .arg(format_count(static_cast<std::int64_t>(search_.matches()))));
+}
+
+bool TimelinePage::show_instances(const QString& name, bool kernels_only) {
+  TraceSession* s = view_->session();
+  if (!s) return false;
+  {
+    const QSignalBlocker block(search_edit_);  // not a search by name: no textChanged
+    search_edit_->setText(name);
+  }
+  instance_mode_ = true;
+  kernels_only_ = kernels_only;
+  refresh_search();
+  return find_from(view_->mapping().view_begin() - 1, std::numeric_limits<std::uint32_t>::max(),
+                   true);
+}
+
+bool TimelinePage::step_instance(bool forward) {
+  TraceSession* s = view_->session();
+  const Selection& cur = view_->selection();
+  if (!s || cur.kind != Selection::Kind::event) return false;
+  const store::Label& label = s->reader().label(cur.label);
+  const QString name = QString::fromStdString(label.name);
+  const bool kernels =
+      label.category == trace::Category::kernel || label.category == trace::Category::collective;
+  if (!instance_mode_ || search_.query() != name || search_.kernels_only() != kernels) {
+    {
+      const QSignalBlocker block(search_edit_);
+      search_edit_->setText(name);
+    }
+    instance_mode_ = true;
+    kernels_only_ = kernels;
+    refresh_search();
+  }
+  return find_from(cur.start_ns, cur.track, forward);
 }
 
 bool TimelinePage::find_next(bool forward) {
+  const Selection& cur = view_->selection();
+  if (cur.kind == Selection::Kind::event) return find_from(cur.start_ns, cur.track, forward);
+  return find_from(forward ? view_->mapping().view_begin() - 1 : view_->mapping().view_end() + 1,
+                   forward ? std::numeric_limits<std::uint32_t>::max() : 0, forward);
+}
+
+bool TimelinePage::find_from(std::int64_t from, std::uint32_t track, bool forward) {
   TraceSession* s = view_->session();
   if (!s || search_.labels() == 0) return false;
-  const Selection& cur = view_->selection();
-  std::int64_t from = forward ? view_->mapping().view_begin() - 1 : view_->mapping().view_end() + 1;
-  std::uint32_t track = forward ? std::numeric_limits<std::uint32_t>::max() : 0;
-  if (cur.kind == Selection::Kind::event) {
-    from = cur.start_ns;
-    track = cur.track;
-  }
   try {
     std::optional<store::Event> e = search_.step(s->reader(), from, track, forward);
     if (!e)  // wrap around
@@ -153,7 +197,7 @@ bool TimelinePage::find_next(bool forward) {
     view_->reveal(
         {Selection::Kind::event, e->track, -1, e->start_ns, e->end_ns(), e->label, 0, {}});
     current_match_ = search_.ordinal(s->reader(), *e);
-    matches_->setText(tr("%1 of %2")
+    matches_->setText((instance_mode_ ? tr("instance %1 of %2") : tr("%1 of %2"))
                           .arg(format_count(static_cast<std::int64_t>(current_match_)),
                                format_count(static_cast<std::int64_t>(search_.matches()))));
     return true;

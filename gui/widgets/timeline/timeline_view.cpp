@@ -1,8 +1,10 @@
 #include "gui/widgets/timeline/timeline_view.hpp"
 
+#include <QContextMenuEvent>
 #include <QElapsedTimer>
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -14,6 +16,7 @@
 #include "gui/models/format.hpp"
 #include "gui/models/lod.hpp"
 #include "gui/models/palette.hpp"
+#include "gui/models/trace_meta.hpp"
 
 namespace ts::gui {
 
@@ -27,7 +30,10 @@ QString lane_tooltip(const Lane& lane) {
     case LaneKind::steps:
       return QObject::tr("%1: the training steps, red when input-bound").arg(lane.title);
     case LaneKind::group:
-      return QObject::tr("%1 (click to fold or unfold its lanes)").arg(lane.title);
+      return QObject::tr(
+                 "%1 (click to fold or unfold its lanes; click the pin, or right-click, "
+                 "to keep them at the top while scrolling)")
+          .arg(lane.title);
     case LaneKind::device:
       return QObject::tr("%1 (device queue)").arg(lane.title);
     case LaneKind::idle:
@@ -76,13 +82,15 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
   last_ = {};
   if (!keep_view) {
     selection_ = {};
-    collapsed_.clear();  // another trace: other processes
+    groups_ = {};  // another trace: other processes and devices
   }
   if (!session) {
+    epochs_.clear();
     update();
     return;
   }
-  steps_ = make_step_row(session->steps(), session->report());
+  epochs_ = epoch_first_steps(session->reader());
+  steps_ = make_step_row(session->steps(), session->report(), epochs_);
   if (session->report()) report_ready();
   const auto [begin, end] = session->extent();
   if (keep_view) {
@@ -111,7 +119,7 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
 void TimelineView::report_ready() {
   if (!session_ || !session_->report()) return;
   const analysis::Report& r = *session_->report();
-  steps_ = make_step_row(session_->steps(), &r);
+  steps_ = make_step_row(session_->steps(), &r, epochs_);
   gaps_ = make_gap_row(r);
   has_gaps_ = r.device.has_device;
   update();
@@ -136,7 +144,22 @@ bool TimelineView::on_names_edge(const QPointF& pos) const {
 
 QPointF TimelineView::widget_point(std::int64_t ns, double content_y) const {
   const TimelineGeometry g = geometry();
-  return {g.area.left() + mapping_.x_of(ns), g.area.top() + content_y - g.scroll_y};
+  const double y = content_y < layout_.pinned_height() ? content_y : content_y - g.scroll_y;
+  return {g.area.left() + mapping_.x_of(ns), g.area.top() + y};
+}
+
+void TimelineView::scroll_to(int y) {
+  update_scrollbar();
+  vbar_->setValue(y);
+}
+
+int TimelineView::scroll_y() const {
+  return vbar_->value();
+}
+
+double TimelineView::content_y_at(double y) const {
+  const TimelineGeometry g = geometry();
+  return layout_.content_y(y - g.area.top(), g.scroll_y);
 }
 
 void TimelineView::sync_extent() {
@@ -237,11 +260,11 @@ void TimelineView::request_window() {
           const double resolution =
               std::max(1.0, static_cast<double>(mapping_.extent_end() - mapping_.extent_begin()) /
                                 SummaryData::kBins);
-          if (mapping_.ns_per_px() >= 4 * resolution) return std::nullopt;
+          if (mapping_.ns_per_px() >= resolution) return std::nullopt;
           return std::pair{w0, w1};
         }
         // Zoomed out, the summary is as good as the events: it merged only what a pixel merges.
-        if (mapping_.ns_per_px() >= 4 * d.resolution_ns) return std::nullopt;
+        if (mapping_.ns_per_px() >= d.resolution_ns) return std::nullopt;
         const auto limit = static_cast<std::uint64_t>(0.9 * WindowCache::kMaxEvents);
         if (estimate_events(d, w0, w1) <= limit) return std::pair{w0, w1};
         if (estimate_events(d, v0, v1) <= limit) return std::pair{v0, v1};
@@ -266,7 +289,7 @@ DrawList TimelineView::build_frame() {
             if (const TrackRows* r = window->rows_of(track)) rows = std::max(rows, r->rows.size());
           return static_cast<int>(rows);
         },
-        collapsed_);
+        groups_);
     DrawContext ctx;
     ctx.mapping = &mapping_;
     ctx.layout = &layout_;
@@ -298,6 +321,9 @@ void TimelineView::paintEvent(QPaintEvent*) {
   build_ms_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
   timer.restart();
   paint_draw_list(p, last_, layout_, geometry());
+  if (vbar_->isVisible())  // the ruler's row above the scroll bar
+    p.fillRect(QRectF(vbar_->x(), 0, width() - vbar_->x(), TimelineGeometry::kRulerHeight),
+               QColor(0xec, 0xef, 0xf1));
   paint_ms_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
   update_scrollbar();
 }
@@ -306,7 +332,8 @@ void TimelineView::update_scrollbar() {
   const double overflow = layout_.height() - geometry().area.height();
   const int max = std::max(0, static_cast<int>(std::ceil(overflow)));
   if (vbar_->maximum() != max) vbar_->setRange(0, max);
-  vbar_->setPageStep(static_cast<int>(geometry().area.height()));
+  vbar_->setPageStep(
+      static_cast<int>(std::max(1.0, geometry().area.height() - layout_.pinned_height())));
   const bool show = max > 0;
   if (vbar_->isVisible() != show) {
     vbar_->setVisible(show);
@@ -381,9 +408,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
     const TimelineGeometry g = geometry();
     const double x0 = press_->x() - g.area.left(), x1 = pos.x() - g.area.left();
     // While dragging only the overlay follows; the details are summed up on release.
-    selection_ = range_selection(mapping_.ns_at(x0), mapping_.ns_at(x1),
-                                 press_->y() - g.area.top() + g.scroll_y,
-                                 pos.y() - g.area.top() + g.scroll_y);
+    selection_ = range_selection(mapping_.ns_at(x0), mapping_.ns_at(x1), content_y_at(press_->y()),
+                                 content_y_at(pos.y()));
     update();
     return;
   }
@@ -412,22 +438,35 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
 }
 
 const DrawBox* TimelineView::box_at(const QPointF& pos) const {
+  // Over the pinned band only its boxes count: the scrolled ones pass beneath it.
+  const bool in_band = pos.y() < geometry().area.top() + layout_.pinned_height();
   for (auto it = last_.boxes.rbegin(); it != last_.boxes.rend(); ++it)
-    if (it->hit.kind != Selection::Kind::none && it->rect.adjusted(-1, 0, 1, 0).contains(pos))
+    if (it->hit.kind != Selection::Kind::none && it->pinned == in_band &&
+        it->rect.adjusted(-1, 0, 1, 0).contains(pos))
       return &*it;
   return nullptr;
 }
 
-void TimelineView::toggle_group(std::int64_t process) {
-  if (!collapsed_.erase(process)) collapsed_.insert(process);
+void TimelineView::toggle_group(const QString& key) {
+  if (!groups_.collapsed.erase(key)) groups_.collapsed.insert(key);
+  changed();
+}
+
+void TimelineView::toggle_pin(const QString& key) {
+  if (!groups_.pinned.erase(key)) groups_.pinned.insert(key);
   changed();
 }
 
 void TimelineView::click(const QPointF& pos) {
   const TimelineGeometry g = geometry();
   if (pos.x() < g.names.right()) {
-    const Lane* lane = layout_.lane_at(pos.y() - g.area.top() + g.scroll_y);
-    if (lane != nullptr && lane->kind == LaneKind::group) toggle_group(lane->process);
+    const Lane* lane = layout_.lane_at(content_y_at(pos.y()));
+    if (lane == nullptr || lane->kind != LaneKind::group) return;
+    const double top = g.area.top() + layout_.view_y(*lane, lane->y, g.scroll_y);
+    if (pin_button(g, top).adjusted(-2, -2, 2, 2).contains(pos))
+      toggle_pin(lane->group);
+    else
+      toggle_group(lane->group);
     return;
   }
   const DrawBox* b = box_at(pos);
@@ -465,6 +504,10 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_0:
       show_all();
       break;
+    case Qt::Key_N:
+      if (selection_.kind != Selection::Kind::event) return QWidget::keyPressEvent(e);
+      emit instanceRequested(!(e->modifiers() & Qt::ShiftModifier));
+      break;
     case Qt::Key_F:
       if (!selection_.empty()) {
         const std::int64_t m =
@@ -479,12 +522,37 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
   e->accept();
 }
 
+void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
+  const TimelineGeometry g = geometry();
+  QMenu menu(this);
+  if (g.names.contains(e->pos())) {
+    const Lane* lane = layout_.lane_at(content_y_at(e->pos().y()));
+    if (lane == nullptr || lane->kind != LaneKind::group) return;
+    const QString key = lane->group;
+    menu.addAction(lane->collapsed ? tr("Unfold") : tr("Fold"), this,
+                   [this, key] { toggle_group(key); });
+    menu.addAction(lane->pinned ? tr("Unpin") : tr("Pin to the top"), this,
+                   [this, key] { toggle_pin(key); });
+  } else {
+    const DrawBox* b = box_at(e->pos());
+    if (b == nullptr || b->style != DrawBox::Style::solid || b->hit.kind != Selection::Kind::event)
+      return;
+    select(b->hit);
+    const QString name = labels_.get(b->hit.label).name;
+    menu.addAction(tr("Next instance of %1 (N)").arg(name), this,
+                   [this] { emit instanceRequested(true); });
+    menu.addAction(tr("Previous instance of %1 (Shift+N)").arg(name), this,
+                   [this] { emit instanceRequested(false); });
+  }
+  menu.exec(e->globalPos());
+}
+
 bool TimelineView::event(QEvent* e) {
   if (e->type() != QEvent::ToolTip) return QWidget::event(e);
   const auto* help = static_cast<QHelpEvent*>(e);
   const TimelineGeometry g = geometry();
   if (g.names.contains(help->pos())) {  // a lane's name, in full (the column may elide it)
-    const Lane* lane = layout_.lane_at(help->pos().y() - g.area.top() + g.scroll_y);
+    const Lane* lane = layout_.lane_at(content_y_at(help->pos().y()));
     if (lane == nullptr || lane->title.isEmpty())
       QToolTip::hideText();
     else
@@ -512,6 +580,7 @@ bool TimelineView::event(QEvent* e) {
     tip = QStringLiteral("%1 (%2) — %3").arg(l.name, category_label(l.category), dur);
   } else if (h.kind == Selection::Kind::step) {
     tip = tr("step %1 — %2").arg(steps_.numbers[h.index]).arg(dur);
+    if (const int epoch = steps_.epoch_of(h.index); epoch > 0) tip += tr(" (epoch %1)").arg(epoch);
     if (steps_.input_pct[h.index] >= 0)
       tip += tr(", input %1").arg(format_pct(steps_.input_pct[h.index]));
     if (steps_.input_bound[h.index]) tip += tr(" — input-bound");

@@ -1,8 +1,12 @@
 // The timeline: one lane per track (steps, trainer, input workers, device queues, device idle,
-// counters), nested zones by depth, a time ruler. Wheel zooms around the cursor, dragging pans,
-// W/S zoom and A/D pan (as in Perfetto and Tracy), Home shows everything. A click selects an
+// counters), nested zones by depth, a time ruler with the epochs. Lanes come in groups (per
+// rank, per device: lane_layout.hpp) that fold and pin to the top (a click on a group header
+// folds it, on its pin pins it; also its context menu). Wheel zooms around the cursor, dragging
+// pans, W/S zoom and A/D pan (as in Perfetto and Tracy), Home shows everything. A click selects an
 // event, a step or an idle gap; a click on a merged block zooms into it; Shift+drag selects a
-// time range over the lanes it crosses (summed up by name in the details panel). Each frame is
+// time range over the lanes it crosses (summed up by name in the details panel). N and Shift+N
+// (or an event's context menu) ask for the next and previous instance of the selected event's
+// name (instanceRequested: the page steps to it). Each frame is
 // built as a draw list (pass 1, from the trace summary when zoomed out, from a loaded window of
 // exact events when zoomed in) and then painted (pass 2). A new trace opens on a few steps around
 // its first input-bound step (TraceSession::initial_range), whose window is asked for at once, so
@@ -16,12 +20,12 @@
 #include <optional>
 
 #include "gui/models/time_mapping.hpp"
+#include "gui/models/timeline/draw_list.hpp"
+#include "gui/models/timeline/draw_list_painter.hpp"
+#include "gui/models/timeline/label_cache.hpp"
+#include "gui/models/timeline/lane_layout.hpp"
+#include "gui/models/timeline/timeline_data.hpp"
 #include "gui/models/trace_session.hpp"
-#include "gui/widgets/timeline/draw_list.hpp"
-#include "gui/widgets/timeline/draw_list_painter.hpp"
-#include "gui/widgets/timeline/label_cache.hpp"
-#include "gui/widgets/timeline/lane_layout.hpp"
-#include "gui/widgets/timeline/timeline_data.hpp"
 
 namespace ts::gui {
 
@@ -67,10 +71,18 @@ class TimelineView : public QWidget {
   const LaneLayout& layout() const { return layout_; }
   // Where time `ns` at content height `content_y` of the lanes is drawn, in widget coordinates.
   QPointF widget_point(std::int64_t ns, double content_y) const;
-  // Folds or unfolds the lanes of a process (a rank) under its group header; a click on the
-  // header in the lane names does the same.
-  void toggle_group(std::int64_t process);
-  const std::set<std::int64_t>& collapsed_groups() const { return collapsed_; }
+  // Folds or unfolds the lanes of a group (LaneLayout::process_group, device_group) under its
+  // header; a click on the header in the lane names does the same.
+  void toggle_group(const QString& key);
+  // Pins a group's lanes in a band at the top that does not scroll, or unpins them; a click on
+  // the header's pin does the same.
+  void toggle_pin(const QString& key);
+  const LaneGroupState& groups() const { return groups_; }
+  // Scrolls the lanes below the pinned band down by `y` pixels (clamped to what there is).
+  void scroll_to(int y);
+  int scroll_y() const;
+  // The content y (lane_layout.hpp) drawn at widget y `y`.
+  double content_y_at(double y) const;
   double last_build_ms() const { return build_ms_; }
   double last_paint_ms() const { return paint_ms_; }
   const StepRow& step_row() const { return steps_; }
@@ -79,6 +91,8 @@ class TimelineView : public QWidget {
  signals:
   void selectionChanged(const ts::gui::Selection& selection);
   void viewChanged();
+  // The next (forward) or previous instance of the selected event's name is wanted.
+  void instanceRequested(bool forward);
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -88,6 +102,7 @@ class TimelineView : public QWidget {
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
   bool event(QEvent* event) override;
 
  private:
@@ -104,9 +119,10 @@ class TimelineView : public QWidget {
   QPointer<TraceSession> session_;
   TimeMapping mapping_;
   LaneLayout layout_;
-  std::set<std::int64_t> collapsed_;
-  bool ranging_ = false;  // this drag selects a range (Shift was held when it started)
-  Selection link_;        // the selected event's correlated partner
+  LaneGroupState groups_;
+  std::vector<std::int64_t> epochs_;  // the step number each epoch starts at
+  bool ranging_ = false;              // this drag selects a range (Shift was held when it started)
+  Selection link_;                    // the selected event's correlated partner
   Selection range_selection(std::int64_t t0, std::int64_t t1, double y0, double y1) const;
   LabelCache labels_;
   StepRow steps_;

@@ -3,11 +3,13 @@
 #include <array>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 
 #include "engine/data/idx.hpp"
 #include "engine/data/load.hpp"
+#include "engine/data/mnist_fetch.hpp"
 #include "engine/data/synthetic.hpp"
 #include "temp_dir.hpp"
 
@@ -104,6 +106,41 @@ TEST(LoadDataset, MissingMnistNamesTheFetchCommand) {
   EXPECT_NE(msg.find(missing), std::string::npos) << msg;
   EXPECT_NE(msg.find("scripts/fetch-mnist.sh " + missing), std::string::npos) << msg;
   EXPECT_FALSE(std::filesystem::exists(missing));
+}
+
+// An installed program finds the script in <prefix>/share/trainscope, whatever the prefix.
+TEST(MnistFetch, ScriptBesideTheProgramInTheInstalledLayout) {
+  EXPECT_EQ(mnist_fetch_script_beside("/opt/ts/bin/trainscope"),
+            std::filesystem::path("/opt/ts/share/trainscope/fetch-mnist.sh"));
+  EXPECT_EQ(mnist_fetch_script_beside("/usr/bin/trainscope"),
+            std::filesystem::path("/usr/share/trainscope/fetch-mnist.sh"));
+}
+
+// Without an installed copy or an override, an uninstalled build uses its source tree's script.
+TEST(MnistFetch, UninstalledBuildUsesTheSourceTree) {
+  const EnvGuard unset("TRAINSCOPE_FETCH_MNIST", nullptr);
+  const std::string script = find_mnist_fetch_script();
+  EXPECT_EQ(std::filesystem::path(script).filename(), "fetch-mnist.sh") << script;
+  EXPECT_TRUE(std::filesystem::equivalent(script, "scripts/fetch-mnist.sh")) << script;
+}
+
+// TRAINSCOPE_FETCH_MNIST names the script to run, and nothing else is tried when it is wrong.
+TEST(MnistFetch, TheEnvironmentOverridesTheScript) {
+  TempDir dir;
+  const std::string script = dir.file("my fetch.sh");
+  const std::string log = dir.file("ran");
+  std::ofstream(script) << "printf '%s' \"$1\" > '" << log << "'\n";
+  const EnvGuard fetch("TRAINSCOPE_FETCH_MNIST", script.c_str());
+  const EnvGuard allow("TRAINSCOPE_NO_FETCH", nullptr);
+  EXPECT_EQ(find_mnist_fetch_script(), script);
+  EXPECT_NE(mnist_fetch_command("d").find("'" + script + "' d"), std::string::npos);
+  EXPECT_TRUE(run_mnist_fetch(dir.file("target")));
+  const std::vector<unsigned char> ran = test::read_bytes(log);
+  EXPECT_EQ(std::string(ran.begin(), ran.end()), dir.file("target"));
+
+  const EnvGuard wrong("TRAINSCOPE_FETCH_MNIST", dir.file("missing.sh").c_str());
+  EXPECT_EQ(find_mnist_fetch_script(), "");
+  EXPECT_FALSE(run_mnist_fetch(dir.file("target2")));
 }
 
 TEST(LoadDataset, CorruptMnistSaysHowToFetchAgain) {

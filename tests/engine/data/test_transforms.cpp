@@ -267,40 +267,17 @@ TEST(Transforms, OneHot) {
   EXPECT_THROW(one_hot(negative, 4), std::invalid_argument);
 }
 
-TEST(Transforms, ParseAugmentation) {
-  EXPECT_FALSE(parse_augmentation("").any());
-  EXPECT_FALSE(parse_augmentation("none").any());
-  const Augmentation a = parse_augmentation("crop:2,shift:3,flip,noise:0.05");
-  EXPECT_EQ(a.crop_pad, 2);
-  EXPECT_EQ(a.max_shift, 3);
-  EXPECT_TRUE(a.flip);
-  EXPECT_FLOAT_EQ(a.noise_stddev, 0.05f);
-  EXPECT_EQ(a.to_string(), "crop:2,shift:3,flip,noise:0.05");
-  EXPECT_EQ(parse_augmentation(" noise:0.05 , flip,shift:3, crop:2"), a);  // any order, spaces
-  EXPECT_EQ(parse_augmentation(a.to_string()), a);
-  EXPECT_EQ(parse_augmentation("flip").to_string(), "flip");
+TEST(Transforms, AugmentationText) {
   EXPECT_EQ(Augmentation{}.to_string(), "none");
-
-  for (const std::string bad : {"crop", "crop:0", "crop:-1", "crop:x", "crop:257", "crop:2.5",
-                                "shift:", "flip:1", "noise", "noise:0", "noise:1.5", "noise:abc",
-                                "rotate:10", "flip,flip", "crop:1,,flip", "flip,", "FLIP"}) {
-    try {
-      parse_augmentation(bad);
-      ADD_FAILURE() << "accepted '" << bad << "'";
-    } catch (const std::invalid_argument& e) {
-      const std::string msg = e.what();
-      EXPECT_NE(msg.find("'" + bad + "'"), std::string::npos) << msg;
-      EXPECT_NE(msg.find("crop:P"), std::string::npos) << msg;
-      EXPECT_NE(msg.find("noise:SIGMA"), std::string::npos) << msg;
-    }
-  }
+  EXPECT_EQ((Augmentation{2, 3, true, 0.05f}).to_string(), "crop:2,shift:3,flip,noise:0.05");
+  EXPECT_EQ((Augmentation{0, 0, true, 0.0f}).to_string(), "flip");
 }
 
 TEST(Transforms, ApplyAugmentationComposesInFixedOrderAndIsDeterministic) {
   const std::int64_t h = 8, w = 7, c = 3;
   Image in = ramp(h, w, c);
   for (auto& v : in) v = std::fmod(v, 1.0f);  // inside [0, 1], as noise clamps to it
-  const Augmentation aug = parse_augmentation("crop:2,shift:1,flip,noise:0.1");
+  const Augmentation aug{2, 1, true, 0.1f};   // crop:2,shift:1,flip,noise:0.1
   std::vector<float> scratch;
 
   for (std::uint64_t index = 0; index < 20; ++index) {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "profiler/analysis/device_idle.hpp"
-#include "profiler/analysis/timeline.hpp"
+#include "profiler/analysis/interval_sorter.hpp"
 
 namespace {
 
@@ -16,7 +16,7 @@ struct Result {
   std::vector<a::IdleGap> gaps;
 };
 
-Result idle(const a::Timeline& t, a::Interval window, std::int64_t step = 7) {
+Result idle(const a::PartIntervals& t, a::Interval window, std::int64_t step = 7) {
   Result r;
   a::IdleScratch scratch;
   r.idle = a::device_idle(window, step, a::window_of(t, window), r.gaps, scratch);
@@ -24,7 +24,7 @@ Result idle(const a::Timeline& t, a::Interval window, std::int64_t step = 7) {
 }
 
 TEST(DeviceIdle, EveryCauseFirstMatchWins) {
-  a::TimelineBuilder b;
+  a::IntervalSorter b;
   b.add(TrackRole::device, Category::kernel, 10, 20);
   b.add(TrackRole::device, Category::h2d, 50, 60);  // copies make the device busy too
   b.add(TrackRole::trainer, Category::input_wait, 0, 5);
@@ -56,7 +56,7 @@ TEST(DeviceIdle, EveryCauseFirstMatchWins) {
 }
 
 TEST(DeviceIdle, HostStagingCopiesAndOptimizerAreHostCause) {
-  a::TimelineBuilder b;
+  a::IntervalSorter b;
   b.add(TrackRole::trainer, Category::h2d, 0, 10);
   b.add(TrackRole::trainer, Category::optimizer, 10, 30);
   b.add(TrackRole::trainer, Category::input_read, 30, 40);  // the trainer producing its batch
@@ -69,7 +69,7 @@ TEST(DeviceIdle, HostStagingCopiesAndOptimizerAreHostCause) {
 }
 
 TEST(DeviceIdle, BusyAcrossQueuesIsTheirUnion) {
-  a::TimelineBuilder b;
+  a::IntervalSorter b;
   b.add(TrackRole::device, Category::kernel, 0, 60);
   b.add(TrackRole::device, Category::h2d, 40, 80);  // another queue, overlapping
   const Result r = idle(b.finish(), {0, 100});

@@ -6,7 +6,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/figure_format.hpp"
 #include "profiler/analysis/report.hpp"
 
 namespace {

@@ -2,8 +2,8 @@
 // step's wall time, input time on the critical path, and the verdict thresholds.
 #include <gtest/gtest.h>
 
+#include "profiler/analysis/interval_sorter.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
-#include "profiler/analysis/timeline.hpp"
 
 namespace {
 
@@ -12,13 +12,13 @@ using a::Part;
 using a::TrackRole;
 using ts::trace::Category;
 
-a::Breakdown breakdown(const a::Timeline& t, a::Interval window) {
+a::Breakdown breakdown(const a::PartIntervals& t, a::Interval window) {
   a::BreakdownScratch scratch;
   return a::break_down(window, a::window_of(t, window), scratch);
 }
 
 TEST(StepBreakdown, OverlapsGoToTheHigherPriorityPart) {
-  a::TimelineBuilder b;
+  a::IntervalSorter b;
   b.add(TrackRole::trainer, Category::input_wait, 0, 30);
   b.add(TrackRole::trainer, Category::launch, 25, 40);
   b.add(TrackRole::trainer, Category::optimizer, 35, 70);
@@ -42,7 +42,7 @@ TEST(StepBreakdown, OverlapsGoToTheHigherPriorityPart) {
 }
 
 TEST(StepBreakdown, EventsAreClippedToTheStep) {
-  a::TimelineBuilder b;
+  a::IntervalSorter b;
   b.add(TrackRole::device, Category::kernel, -50, 10);
   b.add(TrackRole::device, Category::kernel, 90, 150);
   b.add(TrackRole::trainer, Category::host_compute, -10, 200);
@@ -54,7 +54,7 @@ TEST(StepBreakdown, EventsAreClippedToTheStep) {
 }
 
 TEST(StepBreakdown, CopiesHiddenBehindKernelsAreNotInputTime) {
-  a::TimelineBuilder b;
+  a::IntervalSorter b;
   b.add(TrackRole::device, Category::h2d, 0, 50);     // copy queue, prefetching the next batch
   b.add(TrackRole::device, Category::kernel, 0, 40);  // compute queue, this batch
   b.add(TrackRole::trainer, Category::h2d, 60, 70);   // host-side staging copy: exposed
@@ -65,14 +65,14 @@ TEST(StepBreakdown, CopiesHiddenBehindKernelsAreNotInputTime) {
 }
 
 TEST(StepBreakdown, InputStagesOnTheTrainerAreInputWaitAndWorkersAreIgnored) {
-  a::TimelineBuilder b;
+  a::IntervalSorter b;
   b.add(TrackRole::trainer, Category::input_batch, 0, 10);  // a pipeline without workers
   b.add(TrackRole::trainer, Category::input_decode, 5, 20);
   b.add(TrackRole::worker, Category::input_decode, 30, 90);  // runs beside training
   b.add(TrackRole::worker, Category::host_compute, 30, 90);
   b.add(TrackRole::ignored, Category::kernel, 0, 100);
   b.add(TrackRole::device, Category::other, 0, 100);  // a marker occupies no engine
-  const a::Timeline t = b.finish();
+  const a::PartIntervals t = b.finish();
   const a::Breakdown r = breakdown(t, {0, 100});
   EXPECT_EQ(r[Part::input_wait], 20);
   EXPECT_EQ(r[Part::host_compute], 0);
@@ -88,7 +88,7 @@ TEST(StepBreakdown, PartsAlwaysSumToTheStepOnRandomTimelines) {
                            Category::optimizer,  Category::host_compute, Category::h2d,
                            Category::kernel,     Category::d2h};
   for (int round = 0; round < 200; ++round) {
-    a::TimelineBuilder b;
+    a::IntervalSorter b;
     for (int i = 0; i < 30; ++i) {
       const auto start = static_cast<std::int64_t>(next() % 1000);
       const auto len = static_cast<std::int64_t>(next() % 200);
@@ -98,7 +98,7 @@ TEST(StepBreakdown, PartsAlwaysSumToTheStepOnRandomTimelines) {
       const bool device = c == Category::kernel || (copy && next() % 2 == 0);
       b.add(device ? TrackRole::device : TrackRole::trainer, c, start, start + len);
     }
-    const a::Timeline t = b.finish();
+    const a::PartIntervals t = b.finish();
     const a::Interval w{static_cast<std::int64_t>(next() % 500),
                         500 + static_cast<std::int64_t>(next() % 600)};
     const a::Breakdown r = breakdown(t, w);

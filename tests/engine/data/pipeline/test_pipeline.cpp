@@ -234,15 +234,6 @@ TEST(Pipeline, RejectsBadOptions) {
   EXPECT_THROW(Pipeline(source, options(0, 0, 0)), std::invalid_argument);
   EXPECT_THROW(Pipeline(nullptr, options(0, 0)), std::invalid_argument);
   EXPECT_THROW(Pipeline(std::make_shared<FakeSource>(0), options(0, 0)), std::invalid_argument);
-  EXPECT_THROW(parse_count_or_auto("--parallel", "-1", 64), std::invalid_argument);
-  EXPECT_THROW(parse_count_or_auto("--parallel", "2x", 64), std::invalid_argument);
-  EXPECT_EQ(parse_count_or_auto("--parallel", "auto", 64), kAutotune);
-  EXPECT_EQ(parse_count_or_auto("--prefetch", "7", 64), 7);
-  PipelineOptions o;
-  EXPECT_THROW(parse_cache("disk", o), std::invalid_argument);
-  parse_cache("file:/tmp/x.cache", o);
-  EXPECT_EQ(o.cache, CacheMode::file);
-  EXPECT_EQ(o.cache_path, "/tmp/x.cache");
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // The timeline's rows that come from the steps and the analysis rather than from track events:
-// the step lane (with which steps are input-bound) and the device-idle lane (gaps with their
-// cause). A prefix sum lets a merged run of steps say how many were input-bound without visiting
-// each one; a merged run of gaps samples its cause.
+// the step lane (with which steps are input-bound and where each epoch starts) and the
+// device-idle lane (gaps with their cause). A prefix sum lets a merged run of steps say how many
+// were input-bound without visiting each one; a merged run of gaps samples its cause.
 #pragma once
 
 #include <array>
@@ -20,6 +20,15 @@ struct StepRow {
   std::vector<float> input_pct;  // -1 until the analysis is done
   std::vector<std::uint8_t> input_bound;
   std::vector<std::uint32_t> bound_cum;  // input-bound steps in zones[0, i)
+  // Where the epochs start, when the trace records two or more: the zone of each epoch's first
+  // step and the epoch's number (1-based), in time order.
+  struct EpochStart {
+    std::size_t zone = 0;
+    int epoch = 0;
+  };
+  std::vector<EpochStart> epochs;
+  // The epoch of zone i (0: the trace records no epochs).
+  int epoch_of(std::size_t zone) const;
   std::uint32_t bound_in(std::size_t first, std::size_t last) const {
     return bound_cum.empty() ? 0 : bound_cum[last] - bound_cum[first];
   }
@@ -32,8 +41,10 @@ struct GapRow {
   analysis::IdleCause dominant(std::size_t first, std::size_t last) const;
 };
 
-// Steps in time order (the store's step_span rows); `report` adds the input-bound flags.
-StepRow make_step_row(const std::vector<store::Step>& steps, const analysis::Report* report);
+// Steps in time order (the store's step_span rows); `report` adds the input-bound flags;
+// epoch_first_steps (trace_meta.hpp) the step number each epoch starts at, ascending.
+StepRow make_step_row(const std::vector<store::Step>& steps, const analysis::Report* report,
+                      const std::vector<std::int64_t>& epoch_first_steps = {});
 GapRow make_gap_row(const analysis::Report& report);
 
 }  // namespace ts::gui

@@ -1,4 +1,4 @@
-#include "gui/widgets/timeline/timeline_data.hpp"
+#include "gui/models/timeline/timeline_data.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,8 @@
 
 namespace ts::gui {
 
-StepRow make_step_row(const std::vector<store::Step>& steps, const analysis::Report* report) {
+StepRow make_step_row(const std::vector<store::Step>& steps, const analysis::Report* report,
+                      const std::vector<std::int64_t>& epoch_first_steps) {
   std::unordered_map<std::int64_t, const analysis::StepSummary*> by_number;
   if (report)
     for (const analysis::StepSummary& s : report->per_step) by_number[s.step] = &s;
@@ -27,7 +28,23 @@ StepRow make_step_row(const std::vector<store::Step>& steps, const analysis::Rep
     r.input_bound.push_back(bound ? 1 : 0);
     r.bound_cum.push_back(r.bound_cum.back() + (bound ? 1 : 0));
   }
+  // An epoch starts at the first step numbered at least its first step (numbers ascend in time).
+  if (epoch_first_steps.size() >= 2) {
+    std::size_t zone = 0;
+    for (std::size_t e = 0; e < epoch_first_steps.size(); ++e) {
+      while (zone < r.numbers.size() && r.numbers[zone] < epoch_first_steps[e]) ++zone;
+      if (zone == r.numbers.size()) break;
+      if (!r.epochs.empty() && r.epochs.back().zone == zone) r.epochs.pop_back();
+      r.epochs.push_back({zone, static_cast<int>(e + 1)});
+    }
+  }
   return r;
+}
+
+int StepRow::epoch_of(std::size_t zone) const {
+  const auto it = std::upper_bound(epochs.begin(), epochs.end(), zone,
+                                   [](std::size_t z, const EpochStart& e) { return z < e.zone; });
+  return it == epochs.begin() ? 0 : (it - 1)->epoch;
 }
 
 GapRow make_gap_row(const analysis::Report& report) {

@@ -1,4 +1,4 @@
-#include "gui/widgets/timeline/selection_details.hpp"
+#include "gui/models/timeline/selection_details.hpp"
 
 #include <optional>
 
@@ -74,6 +74,8 @@ void step_details(const TraceSession& s, const StepRow& steps, const Selection& 
   if (sel.index >= steps.numbers.size()) return;
   const std::int64_t number = steps.numbers[sel.index];
   d.emplace_back(QStringLiteral("Step"), QString::number(number));
+  if (const int epoch = steps.epoch_of(sel.index); epoch > 0)
+    d.emplace_back(QStringLiteral("Epoch"), QString::number(epoch));
   d.emplace_back(QStringLiteral("Start"), offset(s, sel.start_ns));
   d.emplace_back(QStringLiteral("Duration"),
                  format_ns(static_cast<double>(sel.end_ns - sel.start_ns)));

@@ -1,11 +1,9 @@
-#include "profiler/analysis/format.hpp"
+#include "profiler/analysis/figure_format.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
-
-#include "profiler/json/utf8.hpp"
 
 namespace ts::analysis::fmt {
 
@@ -84,25 +82,6 @@ std::string money(double amount, std::string_view currency) {
   }
   const std::string digits = group(printf("%.2f", v));
   return std::string(currency) + digits;
-}
-
-std::string printable(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == 0x7F) {
-      out += '?';
-      ++i;
-    } else if (const std::size_t n = json::utf8_sequence_length(s, i); n > 0) {
-      out.append(s.substr(i, n));
-      i += n;
-    } else {
-      out += "\xEF\xBF\xBD";
-      ++i;
-    }
-  }
-  return out;
 }
 
 std::string count(std::int64_t n) {

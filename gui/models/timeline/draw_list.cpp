@@ -1,4 +1,4 @@
-#include "gui/widgets/timeline/draw_list.hpp"
+#include "gui/models/timeline/draw_list.hpp"
 
 #include <QStringList>
 #include <algorithm>
@@ -31,14 +31,17 @@ class Builder {
 
   DrawList run() {
     out_.ticks = ruler_ticks(m_);
-    const auto [dev_top, dev_bottom] = c_.layout->device_span();
-    device_top_ = dev_top;
-    device_bottom_ = dev_bottom;
+    band_bottom_ = c_.area.top() + c_.layout->pinned_height();
+    if (c_.layout->pinned_height() > 0)
+      out_.pinned_band = QRectF(c_.area.left(), c_.area.top(), c_.area.width(),
+                                std::min(c_.layout->pinned_height(), c_.area.height()));
     for (const Lane& lane : c_.layout->lanes()) {
-      if (y_of(lane.y) > c_.area.bottom() || y_of(lane.y + lane.height) < c_.area.top()) continue;
+      const bool shown = visible(lane, top_of(lane), lane.height);
+      // The steps and the idle gaps shade other lanes: read even when scrolled out of sight.
+      if (!shown && lane.kind != LaneKind::steps && lane.kind != LaneKind::idle) continue;
       switch (lane.kind) {
         case LaneKind::steps:
-          steps_lane(lane);
+          steps_lane(lane, shown);
           break;
         case LaneKind::group:  // a header: its title is drawn with the lane names
           break;
@@ -47,7 +50,7 @@ class Builder {
           zone_lane(lane);
           break;
         case LaneKind::idle:
-          idle_lane(lane);
+          idle_lane(lane, shown);
           break;
         case LaneKind::counter:
           counter_lane(lane);
@@ -56,14 +59,26 @@ class Builder {
     }
     loading_overlay();
     selection();
-    for (QImage* s : {&step_bands_, &gap_shades_})
-      if (!s->isNull())
-        out_.strips.push_back({strip_rects_[s == &step_bands_ ? 0 : 1], std::move(*s)});
+    epochs();
+    strips();
     return std::move(out_);
   }
 
  private:
-  double y_of(double content_y) const { return c_.area.top() + content_y - c_.scroll_y; }
+  // Where a lane's top is drawn: pinned lanes do not scroll.
+  double top_of(const Lane& lane) const {
+    return c_.area.top() + c_.layout->view_y(lane, lane.y, c_.scroll_y);
+  }
+  // The part of the area a lane is drawn in: the pinned band, or below it.
+  std::pair<double, double> part_of(bool pinned) const {
+    return pinned ? std::pair{c_.area.top(), std::min(band_bottom_, c_.area.bottom())}
+                  : std::pair{band_bottom_, c_.area.bottom()};
+  }
+  // Whether [top, top + height) of a lane shows in its part.
+  bool visible(const Lane& lane, double top, double height) const {
+    const auto [lo, hi] = part_of(lane.pinned);
+    return top <= hi && top + height >= lo && hi > lo;
+  }
   QRectF rect(const DrawItem& it, double top, double height) const {
     return {c_.area.left() + it.x0, top, it.x1 - it.x0, height};
   }
@@ -87,8 +102,8 @@ class Builder {
     const TrackRows* rows = rows_of(lane.track);
     if (!rows) return;
     for (std::size_t depth = 0; depth < rows->rows.size(); ++depth) {
-      const double top = y_of(lane.y + static_cast<double>(depth) * LaneLayout::kRowHeight);
-      if (top > c_.area.bottom() || top + LaneLayout::kRowHeight < c_.area.top()) continue;
+      const double top = top_of(lane) + static_cast<double>(depth) * LaneLayout::kRowHeight;
+      if (!visible(lane, top, LaneLayout::kRowHeight)) continue;
       const Row& row = rows->rows[depth];
       items_.clear();
       build_row_items(row, m_, c_.min_px, items_);
@@ -98,6 +113,7 @@ class Builder {
         const LabelInfo& info = c_.labels->get(row.zones[it.longest].label);
         DrawBox b;
         b.rect = rect(it, top + 1, LaneLayout::kRowHeight - 2);
+        b.pinned = lane.pinned;
         b.events = it.events;
         b.hit = {Selection::Kind::event,
                  lane.track,
@@ -181,14 +197,13 @@ class Builder {
     return m;
   }
 
-  void steps_lane(const Lane& lane) {
+  void steps_lane(const Lane& lane, bool shown) {
     if (!c_.steps) return;
     const StepRow& s = *c_.steps;
-    const double top = y_of(lane.y);
+    const double top = top_of(lane);
     const QColor plain = category_color(trace::Category::step);
     const QColor bound = category_color(trace::Category::input_wait);
-    const double lanes_top = y_of(lane.y + lane.height);
-    const double lanes_bottom = std::min(c_.area.bottom(), y_of(c_.layout->height()));
+    if (shown) steps_bottom_ = top + lane.height;
     items_.clear();
     build_row_items(s.row, m_, c_.min_px, items_);
     for (const DrawItem& it : items_) {
@@ -197,6 +212,14 @@ class Builder {
       const double frac = static_cast<double>(nbound) / static_cast<double>(it.zones);
       DrawBox b;
       b.rect = rect(it, top + 1, lane.height - 2);
+      if (nbound > 0) {
+        // A faint band down every lane: what happened during the input-bound step. Merged runs
+        // get it in proportion, so scattered input-bound steps do not tint the whole trace.
+        if (step_bands_.isNull()) step_bands_ = strip();
+        shade(step_bands_, b.rect, with_alpha(bound, static_cast<int>(28 * frac * frac)));
+      }
+      if (!shown) continue;
+      b.pinned = lane.pinned;
       b.fill = blend(plain, bound, frac);
       b.text_color = text_color_on(b.fill);
       b.hit = {Selection::Kind::step,     0, 0, s.row.zones[i].start_ns,
@@ -219,20 +242,14 @@ class Builder {
                       QStringLiteral("%1 steps").arg(it.zones)},
                      b.rect.width());
       }
-      if (nbound > 0 && lanes_bottom > lanes_top) {
-        // A faint band down every lane: what happened during the input-bound step. Merged runs
-        // get it in proportion, so scattered input-bound steps do not tint the whole trace.
-        if (step_bands_.isNull()) step_bands_ = strip(0, lanes_top, lanes_bottom);
-        shade(step_bands_, b.rect, with_alpha(bound, static_cast<int>(28 * frac * frac)));
-      }
       out_.boxes.push_back(std::move(b));
     }
   }
 
-  void idle_lane(const Lane& lane) {
+  void idle_lane(const Lane& lane, bool shown) {
     if (!c_.gaps) return;
     const GapRow& g = *c_.gaps;
-    const double top = y_of(lane.y);
+    const double top = top_of(lane);
     items_.clear();
     build_row_items(g.row, m_, 1.0, items_);  // gaps stay visible down to a pixel
     for (const DrawItem& it : items_) {
@@ -242,6 +259,10 @@ class Builder {
       const QColor color = idle_cause_color(cause);
       DrawBox b;
       b.rect = rect(it, top + 1, lane.height - 2);
+      if (gap_shades_.isNull()) gap_shades_ = strip();
+      shade(gap_shades_, b.rect, with_alpha(color, 60));
+      if (!shown) continue;
+      b.pinned = lane.pinned;
       b.fill = color;
       b.text_color = text_color_on(color);
       b.hit = {Selection::Kind::gap,      0, 0, g.row.zones[i].start_ns,
@@ -259,10 +280,6 @@ class Builder {
         b.text = fit({QStringLiteral("%1 idle gaps, mostly %2").arg(it.zones).arg(why), why},
                      b.rect.width());
       }
-      if (device_top_ >= 0 && top > y_of(device_top_)) {
-        if (gap_shades_.isNull()) gap_shades_ = strip(1, y_of(device_top_), top);
-        shade(gap_shades_, b.rect, with_alpha(color, 60));
-      }
       out_.boxes.push_back(std::move(b));
     }
   }
@@ -275,7 +292,7 @@ class Builder {
     if (!s || s->empty()) return;
     const CounterSeries* scale = whole && !whole->empty() ? whole : s;
     const double lo_v = std::min(scale->min, s->min), hi_v = std::max(scale->max, s->max);
-    const double top = y_of(lane.y) + 3, height = lane.height - 6;
+    const double top = top_of(lane) + 3, height = lane.height - 6;
     const double span = hi_v > lo_v ? hi_v - lo_v : 1;
     const auto y = [&](double v) { return top + height - (v - lo_v) / span * height; };
     const double left = c_.area.left(), right = c_.area.right();
@@ -284,6 +301,7 @@ class Builder {
         std::upper_bound(s->ts_ns.begin(), s->ts_ns.end(), m_.view_end()) - s->ts_ns.begin());
     DrawLine line;
     line.color = QColor(0x37, 0x47, 0x4f);
+    line.pinned = lane.pinned;
     if (end - i > 2 * static_cast<std::ptrdiff_t>(m_.width())) {
       line.segments = true;
       // Denser than the pixels: one vertical min-max stroke per pixel column.
@@ -319,16 +337,65 @@ class Builder {
     out_.lines.push_back(std::move(line));
     out_.texts.push_back({QPointF(right - 4, top + c_.metrics.ascent()),
                           QStringLiteral("max %1").arg(format_counter(hi_v, lane.title)),
-                          QColor(0x61, 0x61, 0x61)});
+                          QColor(0x61, 0x61, 0x61), lane.pinned});
   }
 
-  // A blank strip for rows top..bottom; which: 0 step bands, 1 gap shades.
-  QImage strip(int which, double top, double bottom) {
+  // A blank strip, one pixel per column of the area.
+  QImage strip() const {
     QImage img(static_cast<int>(std::ceil(c_.area.width())), 1,
                QImage::Format_ARGB32_Premultiplied);
     img.fill(Qt::transparent);
-    strip_rects_[which] = QRectF(c_.area.left(), top, img.width(), bottom - top);
     return img;
+  }
+
+  // The strips, stretched over what they shade in each part: input-bound steps over every lane
+  // but the steps lane, idle gaps over the device lanes (one image, shared by both parts).
+  void strips() {
+    const auto add = [&](const QImage& img, double top, double bottom, bool pinned) {
+      const auto [lo, hi] = part_of(pinned);
+      top = std::max(top, lo);
+      bottom = std::min(bottom, hi);
+      if (!img.isNull() && bottom > top)
+        out_.strips.push_back(
+            {QRectF(c_.area.left(), top, img.width(), bottom - top), img, pinned});
+    };
+    const double lanes_bottom = c_.area.top() + c_.layout->height() - c_.scroll_y;
+    add(step_bands_, c_.area.top(), band_bottom_, true);
+    add(step_bands_, std::max(steps_bottom_, band_bottom_), lanes_bottom, false);
+    for (const bool pinned : {true, false}) {
+      double top = -1, bottom = -1;
+      for (const Lane& l : c_.layout->lanes()) {
+        if (l.kind != LaneKind::device || l.pinned != pinned) continue;
+        if (top < 0) top = top_of(l);
+        bottom = top_of(l) + l.height;
+      }
+      if (top >= 0) add(gap_shades_, top, bottom, pinned);
+    }
+  }
+
+  // A mark where each epoch starts (the trace records two or more), named in the ruler where
+  // the name does not run into the previous one's.
+  void epochs() {
+    if (!c_.steps || c_.steps->epochs.empty()) return;
+    const StepRow& s = *c_.steps;
+    const auto first = std::partition_point(s.epochs.begin(), s.epochs.end(), [&](const auto& e) {
+      return s.row.zones[e.zone].start_ns < m_.view_begin();
+    });
+    double last_x = -1e9, label_end = -1e9;
+    for (auto it = first; it != s.epochs.end(); ++it) {
+      const double x = m_.x_of(s.row.zones[it->zone].start_ns);
+      if (x > m_.width()) break;
+      if (x - last_x < 3) continue;  // a line per few pixels is as much as can be seen
+      last_x = x;
+      EpochMark mark;
+      mark.x = c_.area.left() + x;
+      const QString name = QStringLiteral("epoch %1").arg(it->epoch);
+      if (x >= label_end) {
+        mark.label = name;
+        label_end = x + c_.metrics.horizontalAdvance(name) + 12;
+      }
+      out_.epochs.push_back(std::move(mark));
+    }
   }
 
   // Shades the pixel columns under `r` (widget coordinates) with `c`, keeping the strongest.
@@ -347,21 +414,25 @@ class Builder {
     const double x0 =
         c_.summary->has_extent ? std::max(0.0, m_.x_of(c_.summary->scanned_until_ns)) : 0.0;
     if (x0 >= m_.width()) return;
-    double top = -1;
-    for (const Lane& l : c_.layout->lanes())
-      if (l.kind != LaneKind::steps && l.kind != LaneKind::idle) {
-        top = y_of(l.y);
-        break;
-      }
-    if (top < 0) return;
-    DrawBox b;
-    b.style = DrawBox::Style::loading;
-    b.rect = QRectF(c_.area.left() + x0, std::max(top, c_.area.top()), m_.width() - x0,
-                    c_.area.bottom() - std::max(top, c_.area.top()));
-    b.fill = QColor(0xec, 0xef, 0xf1);
-    b.text_color = QColor(0x54, 0x6e, 0x7a);
-    b.text = QStringLiteral("reading the trace…");
-    out_.under.push_back(std::move(b));
+    for (const bool pinned : {true, false}) {
+      double top = -1;
+      for (const Lane& l : c_.layout->lanes())
+        if (l.pinned == pinned && l.kind != LaneKind::steps && l.kind != LaneKind::idle) {
+          top = top_of(l);
+          break;
+        }
+      const auto [lo, hi] = part_of(pinned);
+      top = std::max(top, lo);
+      if (top < 0 || top >= hi) continue;
+      DrawBox b;
+      b.style = DrawBox::Style::loading;
+      b.pinned = pinned;
+      b.rect = QRectF(c_.area.left() + x0, top, m_.width() - x0, hi - top);
+      b.fill = QColor(0xec, 0xef, 0xf1);
+      b.text_color = QColor(0x54, 0x6e, 0x7a);
+      b.text = QStringLiteral("reading the trace…");
+      out_.under.push_back(std::move(b));
+    }
   }
 
   void selection() {
@@ -395,7 +466,8 @@ class Builder {
     const double row =
         s.kind == Selection::Kind::event ? std::max(0, depth) * LaneLayout::kRowHeight : 0;
     const double h = s.kind == Selection::Kind::event ? LaneLayout::kRowHeight : lane->height;
-    out_.selection = QRectF(c_.area.left() + x0, y_of(lane->y + row), x1 - x0, h);
+    out_.selection = QRectF(c_.area.left() + x0, top_of(*lane) + row, x1 - x0, h);
+    out_.selection_pinned = lane->pinned;
     if (c_.link.kind == Selection::Kind::event) link_arrow();
   }
 
@@ -410,15 +482,13 @@ class Builder {
     if (!lane) return;  // folded away
     const double x0 = m_.x_of(k.start_ns);
     const double x1 = std::max(m_.x_of(k.end_ns), x0 + 2);
-    const double top = y_of(lane->y + std::max(0, depth_of(k)) * LaneLayout::kRowHeight);
+    const double top = top_of(*lane) + std::max(0, depth_of(k)) * LaneLayout::kRowHeight;
     out_.link = QRectF(c_.area.left() + x0, top, x1 - x0, LaneLayout::kRowHeight);
+    out_.link_pinned = lane->pinned;
     const QRectF& from = out_.selection;
     const bool below = out_.link.top() > from.top();
-    DrawLine line;
-    line.points << QPointF(from.left(), below ? from.bottom() : from.top())
-                << QPointF(out_.link.left(), below ? out_.link.top() : out_.link.bottom());
-    line.color = QColor(0x0d, 0x47, 0xa1);
-    out_.lines.push_back(std::move(line));
+    out_.flow = QLineF(QPointF(from.left(), below ? from.bottom() : from.top()),
+                       QPointF(out_.link.left(), below ? out_.link.top() : out_.link.bottom()));
   }
 
   // The row of an event found by search (its depth is not known until it is drawn).
@@ -438,9 +508,9 @@ class Builder {
   const TimeMapping& m_;
   DrawList out_;
   std::vector<DrawItem> items_;
-  double device_top_ = -1, device_bottom_ = -1;
+  double band_bottom_ = 0;   // the pinned band's bottom, in widget coordinates
+  double steps_bottom_ = 0;  // the steps lane's bottom: input-bound bands start below it
   QImage step_bands_, gap_shades_;
-  QRectF strip_rects_[2];
 };
 
 }  // namespace

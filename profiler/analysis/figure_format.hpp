@@ -1,5 +1,6 @@
-// Number formatting shared by the text report, the recommendations and the diff, so the same
-// figure reads the same everywhere: "63.0 %", "1.84 ms", "$0.12".
+// How a figure is written: the number formats shared by the text report, the recommendations,
+// the diff, the CLI and the viewer, so the same figure reads the same everywhere: "63.0 %",
+// "1.84 ms", "$0.12", "1 000 000".
 #pragma once
 
 #include <cstdint>
@@ -19,9 +20,5 @@ std::string count(std::int64_t n);  // "1 000 000" (groups of three, as the docs
 inline double to_ms(std::int64_t ns) {
   return static_cast<double>(ns) / 1e6;
 }
-
-// Text from a trace file (names, meta values) made safe for a terminal: control characters
-// become '?', invalid UTF-8 becomes U+FFFD.
-std::string printable(std::string_view s);
 
 }  // namespace ts::analysis::fmt

@@ -7,6 +7,7 @@
 #include <QColor>
 #include <QFontMetricsF>
 #include <QImage>
+#include <QLineF>
 #include <QPolygonF>
 #include <QRectF>
 #include <QString>
@@ -16,14 +17,16 @@
 #include "gui/models/event_window.hpp"
 #include "gui/models/ruler.hpp"
 #include "gui/models/time_mapping.hpp"
+#include "gui/models/timeline/label_cache.hpp"
+#include "gui/models/timeline/lane_layout.hpp"
+#include "gui/models/timeline/selection.hpp"
+#include "gui/models/timeline/timeline_data.hpp"
 #include "gui/models/trace_summary.hpp"
-#include "gui/widgets/timeline/label_cache.hpp"
-#include "gui/widgets/timeline/lane_layout.hpp"
-#include "gui/widgets/timeline/selection.hpp"
-#include "gui/widgets/timeline/timeline_data.hpp"
 
 namespace ts::gui {
 
+// Items of a pinned lane (lane_layout.hpp) are drawn in the band at the top of the lanes, over
+// what scrolls beneath it: each carries `pinned` so that pass 2 clips it to its part.
 struct DrawBox {
   enum class Style : std::uint8_t { solid, merged, loading };
   QRectF rect;
@@ -31,6 +34,7 @@ struct DrawBox {
   QColor text_color;
   QString text;
   Style style = Style::solid;
+  bool pinned = false;
   Selection hit;             // what a click here selects (kind none: nothing)
   std::uint64_t events = 1;  // merged boxes: events it stands for
   QString detail;            // merged boxes: what they hold, by time ("host compute 62 %, …")
@@ -40,6 +44,7 @@ struct DrawLine {
   QPolygonF points;
   QColor color;
   bool segments = false;  // points are pairs, each a separate segment (drawLines)
+  bool pinned = false;
 };
 
 // Vertical shading (idle gaps behind the device lanes, input-bound steps behind every lane) as
@@ -47,12 +52,20 @@ struct DrawLine {
 struct ShadeStrip {
   QRectF rect;
   QImage columns;  // width x 1, ARGB32 premultiplied; column i shades pixel column i of rect
+  bool pinned = false;
 };
 
 struct DrawText {
   QPointF at;
   QString text;
   QColor color;
+  bool pinned = false;
+};
+
+// Where an epoch starts: a line down the lanes and, when there is room, its name in the ruler.
+struct EpochMark {
+  double x = 0;   // in widget coordinates
+  QString label;  // empty: too close to the previous label
 };
 
 struct DrawList {
@@ -62,8 +75,13 @@ struct DrawList {
   std::vector<DrawLine> lines;
   std::vector<DrawText> texts;
   std::vector<Tick> ticks;
-  QRectF selection;              // empty: none visible
-  QRectF link;                   // the partner of the selected event; empty: none visible
+  std::vector<EpochMark> epochs;
+  QRectF pinned_band;             // the pinned lanes' band at the top of the area; empty: none
+  QRectF selection;               // empty: none visible
+  bool selection_pinned = false;  // in the pinned band
+  QRectF link;                    // the partner of the selected event; empty: none visible
+  bool link_pinned = false;
+  QLineF flow;                   // from the selection to its partner, over both parts; null: none
   QRectF range;                  // a selected time range, across the lanes; empty: none
   QString range_text;            // its duration
   std::size_t events_shown = 0;  // events the boxes stand for
@@ -74,7 +92,7 @@ struct DrawContext {
   const TimeMapping* mapping = nullptr;  // its x = 0 is area.left()
   const LaneLayout* layout = nullptr;
   QRectF area;          // where time is drawn, in widget coordinates
-  double scroll_y = 0;  // content y at area.top()
+  double scroll_y = 0;  // how far the lanes below the pinned band are scrolled
   const SummaryData* summary = nullptr;
   const EventWindow* window = nullptr;  // covers the view, or null
   const StepRow* steps = nullptr;

@@ -1,4 +1,4 @@
-#include "gui/widgets/timeline/label_cache.hpp"
+#include "gui/models/timeline/label_cache.hpp"
 
 #include "gui/models/palette.hpp"
 

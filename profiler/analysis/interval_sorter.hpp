@@ -31,7 +31,8 @@
 
 namespace ts::analysis {
 
-struct Timeline {
+// What the sorter gives: one interval set per breakdown part, and the busy sets.
+struct PartIntervals {
   // parts[p]: where part p's events ran (any track), a set. parts[Part::other] stays empty.
   std::array<IntervalSet, kPartCount> parts;
   IntervalSet device_busy;  // kernel and copy events on device queues, a set
@@ -40,17 +41,18 @@ struct Timeline {
   const IntervalSet& operator[](Part p) const { return parts[static_cast<int>(p)]; }
 };
 
-// The timeline's sets narrowed to the intervals that overlap one window (a step).
-struct TimelineWindow {
+// The sets narrowed to the intervals that overlap one window (a step).
+struct PartIntervalsWindow {
   std::array<std::span<const Interval>, kPartCount> parts;
   std::span<const Interval> device_busy, host_busy, input_work;
   std::span<const Interval> operator[](Part p) const { return parts[static_cast<int>(p)]; }
 };
 
-// Narrows a timeline to one window by binary search.
-TimelineWindow window_of(const Timeline& timeline, Interval window);
+// Narrows the sets to one window by binary search.
+PartIntervalsWindow window_of(const PartIntervals& intervals, Interval window);
 
-class TimelineBuilder {
+// Sorts events, one at a time, into PartIntervals.
+class IntervalSorter {
  public:
   // An event on a track of this role. Fastest with events in start order (as Reader::scan
   // delivers them); any order works.
@@ -61,12 +63,12 @@ class TimelineBuilder {
   // Streaming use, while events arrive in start order: once an event starting at or after a
   // window's end has arrived, nothing later can fall inside the window, so live_window() is
   // final for it; drop_before() then forgets what lies behind the next window.
-  TimelineWindow live_window(Interval window);
+  PartIntervalsWindow live_window(Interval window);
   void drop_before(std::int64_t t);
   // Whether any device work was added (dropped or not).
   bool device_seen() const { return device_seen_; }
 
-  Timeline finish();
+  PartIntervals finish();
 
  private:
   std::array<SetBuilder, kPartCount> parts_;

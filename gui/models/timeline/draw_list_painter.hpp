@@ -1,12 +1,13 @@
 // Pass 2 of drawing the timeline: paints a DrawList, plus the chrome around it (lane stripes,
-// track names, the ruler). Decides nothing about what is visible; pass 1 did.
+// track names with the group headers' pins, the ruler with the epochs' names). Decides nothing
+// about what is visible; pass 1 did.
 #pragma once
 
 #include <QPainter>
 #include <QRectF>
 
-#include "gui/widgets/timeline/draw_list.hpp"
-#include "gui/widgets/timeline/lane_layout.hpp"
+#include "gui/models/timeline/draw_list.hpp"
+#include "gui/models/timeline/lane_layout.hpp"
 
 namespace ts::gui {
 
@@ -26,7 +27,12 @@ struct TimelineGeometry {
                              double names_width = kNamesWidth);
 };
 
+// Pinned lanes are painted in a band at the top of the area, over the scrolled ones.
 void paint_draw_list(QPainter& p, const DrawList& list, const LaneLayout& layout,
                      const TimelineGeometry& g);
+
+// The pin of a group header whose top is drawn at `lane_top`: a click on it pins or unpins
+// the group.
+QRectF pin_button(const TimelineGeometry& g, double lane_top);
 
 }  // namespace ts::gui

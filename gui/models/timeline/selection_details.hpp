@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "gui/models/timeline/selection.hpp"
+#include "gui/models/timeline/timeline_data.hpp"
 #include "gui/models/trace_session.hpp"
-#include "gui/widgets/timeline/selection.hpp"
-#include "gui/widgets/timeline/timeline_data.hpp"
 
 namespace ts::gui {
 

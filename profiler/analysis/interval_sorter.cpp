@@ -1,4 +1,4 @@
-#include "profiler/analysis/timeline.hpp"
+#include "profiler/analysis/interval_sorter.hpp"
 
 #include <algorithm>
 
@@ -6,7 +6,7 @@ namespace ts::analysis {
 
 using trace::Category;
 
-void TimelineBuilder::add(TrackRole role, Category category, std::int64_t start, std::int64_t end) {
+void IntervalSorter::add(TrackRole role, Category category, std::int64_t start, std::int64_t end) {
   auto part = [&](Part p) -> SetBuilder& { return parts_[static_cast<int>(p)]; };
   if (role == TrackRole::device) {
     switch (category) {
@@ -68,8 +68,8 @@ void TimelineBuilder::add(TrackRole role, Category category, std::int64_t start,
   }
 }
 
-TimelineWindow window_of(const Timeline& t, Interval window) {
-  TimelineWindow w;
+PartIntervalsWindow window_of(const PartIntervals& t, Interval window) {
+  PartIntervalsWindow w;
   for (int p = 0; p < kPartCount; ++p) w.parts[p] = overlapping(t.parts[p], window);
   w.device_busy = overlapping(t.device_busy, window);
   w.host_busy = overlapping(t.host_busy, window);
@@ -77,8 +77,8 @@ TimelineWindow window_of(const Timeline& t, Interval window) {
   return w;
 }
 
-TimelineWindow TimelineBuilder::live_window(Interval window) {
-  TimelineWindow w;
+PartIntervalsWindow IntervalSorter::live_window(Interval window) {
+  PartIntervalsWindow w;
   for (int p = 0; p < kPartCount; ++p) w.parts[p] = overlapping(parts_[p].live(), window);
   w.device_busy = overlapping(device_busy_.live(), window);
   w.host_busy = overlapping(host_busy_.live(), window);
@@ -86,15 +86,15 @@ TimelineWindow TimelineBuilder::live_window(Interval window) {
   return w;
 }
 
-void TimelineBuilder::drop_before(std::int64_t t) {
+void IntervalSorter::drop_before(std::int64_t t) {
   for (SetBuilder& s : parts_) s.drop_before(t);
   device_busy_.drop_before(t);
   host_busy_.drop_before(t);
   input_work_.drop_before(t);
 }
 
-Timeline TimelineBuilder::finish() {
-  Timeline t;
+PartIntervals IntervalSorter::finish() {
+  PartIntervals t;
   for (int p = 0; p < kPartCount; ++p) t.parts[p] = parts_[p].finish();
   t.device_busy = device_busy_.finish();
   t.host_busy = host_busy_.finish();

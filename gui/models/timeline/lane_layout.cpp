@@ -1,0 +1,215 @@
+#include "gui/models/timeline/lane_layout.hpp"
+
+#include <QRegularExpression>
+#include <algorithm>
+#include <optional>
+
+namespace ts::gui {
+
+namespace {
+
+// Sort key of a track: the trainer, input workers, other threads, device queues, counters.
+int rank(const store::Track& t) {
+  if (t.kind == trace::TrackKind::device_queue) return 3;
+  if (t.kind == trace::TrackKind::counter) return 4;
+  const QString name = QString::fromStdString(t.name).toLower();
+  if (name == "main" || name.contains("trainer")) return 0;
+  if (name.contains("input") || name.contains("worker") || name.contains("loader")) return 1;
+  return 2;
+}
+
+// Where a track's process comes among the processes: by rank, then id; tracks of no process
+// last.
+std::pair<std::int64_t, std::int64_t> process_order(const store::Track& t,
+                                                    const std::vector<store::Process>& processes) {
+  for (const store::Process& p : processes)
+    if (p.id == t.process) return {p.rank != store::kNull ? p.rank : INT64_MAX - 1, p.id};
+  return {INT64_MAX, 0};
+}
+
+std::vector<const store::Track*> ordered(const std::vector<store::Track>& tracks,
+                                         const std::vector<store::Process>& processes) {
+  std::vector<const store::Track*> out;
+  for (const store::Track& t : tracks) out.push_back(&t);
+  std::stable_sort(out.begin(), out.end(), [&](const store::Track* a, const store::Track* b) {
+    const auto pa = process_order(*a, processes), pb = process_order(*b, processes);
+    if (pa != pb) return pa < pb;
+    const int ra = rank(*a), rb = rank(*b);
+    return ra != rb ? ra < rb : a->id < b->id;
+  });
+  return out;
+}
+
+// "r1 · " for a track of rank 1 in a trace of several processes, else "".
+QString process_prefix(const store::Track& t, const std::vector<store::Process>& processes) {
+  if (processes.size() < 2) return {};
+  for (const store::Process& p : processes) {
+    if (p.id != t.process) continue;
+    return p.rank != store::kNull ? QStringLiteral("r%1 · ").arg(p.rank)
+                                  : QStringLiteral("p%1 · ").arg(p.id);
+  }
+  return {};
+}
+
+QString process_name(std::int64_t process, const std::vector<store::Process>& processes) {
+  for (const store::Process& p : processes)
+    if (p.id == process) return QString::fromStdString(p.name);
+  return QStringLiteral("process %1").arg(process);
+}
+
+// A lane before layout, with the groups holding it: outer the process's, inner the device's.
+struct Entry {
+  Lane lane;
+  QString outer, inner;
+};
+
+}  // namespace
+
+QString LaneLayout::process_group(std::int64_t process) {
+  return QStringLiteral("process:%1").arg(process);
+}
+
+QString LaneLayout::device_group(std::int64_t process, const QString& device) {
+  return QStringLiteral("device:%1:%2").arg(process).arg(device);
+}
+
+QString LaneLayout::device_of(const std::string& queue_name) {
+  const QString name = QString::fromStdString(queue_name).trimmed();
+  static const QRegularExpression gpu(QStringLiteral("^GPU \\d+"));
+  if (const auto m = gpu.match(name); m.hasMatch()) return m.captured(0);
+  const qsizetype space = name.lastIndexOf(QLatin1Char(' '));
+  return space > 0 ? name.left(space) : name;
+}
+
+void LaneLayout::build(const std::vector<store::Track>& tracks,
+                       const std::vector<store::Process>& processes, bool has_idle_lane,
+                       const std::function<int(std::uint32_t)>& rows_of,
+                       const LaneGroupState& groups) {
+  std::vector<Entry> all;
+  const auto push = [&](LaneKind kind, std::uint32_t track, QString title, int rows, int level,
+                        const QString& outer, const QString& inner) {
+    Entry e;
+    e.lane.kind = kind;
+    e.lane.track = track;
+    e.lane.title = std::move(title);
+    e.lane.rows = std::max(1, rows);
+    e.lane.level = level;
+    e.lane.group = inner.isEmpty() ? outer : inner;
+    e.outer = outer;
+    e.inner = inner;
+    all.push_back(std::move(e));
+    return &all.back().lane;
+  };
+  push(LaneKind::steps, 0, QStringLiteral("steps"), 1, 0, {}, {});
+
+  const bool by_process = processes.size() >= 2;
+  const auto order = ordered(tracks, processes);
+  const auto device_key = [&](const store::Track& t) {
+    return t.kind == trace::TrackKind::device_queue ? device_group(t.process, device_of(t.name))
+                                                    : QString();
+  };
+  std::set<QString> devices;
+  for (const store::Track* t : order)
+    if (t->kind == trace::TrackKind::device_queue) devices.insert(device_key(*t));
+  // With a single device, the idle lane (the device's idle gaps) belongs to its group.
+  const bool idle_with_device = devices.size() == 1;
+  bool idle_added = false;
+  std::optional<std::int64_t> process;
+  QString outer, inner;
+  const int base = by_process ? 1 : 0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const store::Track& t = *order[i];
+    const LaneKind kind = t.kind == trace::TrackKind::device_queue ? LaneKind::device
+                          : t.kind == trace::TrackKind::counter    ? LaneKind::counter
+                                                                   : LaneKind::thread;
+    if (by_process && (!process || *process != t.process)) {
+      process = t.process;
+      outer = process_group(t.process);
+      inner.clear();
+      push(LaneKind::group, 0, process_name(t.process, processes), 1, 0, outer, {})->process =
+          t.process;
+    }
+    const QString key = device_key(t);
+    if (kind == LaneKind::device && key != inner) {
+      inner = key;
+      push(LaneKind::group, 0, device_of(t.name), 1, base, outer, inner)->process = t.process;
+    } else if (kind != LaneKind::device) {
+      inner.clear();
+    }
+    if (kind == LaneKind::counter && has_idle_lane && !idle_added) {
+      push(LaneKind::idle, 0, QStringLiteral("device idle"), 1, 0, {}, {});
+      idle_added = true;
+    }
+    push(kind, t.id, process_prefix(t, processes) + QString::fromStdString(t.name),
+         kind == LaneKind::counter ? 1 : rows_of(t.id), base + (kind == LaneKind::device ? 1 : 0),
+         outer, inner);
+    const bool device_ends =
+        kind == LaneKind::device && (i + 1 == order.size() || device_key(*order[i + 1]) != inner);
+    if (device_ends && idle_with_device && has_idle_lane && !idle_added) {
+      push(LaneKind::idle, 0, QStringLiteral("device idle"), 1, base + 1, outer, inner);
+      idle_added = true;
+    }
+  }
+  if (has_idle_lane && !idle_added)
+    push(LaneKind::idle, 0, QStringLiteral("device idle"), 1, 0, {}, {});
+
+  // Headers name what they fold.
+  for (Entry& h : all) {
+    if (h.lane.kind != LaneKind::group) continue;
+    int members = 0;
+    for (const Entry& e : all)
+      members +=
+          e.lane.kind != LaneKind::group && (e.outer == h.lane.group || e.inner == h.lane.group);
+    h.lane.name = h.lane.title;
+    h.lane.collapsed = groups.collapsed.count(h.lane.group) > 0;
+    h.lane.title =
+        (h.lane.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + h.lane.title +
+        (h.lane.collapsed ? QStringLiteral(" (%1 lanes folded)").arg(members) : QString());
+  }
+
+  // Folded groups hide their lanes (not their own header); pinned ones go to the top band.
+  lanes_.clear();
+  std::vector<Lane> unpinned;
+  for (Entry& e : all) {
+    const bool header = e.lane.kind == LaneKind::group;
+    const auto hides = [&](const QString& g) {
+      return !g.isEmpty() && groups.collapsed.count(g) && !(header && e.lane.group == g);
+    };
+    if (hides(e.outer) || hides(e.inner)) continue;
+    e.lane.pinned = (!e.outer.isEmpty() && groups.pinned.count(e.outer)) ||
+                    (!e.inner.isEmpty() && groups.pinned.count(e.inner));
+    (e.lane.pinned ? lanes_ : unpinned).push_back(std::move(e.lane));
+  }
+  const std::size_t pinned = lanes_.size();
+  lanes_.insert(lanes_.end(), std::make_move_iterator(unpinned.begin()),
+                std::make_move_iterator(unpinned.end()));
+  double y = kLaneGap;
+  pinned_height_ = 0;
+  for (std::size_t i = 0; i < lanes_.size(); ++i) {
+    Lane& l = lanes_[i];
+    l.y = y;
+    l.height = l.kind == LaneKind::counter ? kCounterHeight
+               : l.kind == LaneKind::steps ? kRowHeight + 4
+                                           : l.rows * kRowHeight;
+    y += l.height + kLaneGap;
+    if (i + 1 == pinned) pinned_height_ = y - kLaneGap / 2;
+  }
+}
+
+double LaneLayout::height() const {
+  return lanes_.empty() ? 0 : lanes_.back().y + lanes_.back().height + kLaneGap;
+}
+
+const Lane* LaneLayout::lane_at(double y) const {
+  for (const Lane& l : lanes_)
+    if (y >= l.y && y < l.y + l.height) return &l;
+  return nullptr;
+}
+
+const Lane* LaneLayout::group_lane(const QString& key) const {
+  for (const Lane& l : lanes_)
+    if (l.kind == LaneKind::group && l.group == key) return &l;
+  return nullptr;
+}
+
+}  // namespace ts::gui
