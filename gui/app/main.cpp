@@ -107,8 +107,12 @@ int main(int argc, char** argv) {
       QStringLiteral("scroll"),
       QStringLiteral("Timeline screenshot: scroll the lanes (below any pinned ones) down by PX."),
       QStringLiteral("PX"));
+  const QCommandLineOption no_analysis(
+      QStringLiteral("no-analysis"),
+      QStringLiteral("Open the events only, without the analysis (no input-bound steps, idle "
+                     "lane or tables): the timeline of a very large trace at once."));
   parser.addOptions({screenshot, view, size, steps, skip_warmup, compare, window, step_marker, run,
-                     kernel, pin, fold, scroll});
+                     kernel, pin, fold, scroll, no_analysis});
   parser.process(app);  // --help and --version exit here
 
   const QStringList files = parser.positionalArguments();
@@ -144,6 +148,7 @@ int main(int argc, char** argv) {
   if (!parser.isSet(screenshot)) {
     ts::gui::MainWindow window;
     window.set_analysis_options(analysis);
+    window.set_analysis_enabled(!parser.isSet(no_analysis));
     window.set_import_options(import);
     window.show();
     if (!files.isEmpty() && window.open(files.first()).isEmpty()) {
@@ -170,6 +175,7 @@ int main(int argc, char** argv) {
     return usage_error(QStringLiteral("--kernel, --pin, --fold and --scroll show the timeline, "
                                       "not --view %1")
                            .arg(o.view));
+  o.analyse = !parser.isSet(no_analysis);
   o.kernel = parser.value(kernel);
   o.pin = parser.values(pin);
   o.fold = parser.values(fold);

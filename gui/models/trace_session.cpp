@@ -12,10 +12,11 @@
 namespace ts::gui {
 
 TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions& options,
-                           QObject* parent)
+                           bool analyse, QObject* parent)
     : QObject(parent),
       path_(path),
       options_(options),
+      analyse_(analyse),
       summary_(std::make_shared<TraceSummary>()),
       cancel_(std::make_shared<std::atomic<bool>>(false)) {
   const std::string file = path.toStdString();
@@ -35,16 +36,17 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
 
   connect(&analysis_, &QFutureWatcher<AnalysisResult>::finished, this,
           &TraceSession::analysis_done);
-  analysis_.setFuture(QtConcurrent::run(&background_pool(), [file, options]() {
-    AnalysisResult r;
-    try {
-      const store::Reader reader(file);
-      r.report = analysis::analyse(reader, options);
-    } catch (const std::exception& e) {
-      r.error = QString::fromStdString(e.what());
-    }
-    return r;
-  }));
+  if (analyse_)
+    analysis_.setFuture(QtConcurrent::run(&background_pool(), [file, options]() {
+      AnalysisResult r;
+      try {
+        const store::Reader reader(file);
+        r.report = analysis::analyse(reader, options);
+      } catch (const std::exception& e) {
+        r.error = QString::fromStdString(e.what());
+      }
+      return r;
+    }));
 
   connect(&scan_, &QFutureWatcher<QString>::progressValueChanged, this,
           [this](int v) { emit summaryProgress(v / 1000.0); });
@@ -110,7 +112,7 @@ bool TraceSession::summary_done() const {
 }
 
 void TraceSession::analysis_done() {
-  if (analysis_handled_ || !analysis_.isFinished()) return;
+  if (!analyse_ || analysis_handled_ || !analysis_.isFinished()) return;
   analysis_handled_ = true;
   AnalysisResult r = analysis_.result();
   if (r.report) {

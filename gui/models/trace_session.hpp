@@ -27,9 +27,10 @@ class TraceSession : public QObject {
   Q_OBJECT
 
  public:
-  // options: which steps the analysis covers (--steps, --skip-warmup), prices.
+  // options: which steps the analysis covers (--steps, --skip-warmup), prices. analyse: false
+  // opens the events only (no analysis runs: report() stays null, analysis_finished() is true).
   explicit TraceSession(const QString& path, const analysis::AnalysisOptions& options = {},
-                        QObject* parent = nullptr);
+                        bool analyse = true, QObject* parent = nullptr);
   const analysis::AnalysisOptions& options() const { return options_; }
   ~TraceSession() override;
 
@@ -58,7 +59,10 @@ class TraceSession : public QObject {
   // Null until the analysis is done (or when it failed: see analysis_error()).
   const analysis::Report* report() const { return report_ ? &*report_ : nullptr; }
   const QString& analysis_error() const { return analysis_error_; }
-  bool analysis_finished() const { return report_.has_value() || !analysis_error_.isEmpty(); }
+  bool analysis_finished() const {
+    return !analyse_ || report_.has_value() || !analysis_error_.isEmpty();
+  }
+  bool analyses() const { return analyse_; }
 
   // Blocks until the analysis and the summary scan are done, delivering their signals
   // (screenshots, tests, benchmarks).
@@ -82,6 +86,7 @@ class TraceSession : public QObject {
   QString path_;
   QString source_;
   analysis::AnalysisOptions options_;
+  bool analyse_ = true;
   std::unique_ptr<store::Reader> reader_;
   std::vector<store::Step> steps_;
   std::pair<std::int64_t, std::int64_t> steps_extent_{0, 0};

@@ -123,7 +123,8 @@ QString MainWindow::open(const QString& path, bool interactive) {
   try {
     // Another tool's trace is imported (or its cached import reused) first.
     opened = import::open_trace_source(path.toStdString(), {import_options_, {}});
-    session = std::make_unique<TraceSession>(QString::fromStdString(opened.path), options_);
+    session =
+        std::make_unique<TraceSession>(QString::fromStdString(opened.path), options_, analyse_);
     if (opened.imported || opened.reused) session->set_source(path);
   } catch (const std::exception& e) {
     const QString message = QString::fromStdString(e.what());
@@ -177,7 +178,7 @@ void MainWindow::reload_live() {
   }
   const QString path = session_->path();
   try {
-    pending_ = std::make_unique<TraceSession>(path, options_);
+    pending_ = std::make_unique<TraceSession>(path, options_, analyse_);
   } catch (const std::exception& e) {
     statusBar()->showMessage(tr("Live: %1").arg(QString::fromStdString(e.what())), 5000);
     live_->retry();  // caught mid-write: try again at the next poll

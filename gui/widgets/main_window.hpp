@@ -35,6 +35,8 @@ class MainWindow : public QMainWindow {
   QString open(const QString& path, bool interactive = true);
   // Which steps the analyses of the traces opened from now on cover (--steps, --skip-warmup).
   void set_analysis_options(const analysis::AnalysisOptions& options);
+  // false: traces open without their analysis (the timeline of the events only).
+  void set_analysis_enabled(bool enabled) { analyse_ = enabled; }
   // How other tools' traces opened from now on are imported (--step-marker, --run).
   void set_import_options(const import::ImportOptions& options);
   TraceSession* session() const { return session_.get(); }
@@ -84,6 +86,7 @@ class MainWindow : public QMainWindow {
   QMenu* recent_menu_ = nullptr;
   bool interactive_ = true;
   analysis::AnalysisOptions options_;
+  bool analyse_ = true;
   import::ImportOptions import_options_;
 };
 

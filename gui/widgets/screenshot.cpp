@@ -51,6 +51,7 @@ QString take_screenshot(const ScreenshotOptions& o) {
   MainWindow w;
   w.resize(o.size);
   w.set_analysis_options(o.analysis);
+  w.set_analysis_enabled(o.analyse);
   w.set_import_options(o.import);
   const QString error = w.open(o.trace, false);
   if (!error.isEmpty()) return error;

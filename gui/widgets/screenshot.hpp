@@ -32,6 +32,7 @@ struct ScreenshotOptions {
   int scroll = 0;         // timeline: how far the lanes are scrolled down, in pixels
   QString compare_with;   // compare view: the second trace
   analysis::AnalysisOptions analysis;  // which steps the analysis covers
+  bool analyse = true;                 // false: the events only (--no-analysis)
   import::ImportOptions import;        // how another tool's trace is imported
 };
 

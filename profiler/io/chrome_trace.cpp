@@ -71,6 +71,9 @@ std::string_view micros_text(std::int64_t ns, char (&buf)[32]) {
   return std::string_view(buf, static_cast<std::size_t>(p - buf));
 }
 
+// Labels whose quoted names the export keeps (ids below it; real traces use small ids).
+constexpr std::uint32_t kCachedLabels = 1 << 20;
+
 class Exporter {
  public:
   Exporter(const store::Reader& reader, json::Writer& j, const ChromeAnnotations* annotations)
@@ -146,15 +149,23 @@ class Exporter {
     if (open) j_.end_object();
   }
 
+  // An event's name, quoted and escaped once per label.
+  std::string_view quoted_name(std::uint32_t label) {
+    if (label >= kCachedLabels) return quoted_spare_ = json::quote(r_.label(label).name);
+    if (label >= quoted_names_.size()) quoted_names_.resize(label + 1);
+    std::string& q = quoted_names_[label];
+    if (q.empty()) q = json::quote(r_.label(label).name);
+    return q;
+  }
+
   void events() {
-    r_.scan(kMin, kMax, 0, [&](const store::Event& e) {
+    r_.scan_with_args(kMin, kMax, [&](const store::Event& e, const store::EventArgs& a) {
       const store::Track* t = r_.track(e.track);
-      j_.line_break().begin_object().field("name", r_.name(e));
+      j_.line_break().begin_object().key("name").quoted(quoted_name(e.label));
       j_.field("cat", trace::category_name(e.category)).field("ph", "X");
       micros("ts", sat_sub(e.start_ns, stats_.origin_ns));
       micros("dur", e.dur_ns);
       j_.field("pid", pid_of(t)).field("tid", std::int64_t{e.track});
-      const store::EventArgs a = r_.args(e);
       args(e, a);
       j_.end_object();
       ++stats_.complete_events;
@@ -232,6 +243,8 @@ class Exporter {
   json::Writer& j_;
   const ChromeAnnotations* annotations_;
   ChromeTraceStats stats_;
+  std::vector<std::string> quoted_names_;  // by label id, filled as labels are met
+  std::string quoted_spare_;               // a name of a label beyond kCachedLabels
 };
 
 }  // namespace

@@ -42,6 +42,12 @@ bool special_byte(std::uint64_t w) {
 
 }  // namespace
 
+std::string quote(std::string_view s) {
+  Sink sink;
+  sink.put_string(s);
+  return sink.finish();
+}
+
 void Sink::put_string(std::string_view s) {
   reserve(2 + 6 * s.size());  // "\u00XX" is the longest a byte becomes
   char* out = cur_;

@@ -104,6 +104,9 @@ namespace ts::json {
 // written into buf.
 std::size_t format_fixed(double v, int decimals, char (&buf)[64]);
 
+// `s` as a quoted JSON string, escaped by the policy above (for BasicWriter::quoted).
+std::string quote(std::string_view s);
+
 template <class Base>
 class BasicWriter {
  public:
@@ -135,6 +138,12 @@ class BasicWriter {
 
   BasicWriter& str(std::string_view s) {
     w_.String(s.data(), size(s));
+    return *this;
+  }
+  // A string value already quoted and escaped by quote() below: copied as it is (a name
+  // written millions of times is escaped once).
+  BasicWriter& quoted(std::string_view json_string) {
+    w_.RawValue(json_string.data(), json_string.size(), rapidjson::kStringType);
     return *this;
   }
   // Rounded to `decimals` decimals; null when not finite.

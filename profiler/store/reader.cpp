@@ -20,6 +20,7 @@ constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 
 constexpr const char* kColumns = "SELECT start_ns, track, dur_ns, label, step, bytes FROM event ";
+constexpr std::uint32_t kDenseLabels = 1 << 20;
 
 trace::Category category_of(std::int64_t v) {
   return v >= 0 && v < trace::kCategoryCount ? static_cast<trace::Category>(v)
@@ -106,6 +107,10 @@ Reader::Reader(const std::string& path) {
                   "AND ts_ns < ? ORDER BY ts_ns",
                   kRead);
   meta_one_ = Stmt(db_, "SELECT value FROM meta WHERE key = ?", kRead);
+  args_range_ = Stmt(db_,
+                     "SELECT start_ns, track, work_size, correlation FROM event_arg "
+                     "WHERE start_ns >= ?1 AND start_ns < ?2 ORDER BY start_ns, track",
+                     kRead);
   by_correlation_ = Stmt(db_,
                          "SELECT e.start_ns, e.track, e.dur_ns, e.label, e.step, e.bytes "
                          "FROM event_arg AS a JOIN event AS e "
@@ -208,6 +213,11 @@ void Reader::load_tables() {
       if (!st.col_null(4)) l.line = st.col_int(4);
       labels_[static_cast<std::uint32_t>(id)] = std::move(l);
     });
+    for (const auto& [id, l] : labels_) {
+      if (id >= kDenseLabels) continue;
+      if (id >= label_index_.size()) label_index_.resize(id + 1, nullptr);
+      label_index_[id] = &l;
+    }
   }
   {
     // Before version 3 there are no processes: every track belongs to the one process.
@@ -267,6 +277,7 @@ const Process* Reader::process(std::int64_t id) const {
 }
 
 const Label& Reader::label(std::uint32_t id) const {
+  if (id < label_index_.size()) return label_index_[id] ? *label_index_[id] : unknown_label_;
   auto it = labels_.find(id);
   return it != labels_.end() ? it->second : unknown_label_;
 }
@@ -306,6 +317,45 @@ void Reader::scan(std::int64_t t0, std::int64_t t1, std::uint32_t track,
   r.bind(3, t0);
   if (track != 0) r.bind(4, std::int64_t{track});
   each_row(r, [&] { fn(read_event(r)); });
+}
+
+void Reader::scan_with_args(std::int64_t t0, std::int64_t t1,
+                            const std::function<void(const Event&, const EventArgs&)>& fn) const {
+  const std::int64_t from = sat_sub(t0, kLongEventNs);
+  // Long events starting before the main scan's range: few, each with its own lookup.
+  std::vector<Event> early;
+  long_.bind(1, std::min(from, t1));
+  long_.bind(2, t0);
+  each_row(long_, [&] { early.push_back(read_event(long_)); });
+  std::sort(early.begin(), early.end(), [](const Event& a, const Event& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.track < b.track;
+  });
+  for (const Event& e : early) fn(e, args(e));
+
+  // The main range and the arguments of the same range, in one (start_ns, track) order: an
+  // event's arguments are at the argument cursor or nowhere.
+  Stmt& a = args_range_;
+  ResetOnExit args_guard{a};
+  a.bind(1, from);
+  a.bind(2, t1);
+  bool more_args = a.step();
+  Stmt& r = range_;
+  r.bind(1, from);
+  r.bind(2, t1);
+  r.bind(3, t0);
+  each_row(r, [&] {
+    const Event e = read_event(r);
+    const std::int64_t track = r.col_int(1);  // the key as stored, before read_event's checks
+    while (more_args &&
+           (a.col_int(0) < e.start_ns || (a.col_int(0) == e.start_ns && a.col_int(1) < track)))
+      more_args = a.step();
+    EventArgs args;
+    if (more_args && a.col_int(0) == e.start_ns && a.col_int(1) == track) {
+      args.work_size = a.col_null(2) ? kNull : a.col_int(2);
+      args.correlation = a.col_null(3) ? kNull : a.col_int(3);
+    }
+    fn(e, args);
+  });
 }
 
 std::vector<Event> Reader::events(std::int64_t t0, std::int64_t t1, std::uint32_t track) const {

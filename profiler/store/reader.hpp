@@ -108,6 +108,11 @@ class Reader {
   // Events carrying step number `step`, on any track, ordered by start.
   std::vector<Event> step_events(std::int64_t step) const;
   EventArgs args(const Event& e) const;
+  // scan() over every track with each event's arguments, read in the same pass: the event and
+  // event_arg tables are walked side by side in their common key order, so a row costs no
+  // lookup of its own (export, analysis).
+  void scan_with_args(std::int64_t t0, std::int64_t t1,
+                      const std::function<void(const Event&, const EventArgs&)>& fn) const;
   // Events starting in [t0, t1) whose correlation id is `id` (a launch and the device events
   // it caused share one), on any track; at most `limit`. A range scan of event_arg.
   std::vector<Event> events_with_correlation(std::int64_t id, std::int64_t t0, std::int64_t t1,
@@ -154,10 +159,12 @@ class Reader {
   std::unordered_map<std::uint32_t, std::size_t> track_index_;  // id -> tracks_ index
   std::vector<Process> processes_;
   std::unordered_map<std::uint32_t, Label> labels_;
+  // labels_ by id for the small ids real traces use: a lookup per event on every scan.
+  std::vector<const Label*> label_index_;
   Label unknown_label_{"?", trace::Category::other, {}, kNull};
   // Prepared once; mutable because stepping a statement is not a logical change.
   mutable Stmt range_, range_track_, long_, long_track_, arg_, steps_, step_by_number_, step_after_,
-      counter_, meta_one_, by_correlation_;
+      counter_, meta_one_, by_correlation_, args_range_;
 };
 
 }  // namespace ts::store

@@ -296,6 +296,19 @@ class TestSummary : public QObject {
     QCOMPARE(search.matches(), std::uint64_t{0});
   }
 
+  // --no-analysis: the events only; nothing waits for an analysis that never runs.
+  void session_without_analysis() {
+    TraceSession session(path_, {}, false);
+    QSignalSpy report(&session, &TraceSession::reportReady);
+    session.wait();
+    QVERIFY(!session.analyses());
+    QVERIFY(session.analysis_finished());
+    QVERIFY(!session.report());
+    QVERIFY(session.analysis_error().isEmpty());
+    QVERIFY(session.summary_done());
+    QCOMPARE(report.count(), 0);
+  }
+
   void session_signals_when_done() {
     TraceSession session(path_);
     QSignalSpy report(&session, &TraceSession::reportReady);

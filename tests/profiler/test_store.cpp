@@ -509,4 +509,42 @@ TEST(Store, StoredSizeIsAtMost32BytesPerEventPlusTheOverview) {
   RecordProperty("overview_bytes_per_event", std::to_string(overview_bytes / kEvents));
 }
 
+// The bulk scan reads each event's arguments in the same pass: the same events, in the same
+// order, with the same arguments as scan() and one args() lookup per event.
+TEST(Store, ScanWithArgsMatchesScanAndLookups) {
+  TempDir dir;
+  const std::string path = ts::test::good_trace(dir, 50);
+  {
+    // A long event (2^28 ns) starting before the range, with arguments of its own.
+    Writer w(path + ".long.db");
+    ts::test::write_dictionary(w);
+    auto rows = ts::test::step_rows(50);
+    rows.push_back({500'000'000, std::int64_t{1} << 28, 2, 2, kNull, kNull, 7, 99});
+    w.append(std::span<const EventRow>(rows));
+  }
+  for (const std::string& p : {path, path + ".long.db"}) {
+    const Reader r(p);
+    const auto range = r.time_range();
+    for (const auto& [t0, t1] : {std::pair{range.start_ns, range.end_ns + 1},
+                                 std::pair{range.start_ns + (range.end_ns - range.start_ns) / 3,
+                                           range.end_ns - (range.end_ns - range.start_ns) / 3}}) {
+      std::vector<std::pair<ts::store::Event, ts::store::EventArgs>> want, got;
+      r.scan(t0, t1, 0, [&](const ts::store::Event& e) { want.emplace_back(e, r.args(e)); });
+      r.scan_with_args(t0, t1, [&](const ts::store::Event& e, const ts::store::EventArgs& a) {
+        got.emplace_back(e, a);
+      });
+      ASSERT_EQ(got.size(), want.size());
+      std::size_t with_args = 0;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(got[i].first.start_ns, want[i].first.start_ns);
+        EXPECT_EQ(got[i].first.track, want[i].first.track);
+        EXPECT_EQ(got[i].second.work_size, want[i].second.work_size);
+        EXPECT_EQ(got[i].second.correlation, want[i].second.correlation);
+        with_args += got[i].second.correlation != kNull;
+      }
+      EXPECT_GT(with_args, 0u);
+    }
+  }
+}
+
 }  // namespace
