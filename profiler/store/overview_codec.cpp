@@ -17,6 +17,9 @@ constexpr std::string_view kMagic = "TSOV";
 constexpr unsigned char kFormat = 1;
 // Parts of the overview table: well below SQLite's 16 MiB value limit that readers set.
 constexpr std::size_t kPartBytes = std::size_t{4} << 20;
+// Bounds no overview a writer builds exceeds (events name tracks with 16 bits), so a hostile
+// one cannot make the decoder allocate many times its own size.
+constexpr std::size_t kMaxTracks = std::size_t{1} << 16;
 
 void put_f64(std::string& out, double v) {
   std::uint64_t bits = std::bit_cast<std::uint64_t>(v);
@@ -223,11 +226,12 @@ std::optional<Overview> decode_overview(std::string_view bytes) {
   o.begin_ns = begin;
   o.end_ns = end;
   std::size_t tracks = 0;
-  if (!in.count(tracks, 2)) return std::nullopt;
+  if (!in.count(tracks, 2) || tracks > kMaxTracks) return std::nullopt;
   o.tracks.resize(tracks);
   for (TrackRows& t : o.tracks) {
     std::size_t rows = 0;
-    if (!in.u32(t.track) || !in.count(rows, 1)) return std::nullopt;
+    if (!in.u32(t.track) || !in.count(rows, 1) || rows > DepthTracker::kMaxDepth + 1)
+      return std::nullopt;
     t.rows.resize(rows);
     for (Row& row : t.rows)
       if (!decode_row(in, row)) return std::nullopt;
