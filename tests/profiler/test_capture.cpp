@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "profiler/store/overview_codec.hpp"
 #include "profiler/store/reader.hpp"
 #include "tests/profiler/disabled_tu.hpp"
 #include "tests/profiler/test_util.hpp"
@@ -90,6 +91,10 @@ TEST(Capture, ManyThreadsRoundTripThroughTheStore) {
   const std::int64_t expected = 3 * 4 + kThreads * kZonesPerThread * 2 + device_events;
   EXPECT_EQ(r.event_count(), expected);
   EXPECT_EQ(static_cast<std::uint64_t>(r.event_count()), stats.events_written);
+  // The stopped capture stored its overview, holding every event.
+  const auto overview = ts::store::stored_overview(r);
+  ASSERT_TRUE(overview.has_value());
+  EXPECT_EQ(static_cast<std::int64_t>(overview->events), expected);
 
   // Tracks: the trainer, four named workers, the device queue, the counter.
   std::map<std::string, ts::store::Track> by_name;
