@@ -135,6 +135,7 @@ int run_check(Args& args) {
   const auto junit = args.value("junit");
   const bool allow_partial = args.flag("allow-partial");
   analysis::AnalysisOptions scope;
+  scope.keep_gaps = false;  // only their number is checked
   read_step_scope(args, scope);
   const TraceOptions trace = trace_options(args);
   const std::string file = trace_arguments(args, 1, "one trace file")[0];

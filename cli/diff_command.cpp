@@ -25,6 +25,7 @@ longer needs for the same steps, priced per device-hour.
 int run_diff(Args& args) {
   const bool json = args.flag("json");
   analysis::AnalysisOptions options;
+  options.keep_gaps = false;  // only their number is printed
   options.gpu_hour_price = args.real_in("gpu-hour-price", 0, std::numeric_limits<double>::max())
                                .value_or(options.gpu_hour_price);
   read_step_scope(args, options);

@@ -25,6 +25,7 @@ and recommendations.
 
 int run_report(Args& args) {
   analysis::AnalysisOptions options;
+  options.keep_gaps = false;  // only their number is printed
   const bool json = args.flag("json");
   options.gpu_hour_price = args.real_in("gpu-hour-price", 0, std::numeric_limits<double>::max())
                                .value_or(options.gpu_hour_price);

@@ -201,6 +201,7 @@ void fill_figures(Report& r, EventPass& pass) {
   r.device.has_device = pass.device_seen;
   if (r.device.has_device) {
     r.device.gaps = std::move(f.gaps);
+    r.device.listed_gaps = f.listed_gaps;
   } else {
     // No device work anywhere: the device figures stay 0 rather than "idle 100 %".
     for (StepSummary& st : r.per_step) st.device_busy_ns = 0;

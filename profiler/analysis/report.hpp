@@ -87,7 +87,8 @@ struct DeviceStats {
   std::int64_t busy_ns = 0, idle_ns = 0;  // inside steps; busy + idle == summed step time
   double busy_pct = 0, idle_pct = 0;
   std::array<std::int64_t, kIdleCauseCount> idle_by_cause_ns{};
-  std::vector<IdleGap> gaps;  // every idle gap, in time order
+  std::vector<IdleGap> gaps;  // every listed idle gap, in time order (AnalysisOptions::keep_gaps)
+  std::int64_t listed_gaps = 0;  // how many gaps are listed, kept in `gaps` or not
 };
 
 struct KernelStat {
@@ -149,6 +150,10 @@ struct AnalysisOptions {
   // Idle gaps shorter than this are counted in every figure but not listed in
   // DeviceStats::gaps (a 10 M-event trace has millions of sub-microsecond gaps between kernels).
   std::int64_t min_listed_gap_ns = 0;
+  // false: DeviceStats::gaps stays empty and DeviceStats::listed_gaps only counts them. What
+  // needs only the number (the text and JSON reports, check, diff) saves 32 bytes a gap: a
+  // 100 M-event trace has tens of millions.
+  bool keep_gaps = true;
   // Threads reading the trace: 0 picks up to 4 (hardware threads) for traces of 256 steps or
   // more and 1 below; n > 1 splits any trace of at least n steps into n parts. The figures do
   // not depend on it.

@@ -89,7 +89,7 @@ std::string to_json(const Report& r) {
     j.field(idle_cause_name(static_cast<IdleCause>(c)), fmt::to_ms(d.idle_by_cause_ns[c]));
   j.end_object();
   j.field("busy_ms", fmt::to_ms(d.busy_ns)).field("idle_ms", fmt::to_ms(d.idle_ns));
-  j.field("idle_gaps", static_cast<std::int64_t>(d.gaps.size()));
+  j.field("idle_gaps", d.listed_gaps);
   j.end_object();
 
   j.field("samples_per_s", r.samples_per_s);

@@ -128,7 +128,7 @@ void device_section(std::string& out, const Report& r) {
   }
   out += "device      busy " + fmt::pct(d.busy_pct) + ", idle " + fmt::pct(d.idle_pct) +
          " of step time (" + fmt::ms(fmt::to_ms(d.idle_ns)) + " idle in " +
-         fmt::count(static_cast<std::int64_t>(d.gaps.size())) + " listed gaps)\n";
+         fmt::count(d.listed_gaps) + " listed gaps)\n";
   out += "  idle by cause ";
   for (int c = 0; c < kIdleCauseCount; ++c) {
     const auto cause = static_cast<IdleCause>(c);

@@ -28,8 +28,11 @@ void StepFigures::add(const store::Step& s, const PartIntervalsWindow& view,
   idle_ns += w.idle_ns;
   st.idle_by_cause_ns = w.by_cause_ns;
   for (int c = 0; c < kIdleCauseCount; ++c) idle_by_cause_ns[c] += w.by_cause_ns[c];
-  for (const IdleGap& g : step_gaps_)
-    if (g.end_ns - g.start_ns >= options.min_listed_gap_ns) gaps.push_back(g);
+  for (const IdleGap& g : step_gaps_) {
+    if (g.end_ns - g.start_ns < options.min_listed_gap_ns) continue;
+    ++listed_gaps;
+    if (options.keep_gaps) gaps.push_back(g);
+  }
 
   for (int p = 0; p < kPartCount; ++p) breakdown.ns[p] += st.parts.ns[p];
   step_time_total_ns += st.dur_ns;
@@ -47,6 +50,7 @@ void StepFigures::append(StepFigures&& later) {
   idle_ns += later.idle_ns;
   for (int c = 0; c < kIdleCauseCount; ++c) idle_by_cause_ns[c] += later.idle_by_cause_ns[c];
   gaps.insert(gaps.end(), later.gaps.begin(), later.gaps.end());
+  listed_gaps += later.listed_gaps;
   later = StepFigures{};
 }
 

@@ -23,7 +23,8 @@ struct StepFigures {
   std::int64_t input_bound_steps = 0;
   std::int64_t busy_ns = 0, idle_ns = 0;
   std::array<std::int64_t, kIdleCauseCount> idle_by_cause_ns{};
-  std::vector<IdleGap> gaps;  // listed ones (AnalysisOptions::min_listed_gap_ns), time order
+  std::vector<IdleGap> gaps;     // listed ones (AnalysisOptions::min_listed_gap_ns), time order
+  std::int64_t listed_gaps = 0;  // how many were listed, kept or not (AnalysisOptions::keep_gaps)
 
   // Adds one step, its part intervals narrowed to it (complete for its time).
   void add(const store::Step& step, const PartIntervalsWindow& view,

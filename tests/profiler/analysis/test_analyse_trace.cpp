@@ -204,6 +204,22 @@ TEST(AnalyseTrace, OptionsSetTheStepThresholdPriceAndListedGaps) {
   EXPECT_EQ(r.device.idle_ns, us(74));  // short gaps still count
 }
 
+// Without the list of gaps (what report, check and diff ask for) every figure is the same and
+// the gaps are still counted.
+TEST(AnalyseTrace, GapsCountedWithoutBeingKept) {
+  ts::test::TempDir dir;
+  const ts::store::Reader reader(write_trace(dir));
+  a::AnalysisOptions kept, counted;
+  counted.keep_gaps = false;
+  const a::Report with = a::analyse(reader, kept);
+  const a::Report without = a::analyse(reader, counted);
+  ASSERT_FALSE(with.device.gaps.empty());
+  EXPECT_EQ(with.device.listed_gaps, static_cast<std::int64_t>(with.device.gaps.size()));
+  EXPECT_TRUE(without.device.gaps.empty());
+  EXPECT_EQ(without.device.listed_gaps, with.device.listed_gaps);
+  EXPECT_EQ(a::to_json(without), a::to_json(with));
+}
+
 TEST(AnalyseTrace, SplitPassesGiveTheSameReport) {
   ts::test::TempDir dir;
   const ts::store::Reader reader(write_trace(dir));
