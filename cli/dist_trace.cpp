@@ -3,10 +3,13 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -25,6 +28,8 @@ namespace {
 
 constexpr int kShipSizeTag = 7311;
 constexpr int kShipDataTag = 7312;
+constexpr int kShipChunkTag = 7313;
+constexpr int kShipAckTag = 7314;
 constexpr std::size_t kShipChunk = std::size_t{4} << 20;
 
 // Whether rank 0 reads `path` as rank `rank`'s part of this job.
@@ -42,40 +47,30 @@ void remove_part(const std::string& path) {
   for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((path + suffix).c_str());
 }
 
-// Rank `from` sends its part to rank 0, which writes it where it looked for it.
-void ship_part(const JobInfo& job, const std::string& trace, int from) {
+// Rank `from` sends its part to rank 0, which writes it where it looked for it and says whether
+// it did. Returns whether rank 0 now holds it (on both ranks); what went wrong goes to
+// `warnings` on the rank that saw it.
+bool ship_part(const JobInfo& job, const std::string& trace, int from,
+               std::vector<std::string>& warnings) {
   const std::string path = store::part_path(trace, from);
   if (job.rank == from) {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    std::int64_t size = in ? static_cast<std::int64_t>(in.tellg()) : -1;
-    job.comm->send(&size, sizeof size, 0, kShipSizeTag);
-    if (size <= 0) return;
-    in.seekg(0);
-    std::vector<char> chunk(kShipChunk);
-    for (std::int64_t left = size; left > 0;) {
-      const auto n = static_cast<std::size_t>(std::min<std::int64_t>(left, kShipChunk));
-      in.read(chunk.data(), static_cast<std::streamsize>(n));
-      if (!in) std::fill(chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(n), '\0');
-      job.comm->send(chunk.data(), n, 0, kShipDataTag);
-      left -= static_cast<std::int64_t>(n);
-    }
-  } else if (job.rank == 0) {
-    std::int64_t size = -1;
-    job.comm->recv(&size, sizeof size, from, kShipSizeTag);
-    if (size <= 0) return;
-    const std::string tmp = path + ".recv";
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    std::vector<char> chunk(kShipChunk);
-    for (std::int64_t left = size; left > 0;) {
-      const auto n = static_cast<std::size_t>(std::min<std::int64_t>(left, kShipChunk));
-      job.comm->recv(chunk.data(), n, from, kShipDataTag);
-      out.write(chunk.data(), static_cast<std::streamsize>(n));
-      left -= static_cast<std::int64_t>(n);
-    }
-    out.close();
-    remove_part(path);
-    if (!out || std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
+    const std::string error = send_file(*job.comm, path, 0);
+    char stored = 0;
+    job.comm->recv(&stored, 1, 0, kShipAckTag);
+    if (!error.empty())
+      warnings.push_back("could not send this rank's part to rank 0: " + error +
+                         "; it is left out of the merged trace and stays at " + path);
+    return stored != 0 && error.empty();
   }
+  if (job.rank != 0) return false;
+  const std::string error = receive_file(*job.comm, path, from);
+  const char stored = error.empty() ? 1 : 0;
+  job.comm->send(&stored, 1, from, kShipAckTag);
+  if (!error.empty())
+    warnings.push_back("rank " + std::to_string(from) + "'s part did not arrive: " + error +
+                       "; it is left out of the merged trace and stays on rank " +
+                       std::to_string(from) + "'s host");
+  return stored != 0;
 }
 
 std::string list(const std::vector<int>& ranks) {
@@ -88,6 +83,75 @@ std::string list(const std::vector<int>& ranks) {
 }
 
 }  // namespace
+
+std::string send_file(dist::Communicator& comm, const std::string& path, int to) {
+  errno = 0;
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  const int open_error = errno;
+  const std::int64_t size = in ? static_cast<std::int64_t>(in.tellg()) : -1;
+  comm.send(&size, sizeof size, to, kShipSizeTag);
+  if (!in && open_error != 0 && open_error != ENOENT)
+    return "cannot open " + path + ": " + std::strerror(open_error);
+  if (size <= 0) return "";
+  in.seekg(0);
+  std::vector<char> chunk(kShipChunk);
+  for (std::int64_t done = 0; done < size;) {
+    const auto n = static_cast<std::size_t>(std::min<std::int64_t>(size - done, kShipChunk));
+    errno = 0;
+    in.read(chunk.data(), static_cast<std::streamsize>(n));
+    // Every chunk is announced: its length, or -1 when it could not be read in full (an I/O
+    // error, or a file that shrank), after which nothing more is sent.
+    const bool whole = in && static_cast<std::size_t>(in.gcount()) == n;
+    const std::int64_t announced = whole ? static_cast<std::int64_t>(n) : -1;
+    comm.send(&announced, sizeof announced, to, kShipChunkTag);
+    if (!whole) {
+      const int err = errno;
+      return "reading " + path + " failed after " + std::to_string(done) + " of " +
+             std::to_string(size) + " bytes (" +
+             (err != 0 ? std::string(std::strerror(err)) : std::string("the file ended early")) +
+             ")";
+    }
+    comm.send(chunk.data(), n, to, kShipDataTag);
+    done += static_cast<std::int64_t>(n);
+  }
+  return "";
+}
+
+std::string receive_file(dist::Communicator& comm, const std::string& path, int from) {
+  std::int64_t size = -1;
+  comm.recv(&size, sizeof size, from, kShipSizeTag);
+  if (size <= 0) return "";  // the sender has no such file: nothing to store
+  const std::string tmp = path + ".recv";
+  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+  std::vector<char> chunk(kShipChunk);
+  for (std::int64_t done = 0; done < size;) {
+    const auto n = static_cast<std::size_t>(std::min<std::int64_t>(size - done, kShipChunk));
+    std::int64_t announced = -1;
+    comm.recv(&announced, sizeof announced, from, kShipChunkTag);
+    if (announced != static_cast<std::int64_t>(n)) {
+      out.close();
+      std::remove(tmp.c_str());
+      return "rank " + std::to_string(from) + " could not read it after " + std::to_string(done) +
+             " of " + std::to_string(size) + " bytes";
+    }
+    comm.recv(chunk.data(), n, from, kShipDataTag);
+    out.write(chunk.data(), static_cast<std::streamsize>(n));
+    done += static_cast<std::int64_t>(n);
+  }
+  out.close();
+  if (!out) {
+    const int err = errno;
+    std::remove(tmp.c_str());
+    return "could not write " + tmp + ": " + std::strerror(err);
+  }
+  remove_part(path);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    std::remove(tmp.c_str());
+    return "could not rename " + tmp + " to " + path + ": " + std::strerror(err);
+  }
+  return "";
+}
 
 std::string capture_path(const JobInfo& job, const std::string& trace) {
   return job.distributed() ? store::part_path(trace, job.rank) : trace;
@@ -148,11 +212,13 @@ std::string finish_job_trace(const JobInfo& job, const std::string& trace,
     for (int r = 1; r < job.size; ++r)
       ship[static_cast<std::size_t>(r)] = !readable_part(store::part_path(trace, r), job, r);
   comm.broadcast(ship.data(), ship.size(), 0);
+  bool shipped = false;
   for (int r = 1; r < job.size; ++r)
-    if (ship[static_cast<std::size_t>(r)]) ship_part(job, trace, r);
+    if (ship[static_cast<std::size_t>(r)] && ship_part(job, trace, r, warnings) && r == job.rank)
+      shipped = true;
   // A shipped part lives on in rank 0's copy; the others wait for no merge.
   if (job.rank != 0) {
-    if (ship[static_cast<std::size_t>(job.rank)]) remove_part(store::part_path(trace, job.rank));
+    if (shipped) remove_part(store::part_path(trace, job.rank));
     return "";
   }
 

@@ -2,7 +2,8 @@
 // rank captures its own timeline into its part, PATH.rank<r>.part beside PATH, tagged with the
 // job in its meta (dist.*); at the end rank 0 merges the parts into PATH, one process per rank
 // (profiler/store/job_merge.hpp), and removes them. A part rank 0 cannot read (another host's
-// disk) is sent to it over MPI first. When the job ends early (a rank killed, or failing and
+// disk) is sent to it over MPI first; one that cannot be read in full or stored is left out of
+// the merge and stays where it was. When the job ends early (a rank killed, or failing and
 // aborting the job), the parts stay and `trainscope merge PATH` merges what exists.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "cli/dist_job.hpp"
+#include "engine/dist/communicator.hpp"
 
 namespace ts::cli {
 
@@ -34,9 +36,22 @@ void watch_for_termination();
 // (dist.failed) and commits what was captured.
 void mark_part_failed(const std::string& message);
 
+// A file sent from one rank to another (a part rank 0 cannot read where it is): send_file sends
+// the file at `path` to rank `to`, its size and then its bytes in announced chunks; a chunk it
+// cannot read in full (an I/O error, a file that shrank) is announced as missing and ends the
+// transfer. Returns "" or why the file could not be sent (or opened). A missing or empty file
+// sends only its size, as nothing.
+std::string send_file(dist::Communicator& comm, const std::string& path, int to);
+// Takes what send_file on rank `from` sends and stores it at `path`, replacing the file there
+// (and its -wal, -shm and -journal) only once all of it has been written beside it
+// (`path`.recv). Returns "" when stored or when the sender had nothing to send; otherwise why
+// not, and nothing is stored: a file the sender could not read in full never reaches `path`.
+std::string receive_file(dist::Communicator& comm, const std::string& path, int from);
+
 // Collective, after training: stops this rank's capture and, in a job of several ranks, has
 // rank 0 merge the parts into `trace`. Returns what rank 0 has to say about it ("" elsewhere);
-// problems (parts left out, a failed merge) go to `warnings`.
+// problems (parts left out, a part that could not be sent, a failed merge) go to `warnings` on
+// the rank that saw them.
 std::string finish_job_trace(const JobInfo& job, const std::string& trace,
                              std::vector<std::string>& warnings);
 

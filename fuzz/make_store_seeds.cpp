@@ -1,8 +1,9 @@
-// Writes the seeds of fuzz_store_reader, fuzz_store_reader_wal and fuzz_event_block into
-// <dir>/store_reader, <dir>/store_reader_wal and <dir>/event_block: small traces (1 KiB pages) of
-// two processes with steps, input stages, copies, kernels with arguments, counters and meta,
-// finished, and staged as a killed capture leaves them (its blocks in the file, or in the -wal
-// file next to it); and the blocks themselves. fuzz/run_store.sh runs it.
+// Writes the seeds of fuzz_store_reader, fuzz_store_reader_wal, fuzz_event_block and
+// fuzz_analysis_rows into <dir>/store_reader, <dir>/store_reader_wal, <dir>/event_block and
+// <dir>/analysis_rows: small traces (1 KiB pages) of two processes with steps, input stages,
+// copies, kernels with arguments, counters and meta, finished, and staged as a killed capture
+// leaves them (its blocks in the file, or in the -wal file next to it); the blocks themselves;
+// and such traces as writer calls (analysis_rows.hpp). fuzz/run_store.sh runs it.
 //   make_store_seeds <dir>
 #include <sqlite3.h>
 
@@ -13,10 +14,13 @@
 #include <iterator>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "analysis_rows.hpp"
 #include "profiler/store/event_block.hpp"
 #include "profiler/store/writer.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace {
 
@@ -27,7 +31,9 @@ using ts::store::kNull;
 using ts::trace::Category;
 using ts::trace::TrackKind;
 
-void dictionary(ts::store::Writer& w) {
+// W: a store::Writer, or a fuzz::RowsEncoder.
+template <class W>
+void dictionary(W& w) {
   const char* names[] = {"",     "step",          "next batch",       "decode",   "cudaMemcpyAsync",
                          "gemm", "ncclAllReduce", "cudaLaunchKernel", "model.py", "prefetch fill"};
   for (std::uint32_t i = 1; i < std::size(names); ++i) w.put_string(i, names[i]);
@@ -55,7 +61,7 @@ void dictionary(ts::store::Writer& w) {
 }
 
 // Six 1 ms steps per process from t = 1 s.
-void events(ts::store::Writer& w) {
+std::pair<std::vector<EventRow>, std::vector<CounterRow>> step_rows() {
   std::vector<EventRow> rows;
   std::vector<CounterRow> counters;
   for (std::uint32_t p = 0; p < 2; ++p) {
@@ -72,6 +78,12 @@ void events(ts::store::Writer& w) {
       counters.push_back({t + 3, base + 5000, static_cast<double>(s % 3)});
     }
   }
+  return {rows, counters};
+}
+
+template <class W>
+void events(W& w) {
+  const auto [rows, counters] = step_rows();
   w.append(std::span<const EventRow>(rows));
   w.append(std::span<const CounterRow>(counters));
 }
@@ -83,6 +95,43 @@ std::string bytes_of(const fs::path& p) {
 
 void put(const fs::path& p, const std::string& bytes) {
   std::ofstream(p, std::ios::binary) << bytes;
+}
+
+// The seeds of fuzz_analysis_rows (analysis_rows.hpp): the same traces as writer calls, with
+// the counters and meta the analysis reads besides; read finished, staged, and committed but
+// not finished; with each kind of analysis options; with the tracks in no process; and with a
+// name longer than the reader's cap.
+void rows_seeds(const fs::path& dir) {
+  auto trace = [](std::uint8_t flags, std::uint64_t option, bool processes = true) {
+    ts::fuzz::RowsEncoder e(flags, option);
+    dictionary(e);
+    e.put_track(9, "prefetch buffer fill", TrackKind::counter, kNull, 1);
+    e.put_track(10, "host CPU (cores busy)", TrackKind::counter, kNull, 1);
+    if (!processes)
+      for (std::uint32_t t = 1; t <= 10; ++t) e.put_track(t, "thread", TrackKind::thread);
+    e.put_meta(ts::meta_key::kEngineBatch, "32");
+    e.put_meta(ts::meta_key::kPipelineCache, "memory");
+    e.put_meta(ts::meta_key::kFitEpochFirstSteps, "0,3");
+    events(e);
+    e.commit();
+    std::vector<CounterRow> counters;
+    for (std::int64_t i = 0; i < 12; ++i) {
+      counters.push_back({9, 1'000'000'000 + i * 500'000, static_cast<double>(i % 4)});
+      counters.push_back({10, 1'000'000'000 + i * 500'000, 1.5 + static_cast<double>(i % 3)});
+    }
+    e.append(std::span<const CounterRow>(counters));
+    return e.bytes();
+  };
+  put(dir / "seed_finished", trace(0, 0));
+  put(dir / "seed_staged", trace(1, 0));
+  put(dir / "seed_killed_plain", trace(2, 0));
+  put(dir / "seed_killed_staged", trace(3, 0));
+  put(dir / "seed_skip_warmup_2", trace(1 << 2, 2));
+  put(dir / "seed_steps_1_to_4", trace(2 << 2, 1 * 256 + 4));
+  put(dir / "seed_threads_3", trace(3 << 2, 3));
+  put(dir / "seed_no_processes", trace(0, 0, false));
+  // Then string 1 ("step") becomes "é" (2 bytes) repeated 35 000 times: 70 000 bytes.
+  put(dir / "seed_long_name", trace(0, 0) + std::string("\x00\x01\x00\xb8\x91\x02\x02\xc3\xa9", 9));
 }
 
 // The input of fuzz_store_reader_wal: the main file's length (4 bytes, little-endian), the main
@@ -115,8 +164,9 @@ int main(int argc, char** argv) {
   }
   const fs::path dir = argv[1];
   const fs::path reader = dir / "store_reader", wal = dir / "store_reader_wal",
-                 blocks = dir / "event_block", scratch = dir / "scratch";
-  for (const fs::path& d : {reader, wal, blocks, scratch}) fs::create_directories(d);
+                 blocks = dir / "event_block", rows = dir / "analysis_rows",
+                 scratch = dir / "scratch";
+  for (const fs::path& d : {reader, wal, blocks, rows, scratch}) fs::create_directories(d);
   ts::store::WriterOptions small;
   small.page_size = 1024;
   small.cache_mib = 1;
@@ -157,6 +207,7 @@ int main(int argc, char** argv) {
     e.clear();
     put(blocks / "seed_empty", std::string(e.bytes().begin(), e.bytes().end()));
   }
+  rows_seeds(rows);
   fs::remove_all(scratch);
   return 0;
 }

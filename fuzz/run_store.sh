@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer harness of the trace store in build-fuzz (clang, ASan, UBSan) and runs it:
-#   fuzz/run_store.sh [--wal | --block] [seconds (default 1800)] [extra libFuzzer flags...]
+#   fuzz/run_store.sh [--wal | --block | --rows] [seconds (default 1800)] [extra libFuzzer flags...]
 #   (default)  fuzz_store_reader: a whole trace file through store::Reader, the analysis and the
 #              Chrome export; inputs up to 1 MiB
 #   --wal      fuzz_store_reader_wal: the same with a -wal file ([4-byte length][main][wal])
 #   --block    fuzz_event_block: one staged event block through decode_block; up to 64 KiB
+#   --rows     fuzz_analysis_rows: writer calls with any rows (fuzz/analysis_rows.hpp) through
+#              the writer, the analysis, its reports and the Chrome export; up to 64 KiB
 # The working corpus (build-fuzz/corpus/<harness>) is seeded from fuzz/corpus/<harness>,
 # fuzz/regressions/<harness>, the seeds make_store_seeds writes (small traces, finished and
 # staged, and blocks) and, for the reader, traces/*.db. Crashes, leaks, timeouts and
@@ -18,6 +20,7 @@ max_len=1048576
 case "${1:-}" in
   --wal) name=store_reader_wal; shift ;;
   --block) name=event_block; max_len=65536; shift ;;
+  --rows) name=analysis_rows; max_len=65536; shift ;;
 esac
 seconds="${1:-1800}"
 shift || true

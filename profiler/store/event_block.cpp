@@ -1,5 +1,6 @@
 #include "profiler/store/event_block.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -40,7 +41,8 @@ void BlockEncoder::append(std::span<const EventRow> rows) {
     *p++ = flags;
     p = varint::put(p, zigzag(wrapping_sub(r.start_ns, previous_start_)));
     previous_start_ = r.start_ns;
-    p = varint::put(p, static_cast<std::uint64_t>(r.dur_ns));
+    // A duration is never negative (a hostile importer's row ends at its start).
+    p = varint::put(p, static_cast<std::uint64_t>(std::max<std::int64_t>(r.dur_ns, 0)));
     p = varint::put(p, r.track);
     p = varint::put(p, r.label);
     for (int k = 0; k < 4; ++k)

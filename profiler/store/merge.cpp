@@ -26,7 +26,7 @@ namespace {
 
 constexpr const char* kRead = "cannot read trace";
 constexpr std::size_t kBatch = 8192;
-constexpr std::uint32_t kMaxTrack = (1u << 16) - 1;  // events.id keeps 16 bits of track
+constexpr std::uint32_t kMaxTrack = kTrackLimit - 1;
 
 bool is_id(std::int64_t v) {
   return v >= 0 && v <= std::int64_t{0xffffffff};

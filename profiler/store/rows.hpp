@@ -23,6 +23,10 @@ inline std::int64_t sat_sub(std::int64_t a, std::int64_t b) {
                : std::numeric_limits<std::int64_t>::min();
 }
 
+// Events name their track with 16 bits (events.id packs it beside the start): a row on a larger
+// track is damage, dropped where rows are written.
+inline constexpr std::uint32_t kTrackLimit = std::uint32_t{1} << 16;
+
 struct EventRow {
   std::int64_t start_ns = 0;
   std::int64_t dur_ns = 0;

@@ -123,11 +123,9 @@ Writer::Writer(const std::string& path, const WriterOptions& options)
 
 Writer::Writer(Db& db, Adopt) : db_(db), owns_file_(false) {
   prepare();
-  Stmt st(db_, "SELECT id FROM label WHERE category = 0 AND id >= 0 AND id < 1048576", kWrite);
+  Stmt st(db_, "SELECT id FROM label WHERE category = 0 AND id >= 0 AND id <= 4294967295", kWrite);
   while (st.step()) {
-    const auto id = static_cast<std::size_t>(st.col_int(0));
-    if (step_labels_.size() <= id) step_labels_.resize(id + 1, false);
-    step_labels_[id] = true;
+    mark_step_label(static_cast<std::uint32_t>(st.col_int(0)), true);
   }
 }
 
@@ -219,8 +217,6 @@ std::uint64_t Writer::index_staged() {
                     " is malformed");
     }
     read.reset();
-    // Tracks are 16-bit in events.id; a larger one is damage, not an event to index.
-    std::erase_if(rows.events, [](const EventRow& r) { return r.track >= (1u << 16); });
     insert_rows(rows.events);
     insert_counters(rows.counters);
     indexed += rows.events.size();
@@ -288,8 +284,20 @@ void Writer::put_label(std::uint32_t id, std::uint32_t name, trace::Category cat
   put_label_.bind_opt(4, file, 0);
   put_label_.bind_opt(5, line, kNull);
   put_label_.run();
-  if (step_labels_.size() <= id) step_labels_.resize(id + 1, false);
-  step_labels_[id] = category == trace::Category::step;
+  mark_step_label(id, category == trace::Category::step);
+}
+
+// Label ids are dense from 1 in every writer's caller; a hostile one far above goes in a set
+// rather than sizing the table by it.
+void Writer::mark_step_label(std::uint32_t id, bool is_step) {
+  if (id < kDenseLabels) {
+    if (step_labels_.size() <= id) step_labels_.resize(std::size_t{id} + 1, false);
+    step_labels_[id] = is_step;
+  } else if (is_step) {
+    sparse_step_labels_.insert(id);
+  } else {
+    sparse_step_labels_.erase(id);
+  }
 }
 
 // Prepared on first use: a writer adopting an older file (to index its staged blocks) never
@@ -332,12 +340,13 @@ void Writer::put_meta(std::string_view key, std::string_view value) {
 }
 
 bool Writer::is_step_label(std::uint32_t label) const {
-  return label < step_labels_.size() && step_labels_[label];
+  if (label < step_labels_.size()) return step_labels_[label];
+  return label >= kDenseLabels && sparse_step_labels_.contains(label);
 }
 
 std::int64_t& Writer::latest_start(std::uint32_t track) {
   if (track_max_start_.size() <= track)
-    track_max_start_.resize(track + 1, std::numeric_limits<std::int64_t>::min());
+    track_max_start_.resize(std::size_t{track} + 1, std::numeric_limits<std::int64_t>::min());
   return track_max_start_[track];
 }
 
@@ -360,8 +369,11 @@ void Writer::append(std::span<const EventRow> rows) {
 
 void Writer::insert_rows(std::span<const EventRow> rows) {
   begin();
-  if (!std::is_sorted(rows.begin(), rows.end(), key_less)) {
+  const auto off_limits = [](const EventRow& r) { return r.track >= kTrackLimit; };
+  const bool damaged = std::any_of(rows.begin(), rows.end(), off_limits);
+  if (damaged || !std::is_sorted(rows.begin(), rows.end(), key_less)) {
     sorted_.assign(rows.begin(), rows.end());
+    std::erase_if(sorted_, off_limits);
     std::stable_sort(sorted_.begin(), sorted_.end(), key_less);
     rows = sorted_;
   }

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -124,14 +125,17 @@ class Writer {
   MultiRowInsert ins_event_, ins_arg_, ins_step_;
   Stmt ins_event_ignore1_, find_event_, ins_counter_, ins_block_;
   Stmt put_string_, put_label_, put_track_, put_process_, put_meta_;
-  std::vector<bool> step_labels_;
-  std::vector<std::int64_t> track_max_start_;  // per track: the latest start written
-  std::vector<EventRow> batch_;                // rows that cannot collide, not yet inserted
-  std::vector<EventRow> sorted_;               // append()'s rows, when not given in key order
-  std::vector<EventRow> group_;                // rows sharing one (start_ns, track)
-  FreeStarts event_starts_;                    // where moved events found their starts
-  FreeStarts counter_times_;                   // where moved counter samples found theirs
-  std::vector<EventRow> args_, steps_;         // inserted rows with arguments / steps, pending
+  static constexpr std::uint32_t kDenseLabels = std::uint32_t{1} << 20;
+  void mark_step_label(std::uint32_t id, bool is_step);
+  std::vector<bool> step_labels_;                         // ids below kDenseLabels
+  std::unordered_set<std::uint32_t> sparse_step_labels_;  // the others
+  std::vector<std::int64_t> track_max_start_;             // per track: the latest start written
+  std::vector<EventRow> batch_;         // rows that cannot collide, not yet inserted
+  std::vector<EventRow> sorted_;        // append()'s rows, when not given in key order
+  std::vector<EventRow> group_;         // rows sharing one (start_ns, track)
+  FreeStarts event_starts_;             // where moved events found their starts
+  FreeStarts counter_times_;            // where moved counter samples found theirs
+  std::vector<EventRow> args_, steps_;  // inserted rows with arguments / steps, pending
   std::uint64_t events_written_ = 0;
   std::uint64_t events_committed_ = 0;
   std::uint64_t events_moved_ = 0;

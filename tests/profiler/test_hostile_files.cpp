@@ -256,6 +256,38 @@ TEST(HostileFiles, ManyStagedEventsOnOneKeyAreAllIndexed) {
   EXPECT_EQ(r.counter(3, 0, std::numeric_limits<std::int64_t>::max()).size(), samples.size());
 }
 
+// Rows no caller of the writer makes (fuzz_analysis_rows found each): a track beyond the 16 bits
+// events.id keeps is dropped, not a 32 GiB table; a label id near 2^32 is a step label without a
+// 512 MiB table or a wrapped size; a negative duration in a staged block is stored as 0 and the
+// block still decodes.
+TEST(HostileFiles, WriterTakesRowsBeyondWhatItsCallersMake) {
+  for (const bool is_staged : {false, true}) {
+    TempDir dir;
+    const std::string path = dir.file("beyond.db");
+    {
+      ts::store::Writer w(path, is_staged ? staged() : ts::store::WriterOptions{});
+      ts::test::write_dictionary(w);
+      constexpr std::uint32_t kHugeLabel = 0xffffffffu;
+      w.put_label(kHugeLabel, 3, ts::trace::Category::step);
+      const std::vector<ts::store::EventRow> rows = {
+          {2'000'000, 1'000'000, 1, kHugeLabel, 0},
+          {2'100'000, 10, 0xffffffffu, 2},
+          {2'200'000, 10, 65536, 2},
+          {2'300'000, -5, 2, 2},
+      };
+      w.append(std::span<const ts::store::EventRow>(rows));
+      w.finish();
+    }
+    Reader r(path);
+    const auto events = r.events(0, std::numeric_limits<std::int64_t>::max());
+    ASSERT_EQ(events.size(), 2u) << (is_staged ? "staged" : "plain");
+    EXPECT_EQ(events[0].label, 0xffffffffu);
+    EXPECT_EQ(events[1].track, 2u);
+    EXPECT_EQ(events[1].dur_ns, 0);
+    ASSERT_EQ(r.steps().size(), 1u);  // the label near 2^32 names a step
+  }
+}
+
 // Times and durations at the ends of the 64-bit range: indexed and read without overflowing
 // (the sanitizer build makes an overflow fatal).
 TEST(HostileFiles, ExtremeTimesAreIndexedAndReadWithoutOverflow) {
