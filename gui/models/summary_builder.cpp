@@ -16,7 +16,7 @@ namespace {
 void publish_whole(TraceSummary& summary, store::Overview&& overview, SummaryData::Source source) {
   summary.write([&](SummaryData& d) {
     static_cast<store::Overview&>(d) = std::move(overview);
-    d.scanned_until_ns = d.end_ns + 1;
+    d.scanned_until_ns = store::sat_add(d.end_ns, 1);
     d.source = source;
     d.done = true;
   });
@@ -34,7 +34,7 @@ bool scan(const store::Reader& reader, TraceSummary& summary, const std::atomic<
     d.scanned_until_ns = range.start_ns;
   });
   const auto label_of = [&](std::uint32_t id) -> const store::Label& { return reader.label(id); };
-  const double span = static_cast<double>(range.end_ns - range.start_ns) + 1;
+  const double span = static_cast<double>(range.end_ns) - static_cast<double>(range.start_ns) + 1;
   // Chunks of at least four long-event lookbacks, so the reader's lookback stays cheap.
   const int chunks = static_cast<int>(std::clamp(span / (4.0 * store::kLongEventNs), 1.0, 32.0));
   const auto chunk_end = [&](int k) {

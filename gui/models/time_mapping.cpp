@@ -31,7 +31,7 @@ void TimeMapping::set_extent(std::int64_t begin_ns, std::int64_t end_ns) {
   const bool all = shows_all();
   const double view_begin_abs = static_cast<double>(origin_ - begin_ns) + start_;
   origin_ = begin_ns;
-  extent_ = std::max(1.0, static_cast<double>(end_ns - begin_ns));
+  extent_ = std::max(1.0, static_cast<double>(end_ns) - static_cast<double>(begin_ns));
   if (all) {
     show_all();
   } else {

@@ -95,6 +95,12 @@ std::uint64_t size_with_write_ahead_log(const std::string& path) {
   return total;
 }
 
+std::pair<std::uint64_t, std::uint64_t> file_identity(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {0, 0};
+  return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+}
+
 void check_regular_files(const std::string& path) {
   const auto what = [&](const std::string& p, FileKind k) {
     return p + (k == FileKind::directory ? " is a directory, not a trace file"

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "profiler/store/error.hpp"
 
@@ -38,6 +39,10 @@ bool has_write_ahead_log(const std::string& path);
 
 // The bytes of `path` and of its write-ahead log: what a reader may have to go through.
 std::uint64_t size_with_write_ahead_log(const std::string& path);
+
+// The file at `path` (device and inode; {0, 0} when absent): a file written anew at the same
+// path is another file.
+std::pair<std::uint64_t, std::uint64_t> file_identity(const std::string& path);
 
 // Throws Error ("X is not a regular file", "X is a directory, not a trace file") unless `path`
 // and the files SQLite opens beside it (-wal, -shm, -journal) are regular files or absent.

@@ -72,18 +72,19 @@ const CounterSeries* Overview::counter_of(std::uint32_t track) const {
 }
 
 std::uint32_t Overview::search_bin(std::int64_t t) const {
-  const double span = std::max<double>(1, static_cast<double>(end_ns - begin_ns));
+  // In doubles: a hostile trace's times may span more than int64_t holds.
+  const double span = std::max(1.0, static_cast<double>(end_ns) - static_cast<double>(begin_ns));
   const double f = (static_cast<double>(t) - static_cast<double>(begin_ns)) / span;
   return static_cast<std::uint32_t>(std::clamp(f * kSearchBins, 0.0, kSearchBins - 1.0));
 }
 
 std::pair<std::int64_t, std::int64_t> Overview::search_bin_range(std::uint32_t bin) const {
-  const double span = static_cast<double>(end_ns - begin_ns);
+  const double span = static_cast<double>(end_ns) - static_cast<double>(begin_ns);
   const auto at = [&](std::uint32_t b) {
-    return begin_ns + static_cast<std::int64_t>(span * b / kSearchBins);
+    return sat_add(begin_ns, static_cast<std::int64_t>(std::min(span * b / kSearchBins, 9.2e18)));
   };
   // The last bin also takes events starting exactly at the end.
-  return {at(bin), bin + 1 >= kSearchBins ? end_ns + 1 : at(bin + 1)};
+  return {at(bin), bin + 1 >= kSearchBins ? sat_add(end_ns, 1) : at(bin + 1)};
 }
 
 }  // namespace ts::store

@@ -14,10 +14,11 @@ int DepthTracker::push(std::uint32_t track, std::int64_t start_ns, std::int64_t 
 }
 
 void RowMerger::add(const Zone& z, std::vector<Zone>& out) {
-  const std::int64_t dur = z.end_ns - z.start_ns;
+  const std::int64_t dur = sat_sub(z.end_ns, z.start_ns);
   if (open_ && !wide(z) &&
       static_cast<double>(z.start_ns) < static_cast<double>(run_.end_ns) + min_ns_ &&
-      static_cast<double>(std::max(run_.end_ns, z.end_ns) - run_.start_ns) <= max_run_ns_) {
+      static_cast<double>(std::max(run_.end_ns, z.end_ns)) - static_cast<double>(run_.start_ns) <=
+          max_run_ns_) {
     run_.end_ns = std::max(run_.end_ns, z.end_ns);
     run_.count += z.count;
     if (dur > longest_) {

@@ -165,10 +165,13 @@ std::string encode_overview(const Overview& o) {
       varint::append(out, row.zones.size());
       for (std::size_t i = 0; i < row.zones.size(); ++i) {
         const Zone& z = row.zones[i];
-        varint::append(out, i == 0
-                                ? varint::zigzag(z.start_ns)
-                                : static_cast<std::uint64_t>(z.start_ns - row.zones[i - 1].end_ns));
-        varint::append(out, static_cast<std::uint64_t>(z.end_ns - z.start_ns));
+        // Unsigned differences: a span beyond INT64_MAX (a hostile trace's) encodes without
+        // overflowing, and the decoder refuses it, so the viewer scans that trace instead.
+        varint::append(out, i == 0 ? varint::zigzag(z.start_ns)
+                                   : static_cast<std::uint64_t>(z.start_ns) -
+                                         static_cast<std::uint64_t>(row.zones[i - 1].end_ns));
+        varint::append(
+            out, static_cast<std::uint64_t>(z.end_ns) - static_cast<std::uint64_t>(z.start_ns));
         const bool merged = z.count != 1;
         varint::append(out, std::uint64_t{z.label} << 1 | (merged ? 1 : 0));
         if (merged) varint::append(out, z.count);

@@ -76,6 +76,8 @@ Reader::Reader(const std::string& path) {
     staged_indexed_ = true;
   }
   load_tables();
+  // A staged reader's first refresh() looks at the file whatever its data_version says.
+  if (!staged_indexed_) data_version_ = db_.pragma_int("data_version", kRead);
 
   range_ = Stmt(db_,
                 std::string(kColumns) +
@@ -170,13 +172,20 @@ void Reader::index_staged_in_memory() {
   const int rc = sqlite3_backup_step(copy, -1);
   sqlite3_backup_finish(copy);
   if (rc != SQLITE_DONE) db_.fail(rc, kRead);
-  {
-    Writer indexer(mem, Writer::Adopt{});
-    indexer.index_staged();
-    indexer.finish();
-  }
-  mem.exec("PRAGMA query_only=ON", kRead);
   db_.swap(mem);
+  file_.swap(mem);  // kept for refresh()
+  file_id_ = file_identity(path());
+  {
+    Stmt last(db_, "SELECT coalesce(max(seq), 0), count(*) FROM event_block", kRead);
+    if (last.step()) {
+      last_block_ = last.col_int(0);
+      blocks_indexed_ = static_cast<std::uint64_t>(last.col_int(1));
+    }
+  }
+  indexer_ = std::make_unique<Writer>(db_, Writer::Adopt{});
+  indexer_->index_staged();
+  indexer_->commit();
+  db_.exec("PRAGMA query_only=ON", kRead);
 }
 
 // A name column's text, cut to kMaxNameBytes.
@@ -189,6 +198,14 @@ std::string Reader::name_text(const Stmt& st, int column) {
   n = kMaxNameBytes;
   while (n > 0 && (static_cast<unsigned char>(p[n]) & 0xC0) == 0x80) --n;  // a UTF-8 boundary
   return std::string(p, n) + "\xE2\x80\xA6";                               // "…"
+}
+
+void Reader::clear_tables() {
+  tracks_.clear();
+  track_index_.clear();
+  processes_.clear();
+  label_index_.clear();
+  labels_.clear();
 }
 
 void Reader::load_tables() {

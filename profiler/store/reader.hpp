@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,8 @@
 #include "trainscope/taxonomy.hpp"
 
 namespace ts::store {
+
+class Writer;
 
 struct Track {
   std::uint32_t id = 0;
@@ -87,6 +90,20 @@ class Reader {
  public:
   // Throws Error when the file is missing, not a trainscope trace, of a newer schema or damaged.
   explicit Reader(const std::string& path);
+  ~Reader();
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
+  // Takes in what a capture still running has committed since this reader opened or last
+  // refreshed, reading only that (reader_refresh.cpp): the blocks staged since, indexed into the
+  // in-memory copy, and the small tables (strings, labels, tracks, processes, meta). Every
+  // Track*, Label& and Process* handed out before is invalidated. `reopen`: what changed cannot
+  // be taken in place (the capture stopped and indexed its events, the file was recovered or
+  // replaced, or it had staged nothing when this reader opened): open a new Reader.
+  enum class Refresh { unchanged, appended, reopen };
+  Refresh refresh();
+  // Staged blocks indexed by this reader: on opening and by each refresh().
+  std::uint64_t blocks_indexed() const { return blocks_indexed_; }
 
   const std::string& path() const { return db_.path(); }
   int schema_version() const { return version_; }
@@ -145,6 +162,9 @@ class Reader {
   bool has_staged_events() const;
   void index_staged_in_memory();
   void load_tables();
+  void clear_tables();
+  void copy_small_tables(Db& from);
+  std::int64_t index_blocks_after(Db& from, std::int64_t seq);
   Event read_event(const Stmt& st) const;
   template <class Fn>
   void each_row(Stmt& st, Fn&& fn) const;
@@ -154,6 +174,14 @@ class Reader {
   Db db_;
   int version_ = 0;
   bool staged_indexed_ = false;
+  // A reader that indexed staged blocks: the file's own connection (db_ is the in-memory copy),
+  // the writer indexing into db_, and the last block it indexed.
+  Db file_;
+  std::unique_ptr<Writer> indexer_;
+  std::int64_t last_block_ = 0;
+  std::uint64_t blocks_indexed_ = 0;
+  std::int64_t data_version_ = -1;  // of the connection refresh() reads new commits on
+  std::pair<std::uint64_t, std::uint64_t> file_id_{};  // the staged file's, when opened
   std::uint64_t names_cut_ = 0;
   std::vector<Track> tracks_;
   std::unordered_map<std::uint32_t, std::size_t> track_index_;  // id -> tracks_ index

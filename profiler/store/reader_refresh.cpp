@@ -1,0 +1,128 @@
+// Reader::refresh: a reader following a capture that is still running takes in what was committed
+// since it last looked, without reading the rest again.
+//
+// A running capture commits its events as staged blocks (schema.sql, event_block, numbered by
+// seq in commit order) and its strings, labels, tracks, processes and meta as rows. A reader of
+// such a file keeps the file's connection beside its in-memory copy and the writer that indexed
+// the copy (its per-track state decides where a same-tick event goes, so the copy ends up as one
+// indexing of every block in order would leave it). A refresh, in one read transaction of the
+// file: the small tables are copied whole (they hold a few hundred rows), the blocks after the
+// last one indexed are decoded and indexed. Its cost is that of the new blocks.
+#include <sqlite3.h>
+
+#include "profiler/store/event_block.hpp"
+#include "profiler/store/file_check.hpp"
+#include "profiler/store/file_header.hpp"
+#include "profiler/store/reader.hpp"
+#include "profiler/store/schema.hpp"
+#include "profiler/store/writer.hpp"
+
+namespace ts::store {
+
+namespace {
+
+constexpr const char* kRefresh = "cannot refresh trace";
+
+// Ends the file's read transaction on every way out, so the capture can checkpoint.
+struct ReadTransaction {
+  explicit ReadTransaction(Db& db) : db_(db) { db_.exec("BEGIN", kRefresh); }
+  ~ReadTransaction() { sqlite3_exec(db_.get(), "COMMIT", nullptr, nullptr, nullptr); }
+  Db& db_;
+};
+
+// The small tables a capture adds rows to while it runs (process: from version 3).
+constexpr const char* kSmallTables[] = {"string", "label", "track", "process", "meta"};
+
+}  // namespace
+
+Reader::~Reader() {
+  if (indexer_) {
+    // The writer's finish() on destruction finds nothing staged; it may write to the copy.
+    sqlite3_exec(db_.get(), "PRAGMA query_only=OFF", nullptr, nullptr, nullptr);
+    indexer_.reset();
+  }
+}
+
+// Copies each row as it is: the copy was made from this file, so the tables have the same shape.
+void Reader::copy_small_tables(Db& from) {
+  for (const std::string table : kSmallTables) {
+    if (table == "process" && version_ < 3) continue;
+    Stmt read(from, "SELECT * FROM " + table, kRefresh);
+    const int columns = sqlite3_column_count(read.get());
+    std::string insert = "INSERT OR REPLACE INTO " + table + " VALUES (?";
+    for (int c = 1; c < columns; ++c) insert += ",?";
+    Stmt write(db_, insert + ")", kRefresh);  // fails if the copy's table differs
+    while (read.step()) {
+      for (int c = 0; c < columns; ++c)
+        sqlite3_bind_value(write.get(), c + 1, sqlite3_column_value(read.get(), c));
+      write.run();
+    }
+  }
+}
+
+// Indexes the file's blocks after `seq`, in order; returns the last one's seq (`seq` if none).
+std::int64_t Reader::index_blocks_after(Db& from, std::int64_t seq) {
+  Stmt read(from, "SELECT seq, data FROM event_block WHERE seq > ? ORDER BY seq", kRefresh);
+  read.bind(1, seq);
+  DecodedBlock rows;
+  while (read.step()) {
+    seq = read.col_int(0);
+    const auto* p = static_cast<const unsigned char*>(sqlite3_column_blob(read.get(), 1));
+    const auto n = static_cast<std::size_t>(sqlite3_column_bytes(read.get(), 1));
+    rows.clear();
+    if (!decode_block({p, p == nullptr ? 0 : n}, rows))
+      throw Error(path() + " is corrupt: staged event block " + std::to_string(seq) +
+                  " is malformed");
+    indexer_->append(std::span<const EventRow>(rows.events));
+    indexer_->append(std::span<const CounterRow>(rows.counters));
+    ++blocks_indexed_;
+  }
+  return seq;
+}
+
+Reader::Refresh Reader::refresh() {
+  if (!staged_indexed_) {
+    // Read from the file itself: new rows show in every query. A capture that had staged nothing
+    // when this reader opened is read in memory once it has.
+    if (has_staged_events()) return Refresh::reopen;
+    const std::int64_t version = db_.pragma_int("data_version", kRefresh);
+    if (version == data_version_) return Refresh::unchanged;
+    data_version_ = version;
+    clear_tables();
+    load_tables();
+    return Refresh::appended;
+  }
+  if (file_identity(path()) != file_id_) return Refresh::reopen;
+  file_.set_work_budget(work_budget(size_with_write_ahead_log(path())));
+  db_.set_work_budget(work_budget(size_with_write_ahead_log(path())));
+  const std::int64_t version = file_.pragma_int("data_version", kRefresh);
+  if (version == data_version_) return Refresh::unchanged;
+  ReadTransaction snapshot(file_);
+  // A capture that stopped (or a recover) indexed its blocks into the file's event table.
+  if (file_.pragma_int("user_version", kRefresh) != version_) return Refresh::reopen;
+  check_schema(file_, version_);  // what was checked on opening may have been replaced
+  {
+    Stmt indexed(file_, "SELECT 1 FROM event LIMIT 1", kRefresh);
+    if (indexed.step()) return Refresh::reopen;
+  }
+  data_version_ = version;
+  db_.exec("PRAGMA query_only=OFF", kRefresh);
+  try {
+    db_.exec("BEGIN", kRefresh);
+    copy_small_tables(file_);
+    db_.exec("COMMIT", kRefresh);
+    const std::uint64_t before = blocks_indexed_;
+    last_block_ = index_blocks_after(file_, last_block_);
+    indexer_->commit();
+    db_.exec("PRAGMA query_only=ON", kRefresh);
+    clear_tables();
+    load_tables();
+    return blocks_indexed_ > before ? Refresh::appended : Refresh::unchanged;
+  } catch (...) {
+    sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_exec(db_.get(), "PRAGMA query_only=ON", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+}  // namespace ts::store
