@@ -257,10 +257,28 @@ void write_summary(const std::string& path, const TrainOptions& o, const SampleS
       path, [&](std::ostream& out) { out << text; }, "--summary-json " + path);
 }
 
+// A trace this run created, discarded when the run fails before training starts (no device, a
+// dataset that cannot be read): it would hold nothing but the set-up. Once training starts, a
+// failure keeps what was captured.
+class SetUpTrace {
+ public:
+  void created(std::string path) { path_ = std::move(path); }
+  void training_started() { path_.clear(); }
+  ~SetUpTrace() {
+    if (path_.empty() || !ts::trace::session_active()) return;
+    ts::trace::stop();
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+      std::remove((path_ + suffix).c_str());
+  }
+
+ private:
+  std::string path_;
+};
+
 // Starts the --trace session before anything else runs, so an unwritable path fails at once (in a
 // job of several ranks, once the ranks agree on what they train): this rank's part of the job's
 // trace (dist_trace.hpp).
-void start_trace(const TrainOptions& o, const JobInfo& job) {
+void start_trace(const TrainOptions& o, const JobInfo& job, SetUpTrace& set_up) {
   if (o.trace.empty()) return;
   // 512 Ki events (16 MB) per thread: the trainer of a fast CPU-backend run records ~300 k
   // events/s, so this rides out a writer stalled for more than a second (a busy machine, a slow
@@ -288,6 +306,7 @@ void start_trace(const TrainOptions& o, const JobInfo& job) {
         std::remove((path + suffix).c_str());
     throw UsageError(std::string("--trace: ") + e.what());
   }
+  if (!existed) set_up.created(path);
   record_clock_offsets(job, false);
 }
 
@@ -353,7 +372,8 @@ int run_train(Args& args) {
   const JobInfo job = join_job(notice);
   if (!notice.empty()) std::cerr << "trainscope: " << notice << "\n";
   const bool quiet = o.quiet || job.rank != 0;  // rank 0 speaks for the job
-  if (!job.distributed()) start_trace(o, job);
+  SetUpTrace set_up;
+  if (!job.distributed()) start_trace(o, job, set_up);
 
   // The data and the model are checked before any device is set up.
   const std::shared_ptr<const SampleSource> source =
@@ -365,7 +385,7 @@ int run_train(Args& args) {
       make_augment_map(o.pipeline.augment, shape, static_cast<std::uint64_t>(o.seed));
   check_agreement(job, job_config(o, *source));
   if (job.distributed()) {
-    start_trace(o, job);
+    start_trace(o, job, set_up);
     o.pipeline.options.shard_index = job.rank;
     o.pipeline.options.shard_count = job.size;
     if (o.pipeline.options.cache == CacheMode::file)  // one cache file per rank
@@ -413,6 +433,7 @@ int run_train(Args& args) {
   fit.data_parallel.allreduce = dist::parse_allreduce_mode(o.allreduce);
   fit.data_parallel.bucket_bytes = static_cast<std::size_t>(o.bucket_kib) << 10;
   FitResult result;
+  set_up.training_started();
   try {
     result = model->fit(input, fit);
   } catch (...) {

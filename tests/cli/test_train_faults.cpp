@@ -1,7 +1,7 @@
 // `trainscope train` under faults: SIGTERM and SIGHUP stop it after the current step with the
 // trace and the summary written, bad flags are one error before anything runs, a missing OpenCL
-// runtime falls back to the CPU (or is one error when asked for), and a full disk during the
-// capture stops the writing but not the training.
+// runtime falls back to the CPU (or is one error when asked for, leaving no trace file), and a full
+// disk during the capture stops the writing but not the training.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/mount.h>
@@ -109,11 +109,15 @@ TEST_F(TrainFaults, NoOpenClRuntimeFallsBackOrIsOneError) {
   EXPECT_NE(fallback.err.find("using the CPU backend"), std::string::npos) << fallback.err;
   EXPECT_NE(test::read_file(summary).find("\"backend\":\"cpu\""), std::string::npos);
 
-  const auto asked =
-      run_trainscope("train --backend opencl --epochs 1 --dataset synthetic:64 --quiet", hide);
+  // The trace it had started holds nothing but the set-up: it is not left behind.
+  const std::string trace = dir_.file("opencl.db");
+  const auto asked = run_trainscope(
+      "train --backend opencl --epochs 1 --dataset synthetic:64 --quiet --trace " + trace, hide);
   EXPECT_EQ(asked.status, 2);
   EXPECT_EQ(line_count(asked.err), 1u) << asked.err;
   EXPECT_NE(asked.err.find("--backend opencl"), std::string::npos) << asked.err;
+  EXPECT_FALSE(fs::exists(trace));
+  EXPECT_FALSE(fs::exists(trace + "-wal"));
 }
 
 // A small file system of its own (tmpfs, as root) that fills up while the capture writes: the
