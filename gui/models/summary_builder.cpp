@@ -63,7 +63,7 @@ bool scan(const store::Reader& reader, TraceSummary& summary, const std::atomic<
 void build_summary(const std::string& path, TraceSummary& summary, const std::atomic<bool>& cancel,
                    const std::function<void(double)>& progress, const SummarySources& sources) {
   try {
-    const store::Reader reader(path);
+    const store::Reader reader(path, sources.snapshot);
     if (sources.stored) {
       if (std::optional<store::Overview> o = store::stored_overview(reader)) {
         publish_whole(summary, std::move(*o), SummaryData::Source::stored);

@@ -11,13 +11,17 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "gui/models/trace_summary.hpp"
+#include "profiler/store/reader.hpp"
 
 namespace ts::gui {
 
 struct SummarySources {
+  // What to read in place of the file: a snapshot of a capture still running (a live reload).
+  std::shared_ptr<const store::Snapshot> snapshot;
   bool stored = true;     // use the trace's stored overview
   std::string cache_dir;  // the per-user cache; empty: the default (overview_cache.hpp)
   bool cache = true;      // read and fill the cache

@@ -12,7 +12,8 @@
 namespace ts::gui {
 
 TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions& options,
-                           bool analyse, QObject* parent)
+                           bool analyse, std::shared_ptr<const store::Snapshot> snapshot,
+                           QObject* parent)
     : QObject(parent),
       path_(path),
       options_(options),
@@ -20,7 +21,7 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
       summary_(std::make_shared<TraceSummary>()),
       cancel_(std::make_shared<std::atomic<bool>>(false)) {
   const std::string file = path.toStdString();
-  reader_ = std::make_unique<store::Reader>(file);
+  reader_ = std::make_unique<store::Reader>(file, snapshot);
   steps_ = reader_->steps();
   if (!steps_.empty()) {
     steps_extent_ = {steps_.front().start_ns, steps_.front().start_ns};
@@ -32,15 +33,15 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
     const store::TimeRange r = reader_->time_range();
     steps_extent_ = {r.start_ns, r.end_ns};
   }
-  windows_ = std::make_unique<WindowCache>(file);
+  windows_ = std::make_unique<WindowCache>(file, snapshot);
 
   connect(&analysis_, &QFutureWatcher<AnalysisResult>::finished, this,
           &TraceSession::analysis_done);
   if (analyse_)
-    analysis_.setFuture(QtConcurrent::run(&background_pool(), [file, options]() {
+    analysis_.setFuture(QtConcurrent::run(&background_pool(), [file, options, snapshot]() {
       AnalysisResult r;
       try {
-        const store::Reader reader(file);
+        const store::Reader reader(file, snapshot);
         r.report = analysis::analyse(reader, options);
       } catch (const std::exception& e) {
         r.error = QString::fromStdString(e.what());
@@ -53,12 +54,15 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
   connect(&scan_, &QFutureWatcher<QString>::finished, this, &TraceSession::summary_done_slot);
   std::shared_ptr<TraceSummary> summary = summary_;
   std::shared_ptr<std::atomic<bool>> cancel = cancel_;
-  scan_.setFuture(
-      QtConcurrent::run(&background_pool(), [file, summary, cancel](QPromise<QString>& promise) {
+  SummarySources sources;
+  sources.snapshot = snapshot;
+  scan_.setFuture(QtConcurrent::run(
+      &background_pool(), [file, summary, cancel, sources](QPromise<QString>& promise) {
         promise.setProgressRange(0, 1000);
         try {
-          build_summary(file, *summary, *cancel,
-                        [&](double f) { promise.setProgressValue(static_cast<int>(f * 1000)); });
+          build_summary(
+              file, *summary, *cancel,
+              [&](double f) { promise.setProgressValue(static_cast<int>(f * 1000)); }, sources);
           promise.addResult(QString());
         } catch (const std::exception& e) {
           promise.addResult(QString::fromStdString(e.what()));

@@ -29,8 +29,12 @@ class TraceSession : public QObject {
  public:
   // options: which steps the analysis covers (--steps, --skip-warmup), prices. analyse: false
   // opens the events only (no analysis runs: report() stays null, analysis_finished() is true).
+  // snapshot: what every reader of the session reads in place of the file (a live reload's copy
+  // of a capture still running, LiveFollower), or null.
   explicit TraceSession(const QString& path, const analysis::AnalysisOptions& options = {},
-                        bool analyse = true, QObject* parent = nullptr);
+                        bool analyse = true,
+                        std::shared_ptr<const store::Snapshot> snapshot = nullptr,
+                        QObject* parent = nullptr);
   const analysis::AnalysisOptions& options() const { return options_; }
   ~TraceSession() override;
 

@@ -7,6 +7,7 @@ namespace ts::gui {
 // The reader the loads share; one load runs at a time, so one thread uses it at a time.
 struct WindowCache::Loader {
   std::string path;
+  std::shared_ptr<const store::Snapshot> snapshot;
   std::optional<store::Reader> reader;
 
   Result load(std::int64_t t0, std::int64_t t1) {
@@ -14,7 +15,7 @@ struct WindowCache::Loader {
     r.t0 = t0;
     r.t1 = t1;
     try {
-      if (!reader) reader.emplace(path);
+      if (!reader) reader.emplace(path, snapshot);
       r.window = load_window(*reader, t0, t1, kMaxEvents);
     } catch (const std::exception& e) {
       r.error = QString::fromStdString(e.what());
@@ -23,9 +24,11 @@ struct WindowCache::Loader {
   }
 };
 
-WindowCache::WindowCache(std::string path, QObject* parent)
+WindowCache::WindowCache(std::string path, std::shared_ptr<const store::Snapshot> snapshot,
+                         QObject* parent)
     : QObject(parent), loader_(std::make_shared<Loader>()) {
   loader_->path = std::move(path);
+  loader_->snapshot = std::move(snapshot);
   pool_.setMaxThreadCount(1);
   connect(&watcher_, &QFutureWatcher<Result>::finished, this, &WindowCache::finished);
 }

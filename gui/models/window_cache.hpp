@@ -23,7 +23,9 @@ class WindowCache : public QObject {
   // The most events one window may hold: with two windows kept, at most 2 x 24 bytes x this.
   static constexpr std::uint64_t kMaxEvents = 4'000'000;
 
-  explicit WindowCache(std::string path, QObject* parent = nullptr);
+  // snapshot: what to read in place of the file (store::Reader), or null.
+  explicit WindowCache(std::string path, std::shared_ptr<const store::Snapshot> snapshot = nullptr,
+                       QObject* parent = nullptr);
   ~WindowCache() override;
 
   // The cached window covering [t0, t1], or null.

@@ -119,12 +119,20 @@ void MainWindow::error_box(const QString& title, const QString& message) {
 QString MainWindow::open(const QString& path, bool interactive) {
   interactive_ = interactive;
   std::unique_ptr<TraceSession> session;
+  std::unique_ptr<LiveFollower> follower;
   import::OpenedTrace opened;
   try {
     // Another tool's trace is imported (or its cached import reused) first.
     opened = import::open_trace_source(path.toStdString(), {import_options_, {}});
-    session =
-        std::make_unique<TraceSession>(QString::fromStdString(opened.path), options_, analyse_);
+    // A capture still running (or killed) has staged events: one reader indexes them, and the
+    // session's readers read its snapshot.
+    std::shared_ptr<const store::Snapshot> snapshot;
+    if (!opened.imported && !opened.reused) {
+      follower = std::make_unique<LiveFollower>(opened.path);
+      snapshot = follower->next();
+    }
+    session = std::make_unique<TraceSession>(QString::fromStdString(opened.path), options_,
+                                             analyse_, snapshot);
     if (opened.imported || opened.reused) session->set_source(path);
   } catch (const std::exception& e) {
     const QString message = QString::fromStdString(e.what());
@@ -137,6 +145,7 @@ QString MainWindow::open(const QString& path, bool interactive) {
   setWindowFilePath(QFileInfo(path).absoluteFilePath());
   const bool capturing =
       !opened.imported && !opened.reused && capture_in_progress(session_->reader());
+  follower_ = capturing ? std::move(follower) : nullptr;
   live_->watch(session_->path(), capturing);
   if (opened.imported)
     statusBar()->showMessage(tr("Imported %1 into %2 (reused while %1 is unchanged)")
@@ -178,8 +187,10 @@ void MainWindow::reload_live() {
   }
   const QString path = session_->path();
   try {
-    pending_ = std::make_unique<TraceSession>(path, options_, analyse_);
+    if (!follower_) follower_ = std::make_unique<LiveFollower>(path.toStdString());
+    pending_ = std::make_unique<TraceSession>(path, options_, analyse_, follower_->next());
   } catch (const std::exception& e) {
+    follower_.reset();  // the next reload opens the file afresh
     statusBar()->showMessage(tr("Live: %1").arg(QString::fromStdString(e.what())), 5000);
     live_->retry();  // caught mid-write: try again at the next poll
     return;
@@ -207,7 +218,10 @@ void MainWindow::adopt_pending() {
   const bool still_live = capture_in_progress(pending_->reader());
   adopt(std::move(pending_), true);
   statusBar()->showMessage(tr("Live: %1 steps").arg(session_->steps().size()), 3000);
-  if (!still_live) live_->stop();
+  if (!still_live) {
+    live_->stop();
+    follower_.reset();
+  }
 }
 
 void MainWindow::show_view(View v) {

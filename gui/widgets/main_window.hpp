@@ -8,6 +8,7 @@
 #include <QTabWidget>
 #include <memory>
 
+#include "gui/models/live_follower.hpp"
 #include "gui/models/trace_session.hpp"
 #include "gui/widgets/compare/compare_page.hpp"
 #include "gui/widgets/live_reloader.hpp"
@@ -53,6 +54,8 @@ class MainWindow : public QMainWindow {
   StepsPage* steps() const { return steps_; }
   ComparePage* compare() const { return compare_; }
   LiveReloader* live() const { return live_; }
+  // What the live reloads read; null while no reload of a capture still running has been made.
+  const LiveFollower* follower() const { return follower_.get(); }
   QTabWidget* tabs() const { return tabs_; }
 
   static QStringList recent_files();
@@ -74,7 +77,8 @@ class MainWindow : public QMainWindow {
   void compare_dialog();
 
   std::unique_ptr<TraceSession> session_;
-  std::unique_ptr<TraceSession> pending_;  // live: the next reload, until its analysis is done
+  std::unique_ptr<TraceSession> pending_;   // live: the next reload, until its analysis is done
+  std::unique_ptr<LiveFollower> follower_;  // live: what the reloads read
   QTabWidget* tabs_;
   OverviewPage* overview_;
   TimelinePage* timeline_;

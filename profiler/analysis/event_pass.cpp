@@ -145,10 +145,13 @@ EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
     passes.emplace_back(steps_of(i), options, i > 0, analysed, stages);
   std::vector<std::exception_ptr> errors(parts);
   std::vector<std::thread> threads;
+  // A trace whose staged events the reader indexed in memory is read from a copy of that, not
+  // indexed again by every part's reader.
+  const std::shared_ptr<const store::Snapshot> copy = reader.snapshot_copy();
   for (std::size_t i = 1; i < parts; ++i) {
     threads.emplace_back([&, i] {
       try {
-        const store::Reader own(reader.path());
+        const store::Reader own(reader.path(), copy);
         scan_part(own, tracks, lo(i), hi(i), false, passes[i]);
       } catch (...) {
         errors[i] = std::current_exception();

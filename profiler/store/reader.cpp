@@ -66,7 +66,20 @@ void Reader::each_row(Stmt& st, Fn&& fn) const {
   while (st.step()) fn();
 }
 
-Reader::Reader(const std::string& path) {
+Reader::Reader(const std::string& path) : Reader(path, nullptr) {}
+
+Reader::Reader(const std::string& path, std::shared_ptr<const Snapshot> snapshot)
+    : snapshot_(std::move(snapshot)) {
+  if (snapshot_) {
+    open_snapshot(path);
+  } else {
+    open_file(path);
+  }
+  load_tables();
+  prepare_queries();
+}
+
+void Reader::open_file(const std::string& path) {
   check_file(path);
   db_.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
   db_.set_work_budget(work_budget(size_with_write_ahead_log(path)));
@@ -74,11 +87,37 @@ Reader::Reader(const std::string& path) {
   if (has_staged_events()) {
     index_staged_in_memory();
     staged_indexed_ = true;
+  } else {
+    data_version_ = db_.pragma_int("data_version", kRead);  // a staged reader's: refresh() reads
   }
-  load_tables();
-  // A staged reader's first refresh() looks at the file whatever its data_version says.
-  if (!staged_indexed_) data_version_ = db_.pragma_int("data_version", kRead);
+}
 
+void Reader::open_snapshot(const std::string& path) {
+  db_.open_memory(path, kRead);
+  // Read-only and not owned: every reader of the snapshot reads the same bytes.
+  auto* bytes = const_cast<unsigned char*>(snapshot_->bytes());
+  const auto size = static_cast<sqlite3_int64>(snapshot_->size());
+  const int rc =
+      sqlite3_deserialize(db_.get(), "main", bytes, size, size, SQLITE_DESERIALIZE_READONLY);
+  if (rc != SQLITE_OK) db_.fail(rc, kRead);
+  db_.set_work_budget(work_budget(snapshot_->size()));
+  open_checked();
+  staged_indexed_ = true;
+}
+
+std::shared_ptr<const Snapshot> Reader::snapshot_copy() const {
+  if (snapshot_) return snapshot_;
+  if (!staged_indexed_) return nullptr;
+  sqlite3_int64 size = 0;
+  unsigned char* bytes = sqlite3_serialize(db_.get(), "main", &size, 0);
+  if (bytes == nullptr) throw Error(path() + ": out of memory copying the trace's events");
+  // The copy's header still says write-ahead log (bytes 18 and 19 of the SQLite header, as the
+  // capture's file has it): a database in memory has none, so it says rollback journal.
+  if (size >= 100) bytes[18] = bytes[19] = 1;
+  return std::make_shared<const Snapshot>(bytes, static_cast<std::size_t>(size));
+}
+
+void Reader::prepare_queries() {
   range_ = Stmt(db_,
                 std::string(kColumns) +
                     "WHERE start_ns >= ?1 AND start_ns < ?2 AND start_ns + dur_ns >= ?3 "

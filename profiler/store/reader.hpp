@@ -25,6 +25,22 @@ namespace ts::store {
 
 class Writer;
 
+// An immutable copy of a reader's in-memory trace (a capture still running, its staged events
+// indexed), which any number of readers on any threads read at once without indexing again.
+class Snapshot {
+ public:
+  Snapshot(unsigned char* bytes, std::size_t size) : bytes_(bytes), size_(size) {}
+  ~Snapshot();
+  Snapshot(const Snapshot&) = delete;
+  Snapshot& operator=(const Snapshot&) = delete;
+  const unsigned char* bytes() const { return bytes_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  unsigned char* bytes_;  // from sqlite3_serialize, freed with sqlite3_free
+  std::size_t size_;
+};
+
 struct Track {
   std::uint32_t id = 0;
   std::string name;
@@ -90,6 +106,9 @@ class Reader {
  public:
   // Throws Error when the file is missing, not a trainscope trace, of a newer schema or damaged.
   explicit Reader(const std::string& path);
+  // Reads `snapshot` (made by snapshot_copy() of a reader of `path`) instead of the file; a null
+  // snapshot reads the file.
+  Reader(const std::string& path, std::shared_ptr<const Snapshot> snapshot);
   ~Reader();
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
@@ -102,6 +121,12 @@ class Reader {
   // replaced, or it had staged nothing when this reader opened): open a new Reader.
   enum class Refresh { unchanged, appended, reopen };
   Refresh refresh();
+  // A copy of what this reader reads, for readers on other threads: of a reader that indexed
+  // staged events (a capture still running) a new copy, of a snapshot's reader that snapshot,
+  // else null (other readers open the file: nothing to index). Costs a copy of the trace.
+  std::shared_ptr<const Snapshot> snapshot_copy() const;
+  // What this reader reads: its snapshot, or null for the file.
+  const std::shared_ptr<const Snapshot>& snapshot() const { return snapshot_; }
   // Staged blocks indexed by this reader: on opening and by each refresh().
   std::uint64_t blocks_indexed() const { return blocks_indexed_; }
 
@@ -158,10 +183,13 @@ class Reader {
   TimeRange time_range() const;
 
  private:
+  void open_file(const std::string& path);
+  void open_snapshot(const std::string& path);
   void open_checked();
   bool has_staged_events() const;
   void index_staged_in_memory();
   void load_tables();
+  void prepare_queries();
   void clear_tables();
   void copy_small_tables(Db& from);
   std::int64_t index_blocks_after(Db& from, std::int64_t seq);
@@ -171,6 +199,7 @@ class Reader {
 
   std::string name_text(const Stmt& st, int column);
 
+  std::shared_ptr<const Snapshot> snapshot_;  // before db_: outlives the connection reading it
   Db db_;
   int version_ = 0;
   bool staged_indexed_ = false;

@@ -35,6 +35,10 @@ constexpr const char* kSmallTables[] = {"string", "label", "track", "process", "
 
 }  // namespace
 
+Snapshot::~Snapshot() {
+  sqlite3_free(bytes_);
+}
+
 Reader::~Reader() {
   if (indexer_) {
     // The writer's finish() on destruction finds nothing staged; it may write to the copy.
@@ -81,6 +85,7 @@ std::int64_t Reader::index_blocks_after(Db& from, std::int64_t seq) {
 }
 
 Reader::Refresh Reader::refresh() {
+  if (snapshot_) return Refresh::reopen;  // a snapshot never changes
   if (!staged_indexed_) {
     // Read from the file itself: new rows show in every query. A capture that had staged nothing
     // when this reader opened is read in memory once it has.

@@ -313,12 +313,22 @@ class TestFiles : public QObject {
     QCOMPARE(page->view()->selection(), now);
   }
 
+  void live_trace_shows_new_steps_data() {
+    QTest::addColumn<bool>("staged");
+    QTest::newRow("indexed as written") << false;
+    QTest::newRow("staged, as a capture writes") << true;
+  }
+
   void live_trace_shows_new_steps() {
+    QFETCH(bool, staged);
     const QString path = dir_.filePath(QStringLiteral("live.db"));
-    ts::store::Writer writer(path.toStdString());
+    ts::store::WriterOptions options;
+    options.staged = staged;
+    ts::store::Writer writer(path.toStdString(), options);
     test::put_step_and_kernel(writer, "kernel", "trainer", "compute");
     std::int64_t t = 1'000'000;
     std::int64_t step = 0;
+    int commits = 0;
     const auto add_steps = [&](int n) {
       std::vector<ts::store::EventRow> rows;
       for (int i = 0; i < n; ++i, ++step, t += 1'000'000) {
@@ -327,6 +337,7 @@ class TestFiles : public QObject {
       }
       writer.append(std::span<const ts::store::EventRow>(rows));
       writer.commit();
+      ++commits;
     };
     add_steps(5);
     MainWindow w;
@@ -337,16 +348,28 @@ class TestFiles : public QObject {
     w.session()->wait();
     TimelineView* view = w.timeline()->view();
     view->show_all();  // looking at the end: the view follows new steps
-    add_steps(7);
+    add_steps(4);
+    QTRY_COMPARE_WITH_TIMEOUT(w.session()->steps().size(), std::size_t{9}, 10000);
+    add_steps(3);
     QTRY_COMPARE_WITH_TIMEOUT(w.session()->steps().size(), std::size_t{12}, 10000);
     // A reload is adopted only once analysed: the pages never go blank.
     QVERIFY(w.session()->report() != nullptr);
     QCOMPARE(view->mapping().view_end(), view->mapping().extent_end());
+    if (staged) {
+      // The reloads read one reader of the file, opened once, that indexed each block once;
+      // the sessions read its snapshots.
+      QVERIFY(w.follower() != nullptr);
+      QCOMPARE(w.follower()->opens(), 1);
+      QCOMPARE(w.follower()->blocks_indexed(), static_cast<std::uint64_t>(commits));
+      QVERIFY(w.session()->reader().snapshot() != nullptr);
+    }
     writer.put_meta("capture.end_ns", std::to_string(t));
     writer.finish();
     QTRY_VERIFY_WITH_TIMEOUT(!w.live()->active(), 10000);
     w.session()->wait();
     QCOMPARE(w.session()->report()->whole_run.steps, 12);
+    QVERIFY(w.session()->reader().snapshot() == nullptr);  // the finished file itself
+    QVERIFY(w.follower() == nullptr);
   }
 
   void screenshot_writes_a_png_of_each_view_data() {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "profiler/store/reader.hpp"
@@ -174,6 +175,40 @@ TEST(Refresh, AFileReplacedAtTheSamePathAsksForAReopen) {
   }
   EXPECT_EQ(r.refresh(), Refresh::reopen);
   EXPECT_EQ(r.steps().size(), 2u);  // what it read stays readable
+}
+
+// A snapshot of a reader's in-memory copy is read by readers on other threads, each seeing what
+// the reader saw when it was taken, whatever the reader takes in later.
+TEST(Refresh, SnapshotsAreReadOnOtherThreadsAndDoNotChange) {
+  TempDir dir;
+  const std::string path = dir.file("snap.db");
+  Writer w(path, staged());
+  ts::test::write_dictionary(w);
+  append(w, steps_from(0, 4));
+  Reader r(path);
+  const auto snapshot = r.snapshot_copy();
+  ASSERT_NE(snapshot, nullptr);
+  const std::size_t events = r.events(0, kAll).size();
+  std::vector<std::size_t> seen(2);
+  {
+    std::vector<std::thread> threads;
+    for (std::size_t& n : seen)
+      threads.emplace_back([&] { n = Reader(path, snapshot).events(0, kAll).size(); });
+    for (std::thread& t : threads) t.join();
+  }
+  EXPECT_EQ(seen, std::vector<std::size_t>(2, events));
+
+  append(w, steps_from(4, 6));
+  ASSERT_EQ(r.refresh(), Refresh::appended);
+  const Reader old(path, snapshot);
+  EXPECT_EQ(old.events(0, kAll).size(), events);
+  EXPECT_EQ(old.steps().size(), 4u);
+  EXPECT_TRUE(old.overview_bytes().empty());  // a capture's overview is never taken
+  EXPECT_EQ(Reader(path, r.snapshot_copy()).steps().size(), 6u);
+
+  // A finished file's readers read the file: there is nothing to copy.
+  w.finish();
+  EXPECT_EQ(Reader(path).snapshot_copy(), nullptr);
 }
 
 }  // namespace
