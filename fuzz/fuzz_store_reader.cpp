@@ -2,11 +2,13 @@
 // a 4-byte little-endian length n, then the main file's n bytes, then its -wal file). It is
 // written to a private temporary directory and opened with store::Reader; a file it opens is read
 // the way the trace commands read it: meta, processes, tracks, labels, every event with its
-// arguments, steps, each step's events, correlations, counters, then analysis::analyse with its
-// text and JSON reports and the Chrome export into a sink. Refusing the file, or failing later,
-// with a store::Error is fine; a crash, a sanitizer report, another exception, a hang or a huge
-// allocation is a finding. Built by fuzz/CMakeLists.txt (clang, -fsanitize=fuzzer) and, as a
-// regression test over the corpus, by tests/profiler/CMakeLists.txt (any compiler).
+// arguments, steps, each step's events, correlations, counters, the stored overview, then
+// analysis::analyse with its text and JSON reports and the Chrome export into a sink; a staged
+// trace's snapshot must read as many events, and a refresh of the unchanged file take nothing in.
+// Refusing the file, or failing later, with a store::Error is fine; a crash, a sanitizer report,
+// another exception, a hang or a huge allocation is a finding. Built by fuzz/CMakeLists.txt (clang,
+// -fsanitize=fuzzer) and, as a regression test over the corpus, by tests/profiler/CMakeLists.txt
+// (any compiler).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -21,6 +23,7 @@
 #include "profiler/analysis/report.hpp"
 #include "profiler/io/chrome_trace.hpp"
 #include "profiler/store/error.hpp"
+#include "profiler/store/overview_codec.hpp"
 #include "profiler/store/reader.hpp"
 #include "scratch_dir.hpp"
 
@@ -89,6 +92,8 @@ void read_everything(const ts::store::Reader& r) {
     sum += r.events(range.start_ns, ts::store::sat_add(range.end_ns, 1), t.id).size();
   }
 
+  if (const auto overview = ts::store::stored_overview(r)) sum += overview->events;
+
   const ts::analysis::Report report = ts::analysis::analyse(r);
   sum += ts::analysis::to_json(report).size() + ts::analysis::to_text(report).size() +
          ts::analysis::verdict_sentence(report).size();
@@ -116,8 +121,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   write_bytes(db, data, size);
 #endif
   try {
-    const ts::store::Reader reader(db);
+    ts::store::Reader reader(db);
     read_everything(reader);
+    // A staged trace: a snapshot reads what the reader read; a refresh of the unchanged file
+    // takes nothing in.
+    if (const auto snapshot = reader.snapshot_copy()) {
+      const ts::store::Reader copy(db, snapshot);
+      if (copy.event_count() != reader.event_count()) std::abort();
+    }
+    if (reader.refresh() == ts::store::Reader::Refresh::appended) std::abort();
   } catch (const ts::store::Error&) {
     // Refused or damaged: fine, as long as it is said in one sentence.
   }
