@@ -97,7 +97,7 @@ Reader::Refresh Reader::refresh() {
     load_tables();
     return Refresh::appended;
   }
-  if (file_identity(path()) != file_id_) return Refresh::reopen;
+  if (!indexer_ || file_identity(path()) != file_id_) return Refresh::reopen;
   file_.set_work_budget(work_budget(size_with_write_ahead_log(path())));
   db_.set_work_budget(work_budget(size_with_write_ahead_log(path())));
   const std::int64_t version = file_.pragma_int("data_version", kRefresh);
@@ -124,7 +124,10 @@ Reader::Refresh Reader::refresh() {
     load_tables();
     return blocks_indexed_ > before ? Refresh::appended : Refresh::unchanged;
   } catch (...) {
+    // What this refresh indexed is rolled back, but the indexer's state is not: later refreshes
+    // ask for a new reader. What was read before stays readable.
     sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+    indexer_.reset();
     sqlite3_exec(db_.get(), "PRAGMA query_only=ON", nullptr, nullptr, nullptr);
     throw;
   }

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "profiler/store/error.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/store/writer.hpp"
 #include "tests/profiler/store_fixture.hpp"
@@ -175,6 +176,22 @@ TEST(Refresh, AFileReplacedAtTheSamePathAsksForAReopen) {
   }
   EXPECT_EQ(r.refresh(), Refresh::reopen);
   EXPECT_EQ(r.steps().size(), 2u);  // what it read stays readable
+}
+
+// A block that does not decode, committed after the reader opened: one error, what was read
+// stays readable, and later refreshes ask for a new reader (which refuses the file too).
+TEST(Refresh, AMalformedNewBlockIsOneErrorAndAsksForAReopen) {
+  TempDir dir;
+  const std::string path = dir.file("bad.db");
+  Writer w(path, staged());
+  ts::test::write_dictionary(w);
+  append(w, steps_from(0, 3));
+  Reader r(path);
+  ts::test::exec_rw(path, "INSERT INTO event_block (data) VALUES (x'ff00ff00ff')");
+  EXPECT_THROW(r.refresh(), ts::store::Error);
+  EXPECT_EQ(r.refresh(), Refresh::reopen);
+  EXPECT_EQ(r.steps().size(), 3u);
+  EXPECT_THROW(Reader{path}, ts::store::Error);
 }
 
 // A snapshot of a reader's in-memory copy is read by readers on other threads, each seeing what
