@@ -43,6 +43,8 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
       try {
         const store::Reader reader(file, snapshot);
         r.report = analysis::analyse(reader, options);
+        r.gaps = std::make_shared<const GapRow>(make_gap_row(*r.report));
+        r.report->device.gaps = {};
       } catch (const std::exception& e) {
         r.error = QString::fromStdString(e.what());
       }
@@ -121,6 +123,7 @@ void TraceSession::analysis_done() {
   AnalysisResult r = analysis_.result();
   if (r.report) {
     report_ = std::move(r.report);
+    gaps_ = std::move(r.gaps);
     emit reportReady();
   } else {
     analysis_error_ = r.error;

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "gui/models/timeline/timeline_data.hpp"
 #include "gui/models/trace_summary.hpp"
 #include "gui/models/window_cache.hpp"
 #include "profiler/analysis/report.hpp"
@@ -60,6 +61,11 @@ class TraceSession : public QObject {
   bool summary_done() const;
   WindowCache& windows() { return *windows_; }
 
+  // The device's idle gaps as the timeline's idle lane draws them, made from the report's on the
+  // analysis thread; the report's own list is then dropped (Report::device.gaps is empty), so the
+  // tens of millions of gaps of a long trace are held once. Empty until the analysis is done.
+  const std::shared_ptr<const GapRow>& gap_row() const { return gaps_; }
+
   // Null until the analysis is done (or when it failed: see analysis_error()).
   const analysis::Report* report() const { return report_ ? &*report_ : nullptr; }
   const QString& analysis_error() const { return analysis_error_; }
@@ -82,6 +88,7 @@ class TraceSession : public QObject {
  private:
   struct AnalysisResult {
     std::optional<analysis::Report> report;
+    std::shared_ptr<const GapRow> gaps;
     QString error;
   };
   void analysis_done();
@@ -101,6 +108,7 @@ class TraceSession : public QObject {
   QFutureWatcher<AnalysisResult> analysis_;
   QFutureWatcher<QString> scan_;
   std::optional<analysis::Report> report_;
+  std::shared_ptr<const GapRow> gaps_ = std::make_shared<const GapRow>();
   QString analysis_error_;
   bool analysis_handled_ = false, scan_handled_ = false;
 };

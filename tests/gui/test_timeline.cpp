@@ -2,11 +2,13 @@
 // merged blocks with counts), keyboard and wheel navigation, selection with its details, search.
 #include <QLineEdit>
 #include <QtTest>
+#include <algorithm>
 #include <optional>
 #include <set>
 
 #include "gui/models/palette.hpp"
 #include "gui/models/range_aggregate.hpp"
+#include "gui/models/timeline/selection_details.hpp"
 #include "gui/widgets/timeline/timeline_page.hpp"
 #include "gui_test_util.hpp"
 #include "profiler/store/writer.hpp"
@@ -149,6 +151,12 @@ class TestTimeline : public QObject {
     for (auto b : steps.input_bound) bound += b;
     QCOMPARE(static_cast<std::int64_t>(bound), o.session->report()->input_bound_steps);
     QVERIFY(!v->gap_row().row.zones.empty());
+    // The gaps are held once: in the session's row, not in the report as well.
+    QVERIFY(&v->gap_row() == o.session->gap_row().get());
+    QVERIFY(o.session->report()->device.gaps.empty());
+    QCOMPARE(static_cast<std::int64_t>(v->gap_row().row.zones.size()),
+             o.session->report()->device.listed_gaps);
+    QCOMPARE(v->gap_row().steps.size(), v->gap_row().row.zones.size());
     // Zoom onto the first input-bound step.
     std::size_t i = 0;
     while (!steps.input_bound[i]) ++i;
@@ -168,6 +176,24 @@ class TestTimeline : public QObject {
     QVERIFY(gap_labelled);
     QVERIFY(kernel);
     QVERIFY(!list.strips.empty());  // shading behind the lanes
+    // A gap's details name the step it lies in.
+    for (const DrawBox& b : list.boxes) {
+      if (b.hit.kind != Selection::Kind::gap || b.hit.index >= v->gap_row().steps.size()) continue;
+      const Details d = selection_details(*o.session, steps, v->gap_row(), b.hit);
+      const auto step = std::find_if(d.begin(), d.end(), [](const auto& line) {
+        return line.first == QStringLiteral("Step");
+      });
+      QVERIFY(step != d.end());
+      QCOMPARE(step->second, QString::number(v->gap_row().steps[b.hit.index]));
+      const std::int64_t start = v->gap_row().row.zones[b.hit.index].start_ns;
+      const auto in = std::find_if(o.session->steps().begin(), o.session->steps().end(),
+                                   [&](const ts::store::Step& s) {
+                                     return s.start_ns <= start && start < s.start_ns + s.dur_ns;
+                                   });
+      QVERIFY(in != o.session->steps().end());
+      QCOMPARE(v->gap_row().steps[b.hit.index], in->step);
+      break;
+    }
     o.page->set_session(nullptr);
   }
 

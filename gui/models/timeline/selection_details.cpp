@@ -104,14 +104,14 @@ void step_details(const TraceSession& s, const StepRow& steps, const Selection& 
 
 void gap_details(const TraceSession& s, const GapRow& gaps, const Selection& sel, Details& d) {
   const analysis::Report* r = s.report();
-  if (!r || sel.index >= gaps.row.zones.size() || sel.index >= r->device.gaps.size()) return;
+  if (!r || sel.index >= gaps.row.zones.size() || sel.index >= gaps.steps.size()) return;
   const Zone& z = gaps.row.zones[sel.index];
   d.emplace_back(QStringLiteral("Device idle"),
                  format_ns(static_cast<double>(z.end_ns - z.start_ns)));
   d.emplace_back(QStringLiteral("Cause"),
                  idle_cause_label(static_cast<analysis::IdleCause>(z.label)));
   d.emplace_back(QStringLiteral("Start"), offset(s, z.start_ns));
-  d.emplace_back(QStringLiteral("Step"), QString::number(r->device.gaps[sel.index].step));
+  d.emplace_back(QStringLiteral("Step"), QString::number(gaps.steps[sel.index]));
 }
 
 // A time range summed up by name (range_aggregate.hpp): its span, then one line per name.

@@ -50,6 +50,7 @@ int StepRow::epoch_of(std::size_t zone) const {
 GapRow make_gap_row(const analysis::Report& report) {
   GapRow g;
   g.row.zones.reserve(report.device.gaps.size());
+  g.steps.reserve(report.device.gaps.size());
   std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
   for (const analysis::IdleGap& gap : report.device.gaps) {
     // Gaps come sorted and disjoint; clamp anyway, keeping zone i = gap i, so a row never overlaps.
@@ -57,6 +58,7 @@ GapRow make_gap_row(const analysis::Report& report) {
     const std::int64_t end = std::max(gap.end_ns, start);
     last_end = end;
     g.row.zones.push_back(Zone{start, end, static_cast<std::uint32_t>(gap.cause), 1});
+    g.steps.push_back(gap.step);
   }
   return g;
 }

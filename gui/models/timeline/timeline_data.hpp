@@ -35,7 +35,8 @@ struct StepRow {
 };
 
 struct GapRow {
-  Row row;  // zone i is Report::device.gaps[i]; zones[i].label = its cause
+  Row row;                          // zone i is the report's gap i; zones[i].label = its cause
+  std::vector<std::int64_t> steps;  // the step gap i lies in
   // The cause with the most idle time among up to 16 gaps sampled over zones[first, last): a
   // 10 M-event trace has millions of gaps, so no per-gap bookkeeping beyond the zone itself.
   analysis::IdleCause dominant(std::size_t first, std::size_t last) const;

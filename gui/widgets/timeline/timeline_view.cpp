@@ -77,7 +77,7 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
   session_ = session;
   labels_.reset(session ? &session->reader() : nullptr);
   steps_ = {};
-  gaps_ = {};
+  gaps_ = std::make_shared<const GapRow>();
   has_gaps_ = false;
   last_ = {};
   if (!keep_view) {
@@ -120,7 +120,7 @@ void TimelineView::report_ready() {
   if (!session_ || !session_->report()) return;
   const analysis::Report& r = *session_->report();
   steps_ = make_step_row(session_->steps(), &r, epochs_);
-  gaps_ = make_gap_row(r);
+  gaps_ = session_->gap_row();
   has_gaps_ = r.device.has_device;
   update();
 }
@@ -298,7 +298,7 @@ DrawList TimelineView::build_frame() {
     ctx.summary = &d;
     ctx.window = window;
     ctx.steps = &steps_;
-    ctx.gaps = has_gaps_ ? &gaps_ : nullptr;
+    ctx.gaps = has_gaps_ ? gaps_.get() : nullptr;
     ctx.labels = &labels_;
     ctx.metrics = QFontMetricsF(font());
     ctx.selection = selection_;
@@ -587,7 +587,7 @@ bool TimelineView::event(QEvent* e) {
   } else {
     tip = tr("device idle %1 — %2")
               .arg(dur, idle_cause_label(
-                            static_cast<analysis::IdleCause>(gaps_.row.zones[h.index].label)));
+                            static_cast<analysis::IdleCause>(gaps_->row.zones[h.index].label)));
   }
   QToolTip::showText(help->globalPos(), tip, this);
   return true;

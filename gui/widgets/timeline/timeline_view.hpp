@@ -17,6 +17,7 @@
 #include <QScrollBar>
 #include <QWidget>
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "gui/models/time_mapping.hpp"
@@ -86,7 +87,7 @@ class TimelineView : public QWidget {
   double last_build_ms() const { return build_ms_; }
   double last_paint_ms() const { return paint_ms_; }
   const StepRow& step_row() const { return steps_; }
-  const GapRow& gap_row() const { return gaps_; }
+  const GapRow& gap_row() const { return *gaps_; }
 
  signals:
   void selectionChanged(const ts::gui::Selection& selection);
@@ -126,7 +127,7 @@ class TimelineView : public QWidget {
   Selection range_selection(std::int64_t t0, std::int64_t t1, double y0, double y1) const;
   LabelCache labels_;
   StepRow steps_;
-  GapRow gaps_;
+  std::shared_ptr<const GapRow> gaps_ = std::make_shared<const GapRow>();  // the session's
   bool has_gaps_ = false;
   Selection selection_;
   DrawList last_;
