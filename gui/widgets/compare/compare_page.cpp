@@ -56,7 +56,9 @@ bool ComparePage::open_b(const QString& path) {
   loading_.waitForFinished();
   b_path_ = path;
   b_.reset();
-  loading_.setFuture(QtConcurrent::run(&background_pool(), [file, options = options_] {
+  analysis::AnalysisOptions options = options_;
+  options.keep_gaps = false;  // the comparison counts B's idle gaps; it never draws them
+  loading_.setFuture(QtConcurrent::run(&background_pool(), [file, options] {
     Loaded l;
     try {
       const store::Reader reader(file);
