@@ -20,7 +20,6 @@ constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 
 constexpr const char* kColumns = "SELECT start_ns, track, dur_ns, label, step, bytes FROM event ";
-constexpr std::uint32_t kDenseLabels = 1 << 20;
 
 trace::Category category_of(std::int64_t v) {
   return v >= 0 && v < trace::kCategoryCount ? static_cast<trace::Category>(v)

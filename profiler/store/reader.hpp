@@ -192,7 +192,7 @@ class Reader {
   void prepare_queries();
   void clear_tables();
   void copy_small_tables(Db& from);
-  std::int64_t index_blocks_after(Db& from, std::int64_t seq);
+  std::int64_t copy_blocks_after(Db& from, std::int64_t seq);
   Event read_event(const Stmt& st) const;
   template <class Fn>
   void each_row(Stmt& st, Fn&& fn) const;

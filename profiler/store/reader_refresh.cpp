@@ -7,10 +7,9 @@
 // the copy (its per-track state decides where a same-tick event goes, so the copy ends up as one
 // indexing of every block in order would leave it). A refresh, in one read transaction of the
 // file: the small tables are copied whole (they hold a few hundred rows), the blocks after the
-// last one indexed are decoded and indexed. Its cost is that of the new blocks.
+// last one indexed are copied and indexed. Its cost is that of the new blocks.
 #include <sqlite3.h>
 
-#include "profiler/store/event_block.hpp"
 #include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/reader.hpp"
@@ -64,21 +63,17 @@ void Reader::copy_small_tables(Db& from) {
   }
 }
 
-// Indexes the file's blocks after `seq`, in order; returns the last one's seq (`seq` if none).
-std::int64_t Reader::index_blocks_after(Db& from, std::int64_t seq) {
+// Copies the file's blocks after `seq` into the in-memory copy's event_block, where the indexer
+// takes them as it took the first ones; returns the last one's seq (`seq` if none).
+std::int64_t Reader::copy_blocks_after(Db& from, std::int64_t seq) {
   Stmt read(from, "SELECT seq, data FROM event_block WHERE seq > ? ORDER BY seq", kRefresh);
   read.bind(1, seq);
-  DecodedBlock rows;
+  Stmt write(db_, "INSERT INTO event_block (seq, data) VALUES (?, ?)", kRefresh);
   while (read.step()) {
     seq = read.col_int(0);
-    const auto* p = static_cast<const unsigned char*>(sqlite3_column_blob(read.get(), 1));
-    const auto n = static_cast<std::size_t>(sqlite3_column_bytes(read.get(), 1));
-    rows.clear();
-    if (!decode_block({p, p == nullptr ? 0 : n}, rows))
-      throw Error(path() + " is corrupt: staged event block " + std::to_string(seq) +
-                  " is malformed");
-    indexer_->append(std::span<const EventRow>(rows.events));
-    indexer_->append(std::span<const CounterRow>(rows.counters));
+    sqlite3_bind_value(write.get(), 1, sqlite3_column_value(read.get(), 0));
+    sqlite3_bind_value(write.get(), 2, sqlite3_column_value(read.get(), 1));
+    write.run();
     ++blocks_indexed_;
   }
   return seq;
@@ -113,11 +108,12 @@ Reader::Refresh Reader::refresh() {
   data_version_ = version;
   db_.exec("PRAGMA query_only=OFF", kRefresh);
   try {
+    const std::uint64_t before = blocks_indexed_;
     db_.exec("BEGIN", kRefresh);
     copy_small_tables(file_);
+    last_block_ = copy_blocks_after(file_, last_block_);
     db_.exec("COMMIT", kRefresh);
-    const std::uint64_t before = blocks_indexed_;
-    last_block_ = index_blocks_after(file_, last_block_);
+    indexer_->index_staged();  // refuses a malformed block by name
     indexer_->commit();
     db_.exec("PRAGMA query_only=ON", kRefresh);
     clear_tables();

@@ -27,6 +27,10 @@ inline std::int64_t sat_sub(std::int64_t a, std::int64_t b) {
 // track is damage, dropped where rows are written.
 inline constexpr std::uint32_t kTrackLimit = std::uint32_t{1} << 16;
 
+// Label ids below this are looked up in tables indexed by id (callers number labels from 1 up);
+// a larger one, only a hostile file's, goes in a hash map or set instead.
+inline constexpr std::uint32_t kDenseLabels = std::uint32_t{1} << 20;
+
 struct EventRow {
   std::int64_t start_ns = 0;
   std::int64_t dur_ns = 0;

@@ -258,12 +258,15 @@ bool Writer::salvage(std::span<const std::pair<std::string, std::string>> meta) 
 
 // Leaves a single self-contained file. Both steps may fail harmlessly (a reader has the file
 // open, the disk is full): the trace opens either way, with its -wal file next to it.
+// An adopted database (Writer(Db&, Adopt)) is its owner's: only this writer's statements go.
 void Writer::close_file() noexcept {
-  sqlite3_exec(db_.get(), "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+  if (owns_file_)
+    sqlite3_exec(db_.get(), "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
   for (Stmt* s : {&begin_, &commit_, &ins_event_ignore1_, &find_event_, &ins_counter_, &ins_block_,
                   &put_string_, &put_label_, &put_track_, &put_process_, &put_meta_})
     *s = Stmt();
   for (MultiRowInsert* m : {&ins_event_, &ins_arg_, &ins_step_}) m->clear();
+  if (!owns_file_) return;
   sqlite3_exec(db_.get(), "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
   db_.close();
 }

@@ -125,7 +125,6 @@ class Writer {
   MultiRowInsert ins_event_, ins_arg_, ins_step_;
   Stmt ins_event_ignore1_, find_event_, ins_counter_, ins_block_;
   Stmt put_string_, put_label_, put_track_, put_process_, put_meta_;
-  static constexpr std::uint32_t kDenseLabels = std::uint32_t{1} << 20;
   void mark_step_label(std::uint32_t id, bool is_step);
   std::vector<bool> step_labels_;                         // ids below kDenseLabels
   std::unordered_set<std::uint32_t> sparse_step_labels_;  // the others
