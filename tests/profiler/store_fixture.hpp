@@ -16,6 +16,13 @@ namespace ts::test {
 
 // Labels 1..3: "fwd" host_compute, "gemm" kernel, "step" step. Tracks 1 (thread "main"),
 // 2 (device queue "gpu0"), 3 (counter "fill").
+// Writer options of a capture: events staged as blocks until finish() indexes them.
+inline store::WriterOptions staged() {
+  store::WriterOptions o;
+  o.staged = true;
+  return o;
+}
+
 inline void write_dictionary(store::Writer& w) {
   w.put_string(1, "fwd");
   w.put_string(2, "gemm");

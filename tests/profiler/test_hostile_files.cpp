@@ -25,6 +25,8 @@
 
 namespace {
 
+using ts::test::staged;
+
 using ts::store::Reader;
 using ts::test::TempDir;
 
@@ -221,12 +223,6 @@ TEST(HostileFiles, PlacingStopsAtTheEndsOfTheTimeRange) {
   EXPECT_EQ(starts.place(1, kMax, +1, claim), std::nullopt);
   EXPECT_EQ(starts.place(1, kMin, -1, claim), kMin);
   EXPECT_EQ(starts.place(1, kMin, -1, claim), std::nullopt);
-}
-
-ts::store::WriterOptions staged() {
-  ts::store::WriterOptions o;
-  o.staged = true;
-  return o;
 }
 
 // A staged block of 20000 events on one (start, track) and 5000 counter samples at one time:

@@ -17,6 +17,8 @@
 
 namespace {
 
+using ts::test::staged;
+
 using ts::store::EventRow;
 using ts::store::Reader;
 using ts::store::Writer;
@@ -24,12 +26,6 @@ using ts::test::TempDir;
 using Refresh = Reader::Refresh;
 
 constexpr std::int64_t kAll = std::numeric_limits<std::int64_t>::max();
-
-ts::store::WriterOptions staged() {
-  ts::store::WriterOptions o;
-  o.staged = true;
-  return o;
-}
 
 // step_rows(n) without its first `from` steps.
 std::vector<EventRow> steps_from(int from, int to) {

@@ -16,17 +16,13 @@
 
 namespace {
 
+using ts::test::staged;
+
 using ts::store::EventRow;
 using ts::store::Reader;
 using ts::store::Writer;
 using ts::test::sql;
 using ts::test::TempDir;
-
-ts::store::WriterOptions staged() {
-  ts::store::WriterOptions o;
-  o.staged = true;
-  return o;
-}
 
 std::string count(const std::string& path, const std::string& table) {
   return sql(path, "SELECT count(*) FROM " + table).rows.at(0).at(0);
