@@ -53,7 +53,7 @@ def trace_figures(binary, trace):
         out["recover_status"] = rec.returncode
         db = sqlite3.connect(copy)
         out["events"], out["last_end_ns"] = db.execute(
-            "SELECT count(*), max(start_ns + dur_ns) FROM event").fetchone()
+            "SELECT count(*), max(start_ns + dur_ns) FROM events").fetchone()
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         db.close()
         for key in ("capture.events_lost", "capture.write_error", "capture.end_ns"):

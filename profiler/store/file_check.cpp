@@ -13,6 +13,45 @@ namespace ts::store {
 
 namespace {
 
+// Version 4 keyed events by (start_ns, track) in WITHOUT ROWID tables.
+constexpr const char* kBackToVersion4 = R"sql(
+DROP VIEW events;
+DROP VIEW event_args;
+DROP TABLE event_arg;
+DROP TABLE event;
+CREATE TABLE event (
+  start_ns INTEGER NOT NULL,
+  track    INTEGER NOT NULL REFERENCES track (id),
+  dur_ns   INTEGER NOT NULL,
+  label    INTEGER NOT NULL REFERENCES label (id),
+  step     INTEGER,
+  bytes    INTEGER,
+  PRIMARY KEY (start_ns, track)
+) WITHOUT ROWID;
+CREATE INDEX event_long ON event (track, start_ns) WHERE dur_ns >= 134217728;
+CREATE TABLE event_arg (
+  start_ns    INTEGER NOT NULL,
+  track       INTEGER NOT NULL,
+  work_size   INTEGER,
+  correlation INTEGER,
+  PRIMARY KEY (start_ns, track)
+) WITHOUT ROWID;
+CREATE VIEW events (id, track, category, name, start_ns, dur_ns, step, bytes) AS
+  SELECT ((e.start_ns - (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'clock.origin_ns'))
+          << 16) | e.track,
+         e.track, c.name, s.text, e.start_ns, e.dur_ns, e.step, e.bytes
+  FROM event AS e
+  JOIN label AS l ON l.id = e.label
+  JOIN category AS c ON c.id = l.category
+  JOIN string AS s ON s.id = l.name;
+CREATE VIEW event_args (id, work_size, correlation) AS
+  SELECT ((a.start_ns - (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'clock.origin_ns'))
+          << 16) | a.track,
+         a.work_size, a.correlation
+  FROM event_arg AS a;
+PRAGMA user_version = 4;
+)sql";
+
 // Version 3 had no stored overview.
 constexpr const char* kBackToVersion3 = R"sql(
 DROP TABLE overview;
@@ -140,6 +179,7 @@ std::string schema_sql_of_version(int version) {
   if (version < 1 || version > kSchemaVersion)
     throw Error("no trace schema of version " + std::to_string(version));
   std::string sql(schema_sql());
+  if (version <= 4) sql += kBackToVersion4;
   if (version <= 3) sql += kBackToVersion3;
   if (version <= 2) sql += kBackToVersion2;
   if (version <= 1) sql += kBackToVersion1;

@@ -14,11 +14,13 @@
 #include <unordered_map>
 
 #include "profiler/store/error.hpp"
+#include "profiler/store/event_key.hpp"
 #include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/schema.hpp"
 #include "profiler/store/sqlite.hpp"
 #include "profiler/store/writer.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace ts::store {
 
@@ -162,20 +164,32 @@ class PartReader {
 
   // Events in key order, one at a time.
   void start_events() {
+    keyed_ = version_ >= 5;
+    if (keyed_) {
+      Stmt origin(db_, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?", kRead);
+      origin.bind(1, std::string_view(meta_key::kEventKeyOriginNs));
+      if (origin.step()) key_origin_ = origin.col_int(0);
+    }
+    // Both layouts give (key, key, ...) columns: version 5's id twice, else start and track.
     events_ = Stmt(db_,
-                   "SELECT e.start_ns, e.track, e.dur_ns, e.label, e.step, e.bytes, a.work_size, "
-                   "a.correlation FROM event AS e LEFT JOIN event_arg AS a "
-                   "ON a.start_ns = e.start_ns AND a.track = e.track ORDER BY e.start_ns, e.track",
+                   keyed_ ? "SELECT e.id, e.id, e.dur_ns, e.label, e.step, e.bytes, a.work_size, "
+                            "a.correlation FROM event AS e LEFT JOIN event_arg AS a "
+                            "ON a.id = e.id ORDER BY e.id"
+                          : "SELECT e.start_ns, e.track, e.dur_ns, e.label, e.step, e.bytes, "
+                            "a.work_size, a.correlation FROM event AS e LEFT JOIN event_arg AS a "
+                            "ON a.start_ns = e.start_ns AND a.track = e.track "
+                            "ORDER BY e.start_ns, e.track",
                    kRead);
   }
   // Reads the next event into row(); false at the end.
   bool next_event() {
     for (;;) {
       if (!events_.step()) return false;
-      const std::uint32_t track = this->track(events_.col_int(1));
+      const std::int64_t key = events_.col_int(0);
+      const std::uint32_t track = this->track(keyed_ ? key_track(key) : events_.col_int(1));
       if (track == 0) continue;  // an event on a track the part does not define
       const auto opt = [&](int c) { return events_.col_null(c) ? kNull : events_.col_int(c); };
-      row_.start_ns = to_merged(events_.col_int(0));
+      row_.start_ns = to_merged(keyed_ ? key_start(key, key_origin_) : key);
       row_.track = track;
       row_.dur_ns = std::max<std::int64_t>(0, events_.col_int(2));
       row_.label = label(events_.col_int(3));
@@ -211,6 +225,8 @@ class PartReader {
   std::size_t index_;
   Db db_;
   std::int64_t version_ = 0;
+  bool keyed_ = false;  // version 5: events keyed by one integer from key_origin_
+  std::int64_t key_origin_ = 0;
   std::unordered_map<std::uint32_t, std::uint32_t> labels_, tracks_;
   Stmt events_;
   EventRow row_;
@@ -242,7 +258,9 @@ void write_meta(Writer& w, const std::vector<std::unique_ptr<PartReader>>& parts
                                    ? "part." + std::to_string(p->index()) + "."
                                    : p->part().meta_prefix;
     for (const auto& [key, value] : meta) {
-      if (key == "schema_version" || key == "trainscope_version" || dropped_key(key, merge_meta))
+      // The store's own keys (event.*) describe each part's rows, not the merged trace's.
+      if (key == "schema_version" || key == "trainscope_version" || key.rfind("event.", 0) == 0 ||
+          dropped_key(key, merge_meta))
         continue;
       if (key == "dropped_events") {
         dropped += std::atoll(value.c_str());

@@ -5,10 +5,13 @@
 namespace ts::store {
 
 std::optional<std::int64_t> FreeStarts::place(std::uint32_t track, std::int64_t from, int direction,
-                                              const Claim& claim) {
+                                              const Claim& claim,
+                                              std::optional<std::int64_t> last_start) {
   Skips& skips = direction > 0 ? later_ : earlier_;
-  const std::int64_t last = direction > 0 ? std::numeric_limits<std::int64_t>::max()
-                                          : std::numeric_limits<std::int64_t>::min();
+  const std::int64_t last = last_start ? *last_start
+                                       : (direction > 0 ? std::numeric_limits<std::int64_t>::max()
+                                                        : std::numeric_limits<std::int64_t>::min());
+  if (direction > 0 ? from > last : from < last) return std::nullopt;
   path_.clear();
   std::int64_t at = from;
   std::optional<std::int64_t> placed;

@@ -20,10 +20,13 @@ class FreeStarts {
   using Claim = std::function<bool(std::int64_t start)>;
 
   // The first start from `from` on in `direction` (+1: later, -1: earlier) on `track` that
-  // `claim` takes; nullopt when every start up to the end of the 64-bit range is taken. Starts
-  // taken earlier through this object are not offered to `claim` again.
+  // `claim` takes; nullopt when every start up to the end of the 64-bit range (or `last`) is taken.
+  // Starts taken earlier through this object are not offered to `claim` again. `last`, when given,
+  // is the last start to offer in `direction` instead of the end of the range (a writer's keys
+  // cover a narrower one); one object is always given the same.
   std::optional<std::int64_t> place(std::uint32_t track, std::int64_t from, int direction,
-                                    const Claim& claim);
+                                    const Claim& claim,
+                                    std::optional<std::int64_t> last = std::nullopt);
 
   // Starts remembered as taken (for tests: bounded by the claims made).
   std::size_t remembered() const { return later_.size() + earlier_.size(); }

@@ -6,10 +6,12 @@
 #include <limits>
 #include <utility>
 
+#include "profiler/store/event_key.hpp"
 #include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/schema.hpp"
 #include "profiler/store/writer.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace ts::store {
 
@@ -19,7 +21,10 @@ constexpr const char* kRead = "cannot read trace";
 constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 
-constexpr const char* kColumns = "SELECT start_ns, track, dur_ns, label, step, bytes FROM event ";
+// An event's columns, its key first, in each layout.
+constexpr const char* kKeyedColumns = "SELECT id, dur_ns, label, step, bytes FROM event ";
+constexpr const char* kPairColumns =
+    "SELECT start_ns, track, dur_ns, label, step, bytes FROM event ";
 
 trace::Category category_of(std::int64_t v) {
   return v >= 0 && v < trace::kCategoryCount ? static_cast<trace::Category>(v)
@@ -117,23 +122,41 @@ std::shared_ptr<const Snapshot> Reader::snapshot_copy() const {
 }
 
 void Reader::prepare_queries() {
-  range_ = Stmt(db_,
-                std::string(kColumns) +
-                    "WHERE start_ns >= ?1 AND start_ns < ?2 AND start_ns + dur_ns >= ?3 "
-                    "ORDER BY start_ns, track",
-                kRead);
-  range_track_ = Stmt(db_,
-                      std::string(kColumns) +
-                          "WHERE start_ns >= ?1 AND start_ns < ?2 AND start_ns + dur_ns >= ?3 "
-                          "AND track = ?4 ORDER BY start_ns, track",
-                      kRead);
-  const std::string long_sql = std::string(kColumns) + "INDEXED BY event_long WHERE dur_ns >= " +
-                               std::to_string(kLongEventNs) +
-                               " AND start_ns < ?1 AND start_ns + dur_ns >= ?2";
-  long_ = Stmt(db_, long_sql, kRead);
-  long_track_ = Stmt(db_, long_sql + " AND track = ?3", kRead);
-  arg_ = Stmt(db_, "SELECT work_size, correlation FROM event_arg WHERE start_ns = ? AND track = ?",
+  // Windows are bound as inclusive key bounds (start_bounds); an event's end is checked here.
+  const std::string columns = keyed_ ? kKeyedColumns : kPairColumns;
+  const std::string key = keyed_ ? "id" : "start_ns";
+  const std::string order = keyed_ ? " ORDER BY id" : " ORDER BY start_ns, track";
+  const std::string window = "WHERE " + key + " >= ?1 AND " + key + " <= ?2";
+  range_ = Stmt(db_, columns + window + order, kRead);
+  range_track_ =
+      Stmt(db_, columns + window + (keyed_ ? " AND (id & 65535) = ?3" : " AND track = ?3") + order,
+           kRead);
+  long_ = Stmt(db_,
+               columns + "INDEXED BY event_long WHERE dur_ns >= " + std::to_string(kLongEventNs) +
+                   " AND " + key + " <= ?1",
+               kRead);
+  arg_ = Stmt(db_,
+              keyed_ ? "SELECT work_size, correlation FROM event_arg WHERE id = ?1"
+                     : "SELECT work_size, correlation FROM event_arg "
+                       "WHERE start_ns = ?1 AND track = ?2",
               kRead);
+  args_range_ = Stmt(db_,
+                     (keyed_ ? "SELECT id, work_size, correlation FROM event_arg "
+                             : "SELECT start_ns, track, work_size, correlation FROM event_arg ") +
+                         window + order,
+                     kRead);
+  by_correlation_ =
+      Stmt(db_,
+           keyed_ ? "SELECT e.id, e.dur_ns, e.label, e.step, e.bytes "
+                    "FROM event_arg AS a JOIN event AS e ON e.id = a.id "
+                    "WHERE a.id >= ?1 AND a.id <= ?2 AND a.correlation = ?3 "
+                    "ORDER BY a.id LIMIT ?4"
+                  : "SELECT e.start_ns, e.track, e.dur_ns, e.label, e.step, e.bytes "
+                    "FROM event_arg AS a JOIN event AS e "
+                    "ON e.start_ns = a.start_ns AND e.track = a.track "
+                    "WHERE a.start_ns >= ?1 AND a.start_ns <= ?2 AND a.correlation = ?3 "
+                    "ORDER BY a.start_ns LIMIT ?4",
+           kRead);
   steps_ =
       Stmt(db_, "SELECT step, start_ns, dur_ns, track FROM step_span ORDER BY start_ns", kRead);
   step_by_number_ =
@@ -147,17 +170,6 @@ void Reader::prepare_queries() {
                   "AND ts_ns < ? ORDER BY ts_ns",
                   kRead);
   meta_one_ = Stmt(db_, "SELECT value FROM meta WHERE key = ?", kRead);
-  args_range_ = Stmt(db_,
-                     "SELECT start_ns, track, work_size, correlation FROM event_arg "
-                     "WHERE start_ns >= ?1 AND start_ns < ?2 ORDER BY start_ns, track",
-                     kRead);
-  by_correlation_ = Stmt(db_,
-                         "SELECT e.start_ns, e.track, e.dur_ns, e.label, e.step, e.bytes "
-                         "FROM event_arg AS a JOIN event AS e "
-                         "ON e.start_ns = a.start_ns AND e.track = a.track "
-                         "WHERE a.start_ns >= ?1 AND a.start_ns < ?2 AND a.correlation = ?3 "
-                         "ORDER BY a.start_ns LIMIT ?4",
-                         kRead);
 }
 
 namespace {
@@ -189,6 +201,7 @@ void Reader::open_checked() {
                 " that this trainscope reads; open it with a newer trainscope");
   if (v < 1) throw Error(path() + " is not a trainscope trace (no schema version)");
   version_ = static_cast<int>(v);
+  keyed_ = version_ >= 5;
   check_schema(db_, version_);
 }
 
@@ -247,6 +260,13 @@ void Reader::clear_tables() {
 }
 
 void Reader::load_tables() {
+  if (keyed_) {
+    // A missing or malformed origin reads as 0: the events still come in key order.
+    Stmt st(db_, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?", kRead);
+    st.bind(1, std::string_view(meta_key::kEventKeyOriginNs));
+    key_origin_ = 0;
+    each_row(st, [&] { key_origin_ = st.col_int(0); });
+  }
   std::unordered_map<std::int64_t, std::string> strings;
   {
     Stmt st(db_, "SELECT id, text FROM string", kRead);
@@ -339,39 +359,76 @@ const Label& Reader::label(std::uint32_t id) const {
 
 Event Reader::read_event(const Stmt& st) const {
   Event e;
-  e.start_ns = st.col_int(0);
-  const std::int64_t track = st.col_int(1);
+  std::int64_t track = 0;
+  int c = 0;  // the first column after the key
+  if (keyed_) {
+    const std::int64_t key = st.col_int(0);
+    e.start_ns = key_start(key, key_origin_);
+    track = key_track(key);
+    c = 1;
+  } else {
+    e.start_ns = st.col_int(0);
+    track = st.col_int(1);
+    c = 2;
+  }
   e.track = is_id(track) ? static_cast<std::uint32_t>(track) : 0;
-  e.dur_ns = std::max<std::int64_t>(0, st.col_int(2));
-  const std::int64_t label = st.col_int(3);
+  e.dur_ns = std::max<std::int64_t>(0, st.col_int(c));
+  const std::int64_t label = st.col_int(c + 1);
   e.label = is_id(label) ? static_cast<std::uint32_t>(label) : 0;
   e.category = this->label(e.label).category;
-  e.step = st.col_null(4) ? kNull : st.col_int(4);
-  e.bytes = st.col_null(5) ? kNull : st.col_int(5);
+  e.step = st.col_null(c + 2) ? kNull : st.col_int(c + 2);
+  e.bytes = st.col_null(c + 3) ? kNull : st.col_int(c + 3);
   return e;
+}
+
+std::pair<std::int64_t, std::int64_t> Reader::stored_key(const Stmt& st) const {
+  return keyed_ ? std::pair{st.col_int(0), std::int64_t{0}}
+                : std::pair{st.col_int(0), st.col_int(1)};
+}
+
+Reader::Bounds Reader::start_bounds(std::int64_t t0, std::int64_t t1) const {
+  if (keyed_) {
+    const KeyRange k = key_range(t0, t1, key_origin_);
+    return {k.lo, k.hi};
+  }
+  if (t0 >= t1) return {};
+  return {t0, t1 - 1};
+}
+
+// Long events (the event_long index) starting before `before` and ending at t0 or later, on
+// `track` (0: every track), in key order.
+void Reader::scan_long(std::int64_t t0, std::int64_t before, std::uint32_t track,
+                       std::vector<Event>& out) const {
+  const Bounds b = start_bounds(kMin, before);
+  if (b.lo > b.hi) return;
+  long_.bind(1, b.hi);
+  each_row(long_, [&] {
+    const Event e = read_event(long_);
+    if (e.end_ns() >= t0 && (track == 0 || e.track == track)) out.push_back(e);
+  });
+  std::sort(out.begin(), out.end(), [](const Event& a, const Event& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.track < b.track;
+  });
 }
 
 void Reader::scan(std::int64_t t0, std::int64_t t1, std::uint32_t track,
                   const std::function<void(const Event&)>& fn) const {
   const std::int64_t from = sat_sub(t0, kLongEventNs);
-  // Long events starting before the main scan: few, via the partial index, sorted here.
+  // Long events starting before the main scan: few, via the partial index.
   std::vector<Event> early;
-  Stmt& l = track != 0 ? long_track_ : long_;
-  l.bind(1, std::min(from, t1));
-  l.bind(2, t0);
-  if (track != 0) l.bind(3, std::int64_t{track});
-  each_row(l, [&] { early.push_back(read_event(l)); });
-  std::sort(early.begin(), early.end(), [](const Event& a, const Event& b) {
-    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.track < b.track;
-  });
+  scan_long(t0, std::min(from, t1), track, early);
   for (const Event& e : early) fn(e);
 
+  const Bounds b = start_bounds(from, t1);
+  if (b.lo > b.hi) return;
   Stmt& r = track != 0 ? range_track_ : range_;
-  r.bind(1, from);
-  r.bind(2, t1);
-  r.bind(3, t0);
-  if (track != 0) r.bind(4, std::int64_t{track});
-  each_row(r, [&] { fn(read_event(r)); });
+  r.bind(1, b.lo);
+  r.bind(2, b.hi);
+  if (track != 0) r.bind(3, std::int64_t{track});
+  each_row(r, [&] {
+    const Event e = read_event(r);
+    if (e.end_ns() >= t0) fn(e);
+  });
 }
 
 void Reader::scan_with_args(std::int64_t t0, std::int64_t t1,
@@ -379,37 +436,39 @@ void Reader::scan_with_args(std::int64_t t0, std::int64_t t1,
   const std::int64_t from = sat_sub(t0, kLongEventNs);
   // Long events starting before the main scan's range: few, each with its own lookup.
   std::vector<Event> early;
-  long_.bind(1, std::min(from, t1));
-  long_.bind(2, t0);
-  each_row(long_, [&] { early.push_back(read_event(long_)); });
-  std::sort(early.begin(), early.end(), [](const Event& a, const Event& b) {
-    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.track < b.track;
-  });
+  scan_long(t0, std::min(from, t1), 0, early);
   for (const Event& e : early) fn(e, args(e));
 
-  // The main range and the arguments of the same range, in one (start_ns, track) order: an
-  // event's arguments are at the argument cursor or nowhere.
+  // The main range and the arguments of the same range, in one key order: an event's arguments
+  // are at the argument cursor or nowhere.
+  const Bounds b = start_bounds(from, t1);
+  if (b.lo > b.hi) return;
+  const int arg_columns = keyed_ ? 1 : 2;  // the argument row's key columns
   Stmt& a = args_range_;
   ResetOnExit args_guard{a};
-  a.bind(1, from);
-  a.bind(2, t1);
-  bool more_args = a.step();
+  a.bind(1, b.lo);
+  a.bind(2, b.hi);
+  // The argument row at the cursor, read once per row.
+  bool more_args = false;
+  std::pair<std::int64_t, std::int64_t> arg_key;
+  EventArgs at_cursor;
+  const auto next_args = [&] {
+    more_args = a.step();
+    if (!more_args) return;
+    arg_key = stored_key(a);
+    at_cursor.work_size = a.col_null(arg_columns) ? kNull : a.col_int(arg_columns);
+    at_cursor.correlation = a.col_null(arg_columns + 1) ? kNull : a.col_int(arg_columns + 1);
+  };
+  next_args();
   Stmt& r = range_;
-  r.bind(1, from);
-  r.bind(2, t1);
-  r.bind(3, t0);
+  r.bind(1, b.lo);
+  r.bind(2, b.hi);
+  const EventArgs none;
   each_row(r, [&] {
+    const auto key = stored_key(r);  // as stored, before read_event's checks
+    while (more_args && arg_key < key) next_args();
     const Event e = read_event(r);
-    const std::int64_t track = r.col_int(1);  // the key as stored, before read_event's checks
-    while (more_args &&
-           (a.col_int(0) < e.start_ns || (a.col_int(0) == e.start_ns && a.col_int(1) < track)))
-      more_args = a.step();
-    EventArgs args;
-    if (more_args && a.col_int(0) == e.start_ns && a.col_int(1) == track) {
-      args.work_size = a.col_null(2) ? kNull : a.col_int(2);
-      args.correlation = a.col_null(3) ? kNull : a.col_int(3);
-    }
-    fn(e, args);
+    if (e.end_ns() >= t0) fn(e, more_args && arg_key == key ? at_cursor : none);
   });
 }
 
@@ -447,8 +506,13 @@ std::vector<Event> Reader::step_events(std::int64_t step) const {
 
 EventArgs Reader::args(const Event& e) const {
   EventArgs a;
-  arg_.bind(1, e.start_ns);
-  arg_.bind(2, std::int64_t{e.track});
+  if (keyed_) {
+    if (!has_key(e.start_ns, key_origin_) || e.track >= kTrackLimit) return a;
+    arg_.bind(1, event_key(e.start_ns, e.track, key_origin_));
+  } else {
+    arg_.bind(1, e.start_ns);
+    arg_.bind(2, std::int64_t{e.track});
+  }
   each_row(arg_, [&] {
     a.work_size = arg_.col_null(0) ? kNull : arg_.col_int(0);
     a.correlation = arg_.col_null(1) ? kNull : arg_.col_int(1);
@@ -459,8 +523,10 @@ EventArgs Reader::args(const Event& e) const {
 std::vector<Event> Reader::events_with_correlation(std::int64_t id, std::int64_t t0,
                                                    std::int64_t t1, int limit) const {
   std::vector<Event> out;
-  by_correlation_.bind(1, t0);
-  by_correlation_.bind(2, t1);
+  const Bounds b = start_bounds(t0, t1);
+  if (b.lo > b.hi) return out;
+  by_correlation_.bind(1, b.lo);
+  by_correlation_.bind(2, b.hi);
   by_correlation_.bind(3, id);
   by_correlation_.bind(4, std::int64_t{limit});
   each_row(by_correlation_, [&] { out.push_back(read_event(by_correlation_)); });
@@ -529,29 +595,35 @@ std::int64_t Reader::event_count() const {
 
 TimeRange Reader::time_range() const {
   TimeRange r;
-  // Two queries, each one end of the primary key: SQLite answers a lone min() or max() from the
-  // index, but scans the whole table for min() and max() in one SELECT.
-  Stmt first(db_, "SELECT min(start_ns) FROM event", kRead);
-  Stmt last(db_, "SELECT max(start_ns) FROM event", kRead);
+  // Two queries, each one end of the key: SQLite answers a lone min() or max() from the b-tree,
+  // but scans the whole table for min() and max() in one SELECT.
+  const std::string key = keyed_ ? "id" : "start_ns";
+  Stmt first(db_, "SELECT min(" + key + ") FROM event", kRead);
+  Stmt last(db_, "SELECT max(" + key + ") FROM event", kRead);
+  const auto start_of = [&](std::int64_t k) { return keyed_ ? key_start(k, key_origin_) : k; };
   bool any = false;
   each_row(first, [&] {
     if (first.col_null(0)) return;
     any = true;
-    r.start_ns = first.col_int(0);
+    r.start_ns = start_of(first.col_int(0));
   });
   if (!any) return r;
   each_row(last, [&] {
-    if (!last.col_null(0)) r.end_ns = last.col_int(0);
+    if (!last.col_null(0)) r.end_ns = start_of(last.col_int(0));
   });
-  Stmt tail(db_,
-            "SELECT max(start_ns + dur_ns) FROM event WHERE start_ns >= ?1 "
-            "UNION ALL SELECT max(start_ns + dur_ns) FROM event INDEXED BY event_long "
-            "WHERE dur_ns >= " +
-                std::to_string(kLongEventNs),
-            kRead);
-  tail.bind(1, sat_sub(r.end_ns, kLongEventNs));
+  // The latest end: among events starting up to kLongEventNs before the last start, and the
+  // long ones. Version 5 sums the offset from the origin (origin added here, saturating).
+  const std::string end = keyed_ ? "(id >> 16) + dur_ns" : "start_ns + dur_ns";
+  Stmt tail(
+      db_,
+      "SELECT max(" + end + ") FROM event WHERE " + key + " >= ?1 UNION ALL SELECT max(" + end +
+          ") FROM event INDEXED BY event_long WHERE dur_ns >= " + std::to_string(kLongEventNs),
+      kRead);
+  tail.bind(1, start_bounds(sat_sub(r.end_ns, kLongEventNs), kMax).lo);
   each_row(tail, [&] {
-    if (!tail.col_null(0)) r.end_ns = std::max(r.end_ns, tail.col_int(0));
+    if (!tail.col_null(0))
+      r.end_ns =
+          std::max(r.end_ns, keyed_ ? sat_add(key_origin_, tail.col_int(0)) : tail.col_int(0));
   });
   return r;
 }

@@ -194,6 +194,16 @@ class Reader {
   void copy_small_tables(Db& from);
   std::int64_t copy_blocks_after(Db& from, std::int64_t seq);
   Event read_event(const Stmt& st) const;
+  // The stored key of the row at `st`'s first columns, compared as stored: (id, 0) in version 5,
+  // (start_ns, track) before.
+  std::pair<std::int64_t, std::int64_t> stored_key(const Stmt& st) const;
+  struct Bounds {
+    std::int64_t lo = 0, hi = -1;  // inclusive; lo > hi: nothing
+  };
+  // The stored keys of events starting in [t0, t1).
+  Bounds start_bounds(std::int64_t t0, std::int64_t t1) const;
+  void scan_long(std::int64_t t0, std::int64_t before, std::uint32_t track,
+                 std::vector<Event>& out) const;
   template <class Fn>
   void each_row(Stmt& st, Fn&& fn) const;
 
@@ -202,6 +212,10 @@ class Reader {
   std::shared_ptr<const Snapshot> snapshot_;  // before db_: outlives the connection reading it
   Db db_;
   int version_ = 0;
+  // Version 5 keys events by one integer from an origin (event_key.hpp); earlier versions by
+  // (start_ns, track).
+  bool keyed_ = false;
+  std::int64_t key_origin_ = 0;
   bool staged_indexed_ = false;
   // A reader that indexed staged blocks: the file's own connection (db_ is the in-memory copy),
   // the writer indexing into db_, and the last block it indexed.
@@ -220,8 +234,8 @@ class Reader {
   std::vector<const Label*> label_index_;
   Label unknown_label_{"?", trace::Category::other, {}, kNull};
   // Prepared once; mutable because stepping a statement is not a logical change.
-  mutable Stmt range_, range_track_, long_, long_track_, arg_, steps_, step_by_number_, step_after_,
-      counter_, meta_one_, by_correlation_, args_range_;
+  mutable Stmt range_, range_track_, long_, arg_, steps_, step_by_number_, step_after_, counter_,
+      meta_one_, by_correlation_, args_range_;
 };
 
 }  // namespace ts::store

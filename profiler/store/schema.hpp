@@ -6,7 +6,7 @@
 
 namespace ts::store {
 
-inline constexpr int kSchemaVersion = 4;                    // PRAGMA user_version
+inline constexpr int kSchemaVersion = 5;                    // PRAGMA user_version
 inline constexpr std::int32_t kApplicationId = 0x54534350;  // PRAGMA application_id, 'TSCP'
 // Events at least this long are in the event_long index; overlap queries scan the primary
 // key from t0 - kLongEventNs and add those.

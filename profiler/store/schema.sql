@@ -1,4 +1,4 @@
--- trainscope trace schema, version 4 (PRAGMA user_version), application_id 0x54534350 ('TSCP').
+-- trainscope trace schema, version 5 (PRAGMA user_version), application_id 0x54534350 ('TSCP').
 -- Embedded into the writer at build time; documented for users in traces/README.md.
 --
 -- Every timestamp is nanoseconds on the host's monotonic clock of the capturing process.
@@ -6,7 +6,7 @@
 -- Readers never rely on the views (a hostile file may redefine them) but on the tables.
 
 PRAGMA application_id = 1414742864;
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 -- Key/value facts about the run: command line, engine configuration, device names, clock
 -- calibration, data-loss counters, schema and trainscope versions. Values are text.
@@ -65,34 +65,33 @@ CREATE TABLE label (
   line     INTEGER
 );
 
--- Intervals. Keyed by time, so a time window (of all tracks, or of one) is a range scan, and
--- capture appends near the end of the tree: 27-29 bytes per event on disk, with no separate
--- index. A (start, track) pair is unique: of nested events starting on the same clock tick, the
--- writer moves one by a nanosecond or a few (the enclosing one earlier or the nested one later,
--- ends kept), so that on a track ORDER BY start_ns lists parents before their children.
+-- Intervals (version 5). The key is one integer that orders events by start, then track:
+-- id = ((start_ns - origin) << 16) | track, origin being meta event.key_origin_ns (the start of the
+-- first event written; starts within 2^47 ns, about 39 hours, of it on either side have a key).
+-- A time window is a range of ids, and a capture appends near the end of a rowid table, which
+-- SQLite fills to the last byte of a page: 22-24 bytes per event on disk, no separate index.
+-- An id is unique: of nested events starting on the same clock tick on one track, the writer
+-- moves one by a nanosecond or a few (the enclosing one earlier or the nested one later, ends
+-- kept), so that on a track ORDER BY id lists parents before their children.
 CREATE TABLE event (
-  start_ns INTEGER NOT NULL,
-  track    INTEGER NOT NULL REFERENCES track (id),
-  dur_ns   INTEGER NOT NULL,
-  label    INTEGER NOT NULL REFERENCES label (id),
-  step     INTEGER,            -- the training step, NULL outside steps
-  bytes    INTEGER,            -- copies and reads: bytes moved, else NULL
-  PRIMARY KEY (start_ns, track)
-) WITHOUT ROWID;
+  id     INTEGER PRIMARY KEY,
+  dur_ns INTEGER NOT NULL,
+  label  INTEGER NOT NULL REFERENCES label (id),
+  step   INTEGER,            -- the training step, NULL outside steps
+  bytes  INTEGER             -- copies and reads: bytes moved, else NULL
+);
 
--- Events of 2^27 ns (134 ms) or longer. Overlap queries scan the primary key from
--- t0 - 2^27 ns and add these, so long zones (epochs) never force a scan from time zero.
-CREATE INDEX event_long ON event (track, start_ns) WHERE dur_ns >= 134217728;
+-- Events of 2^27 ns (134 ms) or longer. Overlap queries scan ids from t0 - 2^27 ns on and add
+-- these, so long zones (epochs) never force a scan from time zero.
+CREATE INDEX event_long ON event (id) WHERE dur_ns >= 134217728;
 
--- Rarer event arguments: kernel work sizes and correlation ids (a launch zone and the device
--- events it caused share one).
+-- Rarer event arguments, keyed by their event's id: kernel work sizes and correlation ids (a
+-- launch zone and the device events it caused share one).
 CREATE TABLE event_arg (
-  start_ns    INTEGER NOT NULL,
-  track       INTEGER NOT NULL,
+  id          INTEGER PRIMARY KEY,
   work_size   INTEGER,
-  correlation INTEGER,
-  PRIMARY KEY (start_ns, track)
-) WITHOUT ROWID;
+  correlation INTEGER
+);
 
 -- One row per recorded step (also present in event, category 'step').
 CREATE TABLE step_span (
@@ -134,12 +133,13 @@ CREATE TABLE overview (
   data BLOB NOT NULL
 );
 
--- Stable public views (documented in traces/README.md). events.id is unique in a trace: it encodes (start, track)
--- as ((start_ns - clock.origin_ns) << 16) | track.
+-- Stable public views (documented in traces/README.md). events.id is the event's key (above):
+-- unique in a trace, in start and then track order.
 CREATE VIEW events (id, track, category, name, start_ns, dur_ns, step, bytes) AS
-  SELECT ((e.start_ns - (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'clock.origin_ns'))
-          << 16) | e.track,
-         e.track, c.name, s.text, e.start_ns, e.dur_ns, e.step, e.bytes
+  SELECT e.id, e.id & 65535, c.name, s.text,
+         (e.id >> 16) + (SELECT coalesce(CAST(value AS INTEGER), 0) FROM meta
+                         WHERE key = 'event.key_origin_ns'),
+         e.dur_ns, e.step, e.bytes
   FROM event AS e
   JOIN label AS l ON l.id = e.label
   JOIN category AS c ON c.id = l.category
@@ -158,7 +158,4 @@ CREATE VIEW counters (track, name, ts_ns, value) AS
   SELECT c.track, t.name, c.ts_ns, c.value FROM counter_sample AS c JOIN track AS t ON t.id = c.track;
 
 CREATE VIEW event_args (id, work_size, correlation) AS
-  SELECT ((a.start_ns - (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'clock.origin_ns'))
-          << 16) | a.track,
-         a.work_size, a.correlation
-  FROM event_arg AS a;
+  SELECT id, work_size, correlation FROM event_arg;

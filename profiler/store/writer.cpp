@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "profiler/store/event_block.hpp"
+#include "profiler/store/event_key.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/overview_codec.hpp"
 #include "profiler/store/schema.hpp"
@@ -122,6 +123,12 @@ Writer::Writer(const std::string& path, const WriterOptions& options)
 }
 
 Writer::Writer(Db& db, Adopt) : db_(db), owns_file_(false) {
+  keyed_ = db_.pragma_int("user_version", kWrite) >= 5;
+  if (keyed_) {
+    Stmt origin(db_, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?", kWrite);
+    origin.bind(1, std::string_view(meta_key::kEventKeyOriginNs));
+    if (origin.step() && !origin.col_null(0)) key_origin_ = origin.col_int(0);
+  }
   prepare();
   Stmt st(db_, "SELECT id FROM label WHERE category = 0 AND id >= 0 AND id <= 4294967295", kWrite);
   while (st.step()) {
@@ -132,11 +139,19 @@ Writer::Writer(Db& db, Adopt) : db_(db), owns_file_(false) {
 void Writer::prepare() {
   begin_ = Stmt(db_, "BEGIN", kWrite);
   commit_ = Stmt(db_, "COMMIT", kWrite);
-  ins_event_ = MultiRowInsert(db_, "INSERT OR IGNORE INTO event VALUES ", 6, kWrite);
-  ins_event_ignore1_ = Stmt(db_, "INSERT OR IGNORE INTO event VALUES (?,?,?,?,?,?)", kWrite);
-  find_event_ = Stmt(
-      db_, "SELECT dur_ns, label, step, bytes FROM event WHERE start_ns = ? AND track = ?", kWrite);
-  ins_arg_ = MultiRowInsert(db_, "INSERT OR IGNORE INTO event_arg VALUES ", 4, kWrite);
+  const int key_columns = keyed_ ? 1 : 2;
+  ins_event_ = MultiRowInsert(db_, "INSERT OR IGNORE INTO event VALUES ", key_columns + 4, kWrite);
+  ins_event_ignore1_ = Stmt(db_,
+                            keyed_ ? "INSERT OR IGNORE INTO event VALUES (?,?,?,?,?)"
+                                   : "INSERT OR IGNORE INTO event VALUES (?,?,?,?,?,?)",
+                            kWrite);
+  find_event_ = Stmt(db_,
+                     keyed_ ? "SELECT dur_ns, label, step, bytes FROM event WHERE id = ?"
+                            : "SELECT dur_ns, label, step, bytes FROM event "
+                              "WHERE start_ns = ? AND track = ?",
+                     kWrite);
+  ins_arg_ =
+      MultiRowInsert(db_, "INSERT OR IGNORE INTO event_arg VALUES ", key_columns + 2, kWrite);
   ins_step_ = MultiRowInsert(db_, "INSERT OR IGNORE INTO step_span VALUES ", 4, kWrite);
   ins_counter_ = Stmt(db_, "INSERT OR IGNORE INTO counter_sample VALUES (?,?,?)", kWrite);
   put_string_ = Stmt(db_, "INSERT OR REPLACE INTO string VALUES (?,?)", kWrite);
@@ -171,6 +186,8 @@ void Writer::commit() {
 void Writer::finish() {
   if (finished_) return;
   index_staged();
+  if (out_of_key_range_ > 0)
+    put_meta(meta_key::kEventsOutOfKeyRange, std::to_string(out_of_key_range_));
   commit();  // on failure finished_ stays false: salvage() can still close the file
   finished_ = true;
   if (!owns_file_) return;
@@ -217,6 +234,7 @@ std::uint64_t Writer::index_staged() {
                     " is malformed");
     }
     read.reset();
+    fix_key_origin(rows.events);
     insert_rows(rows.events);
     insert_counters(rows.counters);
     indexed += rows.events.size();
@@ -336,6 +354,12 @@ void Writer::put_process(std::uint32_t id, std::string_view name, std::int64_t r
 }
 
 void Writer::put_meta(std::string_view key, std::string_view value) {
+  // The key origin is the writer's own (fix_key_origin): the keys written depend on it.
+  if (key == meta_key::kEventKeyOriginNs) return;
+  put_meta_row(key, value);
+}
+
+void Writer::put_meta_row(std::string_view key, std::string_view value) {
   begin();
   put_meta_.bind(1, key);
   put_meta_.bind(2, value);
@@ -360,6 +384,7 @@ std::int64_t& Writer::latest_start(std::uint32_t track) {
 // starting on the same clock tick) are placed one at a time by place_same_start.
 void Writer::append(std::span<const EventRow> rows) {
   begin();
+  fix_key_origin(rows);
   if (staged_mode_) {
     staged_.append(rows);
     events_written_ += rows.size();
@@ -370,12 +395,51 @@ void Writer::append(std::span<const EventRow> rows) {
   insert_rows(rows);
 }
 
+// The first event given, staged or not, fixes the trace's key origin: a capture's first
+// committed block carries it, so readers of the running capture key events as finish() will.
+void Writer::fix_key_origin(std::span<const EventRow> rows) {
+  if (!keyed_ || key_origin_ || rows.empty()) return;
+  key_origin_ = rows.front().start_ns;
+  put_meta_row(meta_key::kEventKeyOriginNs, std::to_string(*key_origin_));
+}
+
+bool Writer::keyless(const EventRow& r) const {
+  return keyed_ && !has_key(r.start_ns, key_origin_.value_or(r.start_ns));
+}
+
+// Binds an event's key at parameter p; returns the next parameter.
+int Writer::bind_key(Stmt& st, int p, std::int64_t start, std::uint32_t track) const {
+  if (keyed_) {
+    st.bind(p, event_key(start, track, key_origin_.value_or(start)));
+    return p + 1;
+  }
+  st.bind(p, start);
+  st.bind(p + 1, std::int64_t{track});
+  return p + 2;
+}
+
+void Writer::bind_event(Stmt& st, int p, const EventRow& r) const {
+  p = bind_key(st, p, r.start_ns, r.track);
+  st.bind(p, r.dur_ns);
+  st.bind(p + 1, std::int64_t{r.label});
+  st.bind_opt(p + 2, r.step, kNull);
+  st.bind_opt(p + 3, r.bytes, kNull);
+}
+
+// The last start an event moved in `direction` may take: the end of the keys' range.
+std::optional<std::int64_t> Writer::last_start(int direction) const {
+  if (!keyed_ || !key_origin_) return std::nullopt;
+  return direction > 0 ? sat_add(*key_origin_, kKeyOffsetLimit - 1)
+                       : sat_sub(*key_origin_, kKeyOffsetLimit);
+}
+
 void Writer::insert_rows(std::span<const EventRow> rows) {
   begin();
-  const auto off_limits = [](const EventRow& r) { return r.track >= kTrackLimit; };
+  const auto off_limits = [&](const EventRow& r) { return r.track >= kTrackLimit || keyless(r); };
   const bool damaged = std::any_of(rows.begin(), rows.end(), off_limits);
   if (damaged || !std::is_sorted(rows.begin(), rows.end(), key_less)) {
     sorted_.assign(rows.begin(), rows.end());
+    out_of_key_range_ += std::erase_if(sorted_, [&](const EventRow& r) { return keyless(r); });
     std::erase_if(sorted_, off_limits);
     std::stable_sort(sorted_.begin(), sorted_.end(), key_less);
     rows = sorted_;
@@ -401,14 +465,7 @@ void Writer::insert_rows(std::span<const EventRow> rows) {
 void Writer::flush_batch() {
   ins_event_.insert(
       std::span<EventRow>(batch_),
-      [](Stmt& st, int p, const EventRow& r) {
-        st.bind(p, r.start_ns);
-        st.bind(p + 1, std::int64_t{r.track});
-        st.bind(p + 2, r.dur_ns);
-        st.bind(p + 3, std::int64_t{r.label});
-        st.bind_opt(p + 4, r.step, kNull);
-        st.bind_opt(p + 5, r.bytes, kNull);
-      },
+      [&](Stmt& st, int p, const EventRow& r) { bind_event(st, p, r); },
       [&](std::span<EventRow> chunk, std::size_t inserted) {
         if (inserted != chunk.size()) {
           resolve_collisions(chunk);
@@ -425,8 +482,7 @@ void Writer::flush_batch() {
 void Writer::resolve_collisions(std::span<EventRow> rows) {
   std::vector<std::pair<std::int64_t, std::uint32_t>> claimed;
   for (EventRow& r : rows) {
-    find_event_.bind(1, r.start_ns);
-    find_event_.bind(2, std::int64_t{r.track});
+    bind_key(find_event_, 1, r.start_ns, r.track);
     bool present = false;
     if (find_event_.step()) {
       const auto opt = [&](int c) {
@@ -476,8 +532,7 @@ void Writer::place_same_start(std::span<const EventRow> group) {
   } else {
     const std::int64_t start = group_[0].start_ns;
     std::int64_t taken_end = start;
-    find_event_.bind(1, start);
-    find_event_.bind(2, std::int64_t{group_[0].track});
+    bind_key(find_event_, 1, start, group_[0].track);
     if (find_event_.step()) taken_end = sat_add(taken_end, find_event_.col_int(0));
     find_event_.reset();
     keeper = 0;  // rows [0, keeper) enclose the event there, rows [keeper, n) lie inside it
@@ -492,12 +547,7 @@ void Writer::place_same_start(std::span<const EventRow> group) {
 }
 
 bool Writer::try_insert(const EventRow& r) {
-  ins_event_ignore1_.bind(1, r.start_ns);
-  ins_event_ignore1_.bind(2, std::int64_t{r.track});
-  ins_event_ignore1_.bind(3, r.dur_ns);
-  ins_event_ignore1_.bind(4, std::int64_t{r.label});
-  ins_event_ignore1_.bind_opt(5, r.step, kNull);
-  ins_event_ignore1_.bind_opt(6, r.bytes, kNull);
+  bind_event(ins_event_ignore1_, 1, r);
   ins_event_ignore1_.run();
   return sqlite3_changes(db_.get()) == 1;
 }
@@ -508,14 +558,17 @@ bool Writer::try_insert(const EventRow& r) {
 // before the end of the time range is dropped.
 void Writer::insert_moving(EventRow r, int direction) {
   const EventRow wanted = r;
-  const auto placed = event_starts_.place(r.track, wanted.start_ns, direction, [&](std::int64_t s) {
-    r.start_ns = s;
-    if (direction > 0)
-      r.dur_ns = std::max<std::int64_t>(0, sat_sub(wanted.dur_ns, sat_sub(s, wanted.start_ns)));
-    else
-      r.dur_ns = sat_add(wanted.dur_ns, sat_sub(wanted.start_ns, s));
-    return try_insert(r);
-  });
+  const auto placed = event_starts_.place(
+      r.track, wanted.start_ns, direction,
+      [&](std::int64_t s) {
+        r.start_ns = s;
+        if (direction > 0)
+          r.dur_ns = std::max<std::int64_t>(0, sat_sub(wanted.dur_ns, sat_sub(s, wanted.start_ns)));
+        else
+          r.dur_ns = sat_add(wanted.dur_ns, sat_sub(wanted.start_ns, s));
+        return try_insert(r);
+      },
+      last_start(direction));
   if (!placed) return;
   if (*placed != wanted.start_ns) ++events_moved_;
   written_one(r);
@@ -537,11 +590,10 @@ void Writer::insert_extras(std::span<const EventRow> rows) {
 }
 
 void Writer::flush_extras() {
-  ins_arg_.insert(std::span<const EventRow>(args_), [](Stmt& st, int p, const EventRow& r) {
-    st.bind(p, r.start_ns);
-    st.bind(p + 1, std::int64_t{r.track});
-    st.bind_opt(p + 2, r.work_size, kNull);
-    st.bind_opt(p + 3, r.correlation, kNull);
+  ins_arg_.insert(std::span<const EventRow>(args_), [&](Stmt& st, int p, const EventRow& r) {
+    p = bind_key(st, p, r.start_ns, r.track);
+    st.bind_opt(p, r.work_size, kNull);
+    st.bind_opt(p + 1, r.correlation, kNull);
   });
   args_.clear();
   ins_step_.insert(std::span<const EventRow>(steps_), [](Stmt& st, int p, const EventRow& r) {

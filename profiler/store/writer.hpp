@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -60,6 +61,7 @@ class Writer {
   // rank, pid: kNull when unknown; host: empty when unknown.
   void put_process(std::uint32_t id, std::string_view name, std::int64_t rank = kNull,
                    std::int64_t pid = kNull, std::string_view host = {});
+  // Every key but event.key_origin_ns, which the writer sets itself.
   void put_meta(std::string_view key, std::string_view value);
 
   // Appends events. Events whose label is a `step` label also go to step_span. Fastest in
@@ -93,6 +95,9 @@ class Writer {
   std::uint64_t events_committed() const { return events_committed_; }
   std::uint64_t events_moved() const { return events_moved_; }
   std::uint64_t events_staged() const { return events_staged_; }
+  // Events dropped because their start has no key (event_key.hpp): more than about 39 hours
+  // from the trace's first event. Recorded in meta event.out_of_key_range by finish().
+  std::uint64_t events_out_of_key_range() const { return out_of_key_range_; }
 
  private:
   void prepare();
@@ -102,6 +107,12 @@ class Writer {
   void flush_staged();
   void close_file() noexcept;
   void flush_batch();
+  void fix_key_origin(std::span<const EventRow> rows);
+  void put_meta_row(std::string_view key, std::string_view value);
+  bool keyless(const EventRow& r) const;
+  int bind_key(Stmt& st, int p, std::int64_t start, std::uint32_t track) const;
+  void bind_event(Stmt& st, int p, const EventRow& r) const;
+  std::optional<std::int64_t> last_start(int direction) const;
   void resolve_collisions(std::span<EventRow> rows);
   void place_same_start(std::span<const EventRow> group);
   bool try_insert(const EventRow& row);
@@ -116,6 +127,11 @@ class Writer {
   Db& db_;
   bool owns_file_ = true;
   bool staged_mode_ = false;
+  // Schema version 5 keys events by one integer (event_key.hpp); an adopted older file by
+  // (start_ns, track).
+  bool keyed_ = true;
+  std::optional<std::int64_t> key_origin_;  // set by the first event appended
+  std::uint64_t out_of_key_range_ = 0;
   bool overview_ = false;  // Adopt: the caller stores the overview
   int cache_mib_ = WriterOptions{}.cache_mib;
   BlockEncoder staged_;  // records not yet in an event_block row

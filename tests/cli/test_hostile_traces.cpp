@@ -119,7 +119,7 @@ TEST(HostileTraces, ManyStagedEventsOnOneKeyAreRecovered) {
   ASSERT_EQ(sql(path, "SELECT count(*) FROM event").rows.at(0).at(0), "0");
   const CommandResult recovered = run_trainscope("recover " + path);
   EXPECT_EQ(recovered.status, 0) << recovered.err;
-  EXPECT_EQ(sql(path, "SELECT count(*), count(DISTINCT start_ns) FROM event").rows.at(0),
+  EXPECT_EQ(sql(path, "SELECT count(*), count(DISTINCT start_ns) FROM events").rows.at(0),
             (std::vector<std::string>{"20000", "20000"}));
   const CommandResult r = run_trainscope("export " + path + " --chrome " + dir.file("out.json"));
   EXPECT_EQ(r.status, 0) << r.err;

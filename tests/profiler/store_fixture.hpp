@@ -78,6 +78,19 @@ inline bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
+// SQL copying the attached trace src's events and their arguments into a trace of `version`:
+// before version 5, keyed by (start_ns, track) instead of one integer.
+inline std::string events_as_version(int version) {
+  if (version >= 5)
+    return "INSERT INTO event SELECT * FROM src.event;"
+           "INSERT INTO event_arg SELECT * FROM src.event_arg;";
+  const std::string start =
+      "(id >> 16) + (SELECT CAST(value AS INTEGER) FROM src.meta WHERE key = "
+      "'event.key_origin_ns'), id & 65535";
+  return "INSERT INTO event SELECT " + start + ", dur_ns, label, step, bytes FROM src.event;" +
+         "INSERT INTO event_arg SELECT " + start + ", work_size, correlation FROM src.event_arg;";
+}
+
 // Copies the current-version trace `from` into a new file `to` of schema `version`, as a writer
 // of that version made it: its tables, indexes and views, and the rows they can hold.
 inline void write_older_version(const std::string& from, const std::string& to, int version) {
@@ -89,10 +102,8 @@ inline void write_older_version(const std::string& from, const std::string& to, 
                        "INSERT INTO string SELECT * FROM src.string;"
                        "INSERT INTO label SELECT * FROM src.label;"
                        "INSERT INTO track SELECT id, name, kind, os_tid" +
-                       (version >= 3 ? ", process" : "") +
-                       " FROM src.track;"
-                       "INSERT INTO event SELECT * FROM src.event;"
-                       "INSERT INTO event_arg SELECT * FROM src.event_arg;"
+                       (version >= 3 ? ", process" : "") + " FROM src.track;" +
+                       events_as_version(version) +
                        "INSERT INTO step_span SELECT * FROM src.step_span;"
                        "INSERT INTO counter_sample SELECT * FROM src.counter_sample;";
   if (version >= 2) script += "INSERT INTO event_block SELECT * FROM src.event_block;";

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <set>
 #include <string>
@@ -97,15 +98,15 @@ TEST(HostileFiles, AlteredSchemasAreRefusedByName) {
       {"table string differs",
        "ALTER TABLE string ADD COLUMN g INTEGER GENERATED ALWAYS AS "
        "(length(hex(zeroblob(1000000)))) VIRTUAL"},
-      {"an extra index bomb", "CREATE INDEX bomb ON event (length(hex(zeroblob(start_ns % 99))))"},
+      {"an extra index bomb", "CREATE INDEX bomb ON event (length(hex(zeroblob(id % 99))))"},
       {"an extra trigger t", "CREATE TRIGGER t AFTER INSERT ON event BEGIN SELECT 1; END"},
       {"an extra view v", "CREATE VIEW v AS SELECT 1"},
       {"table event differs",
        "PRAGMA writable_schema=ON; UPDATE sqlite_schema SET sql = replace(sql, "
-       "'PRIMARY KEY (start_ns, track)', 'CHECK (length(hex(zeroblob(dur_ns % 99))) >= 0), "
-       "PRIMARY KEY (start_ns, track)') WHERE name = 'event'"},
+       "'id     INTEGER PRIMARY KEY,', 'id INTEGER PRIMARY KEY CHECK "
+       "(length(hex(zeroblob(dur_ns % 99))) >= 0),') WHERE name = 'event'"},
       {"index event_long differs",
-       "DROP INDEX event_long; CREATE INDEX event_long ON event (track, start_ns) "
+       "DROP INDEX event_long; CREATE INDEX event_long ON event (id) "
        "WHERE length(hex(zeroblob(dur_ns % 99))) >= 0"},
   };
   for (const auto& c : cases) {
@@ -130,17 +131,46 @@ TEST(HostileFiles, AnAnalysedTraceOpens) {
   EXPECT_EQ(Reader(path).event_count(), events);
 }
 
+// What the reader's queries return from a trace: every event with its arguments, one track's
+// window, the time range and a correlation lookup, as text to compare.
+std::string everything_read(const std::string& path) {
+  Reader r(path);
+  std::string out;
+  const auto put = [&](const ts::store::Event& e) {
+    out += std::to_string(e.start_ns) + "," + std::to_string(e.track) + "," +
+           std::to_string(e.dur_ns) + "," + std::to_string(e.label) + "," + std::to_string(e.step) +
+           "," + std::to_string(e.bytes) + ";";
+  };
+  r.scan_with_args(
+      std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(),
+      [&](const ts::store::Event& e, const ts::store::EventArgs& a) {
+        put(e);
+        out += std::to_string(a.work_size) + "," + std::to_string(a.correlation) + "\n";
+      });
+  out += "window\n";
+  for (const auto& e : r.events(1'050'000'000, 1'060'000'000, 2)) put(e);
+  const auto range = r.time_range();
+  out += "range " + std::to_string(range.start_ns) + " " + std::to_string(range.end_ns) + "\n";
+  for (const auto& e : r.events_with_correlation(7, 0, 2'000'000'000)) put(e);
+  return out;
+}
+
 TEST(HostileFiles, OlderVersionsOpenWithTheirOwnSchema) {
   TempDir dir;
   const std::string current = good_trace(dir);
   for (int v = 1; v < ts::store::kSchemaVersion; ++v) {
-    const std::string path = dir.file("v" + std::to_string(v) + ".db");
+    char name[16];
+    std::snprintf(name, sizeof name, "v%d.db", v);
+    const std::string path = dir.file(name);
     ts::test::write_older_version(current, path, v);
     EXPECT_EQ(open_error(path), "") << v;
     EXPECT_EQ(Reader(path).event_count(), Reader(current).event_count());
+    EXPECT_EQ(everything_read(path), everything_read(current)) << v;
     // A file that claims an older version but holds a newer table is altered, not older.
-    ts::test::exec_rw(path, "CREATE TABLE overview (part INTEGER PRIMARY KEY, data BLOB)");
-    EXPECT_TRUE(contains(open_error(path), "an extra table overview")) << open_error(path);
+    if (v < 4) {
+      ts::test::exec_rw(path, "CREATE TABLE overview (part INTEGER PRIMARY KEY, data BLOB)");
+      EXPECT_TRUE(contains(open_error(path), "an extra table overview")) << open_error(path);
+    }
   }
 }
 
@@ -289,24 +319,62 @@ TEST(HostileFiles, WriterTakesRowsBeyondWhatItsCallersMake) {
 TEST(HostileFiles, ExtremeTimesAreIndexedAndReadWithoutOverflow) {
   constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
   constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min() + 1;  // kMin is NULL
-  TempDir dir;
-  const std::string path = dir.file("extreme.db");
-  ts::store::Writer w(path, staged());
-  ts::test::write_dictionary(w);
-  const std::vector<ts::store::EventRow> rows = {
-      {kMax, kMax, 1, 3, 1}, {kMax, kMax, 1, 3, 1}, {kMax, 0, 1, 1, 1}, {kMin, kMax, 1, 3, 2},
-      {kMin, kMax, 1, 3, 2}, {kMin, 0, 1, 1, 2},    {kMax, 5, 2, 2, 1}, {kMax, 5, 2, 2, 1}};
-  w.append(std::span<const ts::store::EventRow>(rows));
-  const std::vector<ts::store::CounterRow> samples = {{3, kMax, 1.0}, {3, kMax, 2.0}};
-  w.append(std::span<const ts::store::CounterRow>(samples));
-  w.commit();
-  Reader r(path);
-  EXPECT_GE(r.event_count(), 4);
-  for (const auto& e : r.events(kMin, kMax)) EXPECT_GE(e.end_ns(), e.start_ns);
-  for (const auto& s : r.steps()) r.step_events(s.step);
-  EXPECT_FALSE(r.step_events(1).empty());
-  EXPECT_FALSE(r.step_events(2).empty());
-  EXPECT_EQ(r.counter(3, kMin, kMax).size(), 0u);  // [t0, t1) never holds INT64_MAX
+  // A trace's keys cover about 39 hours around its first event: each end of the range in a
+  // trace of its own.
+  for (const std::int64_t end : {kMax, kMin}) {
+    TempDir dir;
+    const std::string path = dir.file("extreme.db");
+    ts::store::Writer w(path, staged());
+    ts::test::write_dictionary(w);
+    const std::vector<ts::store::EventRow> rows = {
+        {end, kMax, 1, 3, 1}, {end, kMax, 1, 3, 1}, {end, 0, 1, 1, 1}, {end, kMax, 2, 3, 2},
+        {end, kMax, 2, 3, 2}, {end, 0, 2, 1, 2},    {end, 5, 4, 2, 1}, {end, 5, 4, 2, 1}};
+    w.append(std::span<const ts::store::EventRow>(rows));
+    const std::vector<ts::store::CounterRow> samples = {{3, kMax, 1.0}, {3, kMax, 2.0}};
+    w.append(std::span<const ts::store::CounterRow>(samples));
+    w.commit();
+    Reader r(path);
+    EXPECT_GE(r.event_count(), 4) << end;
+    for (const auto& e : r.events(kMin, kMax)) EXPECT_GE(e.end_ns(), e.start_ns);
+    for (const auto& s : r.steps()) r.step_events(s.step);
+    EXPECT_FALSE(r.step_events(1).empty()) << end;
+    EXPECT_FALSE(r.step_events(2).empty()) << end;
+    EXPECT_EQ(r.counter(3, kMin, kMax).size(), 0u);  // [t0, t1) never holds INT64_MAX
+    const auto range = r.time_range();
+    EXPECT_LE(range.start_ns, range.end_ns);
+  }
+}
+
+// Starts more than about 39 hours from the trace's first event have no key: such events are
+// dropped, counted, and the count is stored; the others are kept.
+TEST(HostileFiles, EventsBeyondTheKeysRangeAreDroppedAndCounted) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t kHour = 3'600'000'000'000;
+  for (const bool is_staged : {false, true}) {
+    TempDir dir;
+    const std::string path = dir.file("far.db");
+    {
+      ts::store::Writer w(path, is_staged ? staged() : ts::store::WriterOptions{});
+      ts::test::write_dictionary(w);
+      const std::vector<ts::store::EventRow> rows = {{1'000, 10, 1, 1},
+                                                     {1'000 + 38 * kHour, 10, 1, 1},
+                                                     {1'000 - 38 * kHour, 10, 1, 1},
+                                                     {1'000 + 40 * kHour, 10, 1, 1},
+                                                     {kMax, 10, 2, 1},
+                                                     {-41 * kHour, 10, 2, 1}};
+      w.append(std::span<const ts::store::EventRow>(rows));
+      w.finish();
+      EXPECT_EQ(w.events_out_of_key_range(), 3u);
+    }
+    Reader r(path);
+    const auto events = r.events(std::numeric_limits<std::int64_t>::min(), kMax);
+    ASSERT_EQ(events.size(), 3u) << is_staged;
+    EXPECT_EQ(events[0].start_ns, 1'000 - 38 * kHour);
+    EXPECT_EQ(events[1].start_ns, 1'000);
+    EXPECT_EQ(events[2].start_ns, 1'000 + 38 * kHour);
+    EXPECT_EQ(r.meta("event.out_of_key_range"), "3");
+    EXPECT_EQ(r.meta("event.key_origin_ns"), "1000");
+  }
 }
 
 // Reverses the cells of the one-page (leaf) b-tree of WITHOUT ROWID table `table` in the file at

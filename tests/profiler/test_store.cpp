@@ -41,8 +41,8 @@ std::string make_trace(const TempDir& dir, int steps) {
 TEST(Store, SchemaIsEmbeddedAndVersioned) {
   const auto sql_text = ts::store::schema_sql();
   EXPECT_NE(sql_text.find("CREATE TABLE event"), std::string_view::npos);
-  EXPECT_NE(sql_text.find("PRAGMA user_version = 4;"), std::string_view::npos);
-  EXPECT_EQ(ts::store::kSchemaVersion, 4);
+  EXPECT_NE(sql_text.find("PRAGMA user_version = 5;"), std::string_view::npos);
+  EXPECT_EQ(ts::store::kSchemaVersion, 5);
 }
 
 TEST(Store, CategoryTableMatchesTheTaxonomy) {

@@ -32,6 +32,11 @@ inline constexpr const char* kClockTscUnusedBecause = "clock.tsc_unused_because"
 // Events lost to full buffers.
 inline constexpr const char* kDroppedEvents = "dropped_events";
 
+// The store: the origin of event keys (profiler/store/event_key.hpp), and events the writer could
+// not key (a start more than about 39 hours from that origin).
+inline constexpr const char* kEventKeyOriginNs = "event.key_origin_ns";
+inline constexpr const char* kEventsOutOfKeyRange = "event.out_of_key_range";
+
 // The run, as `trainscope train` and the backends record it.
 inline constexpr const char* kDeviceOpenclComputeUnits = "device.opencl.compute_units";
 inline constexpr const char* kDeviceOpenclGlobalMemoryBytes = "device.opencl.global_memory_bytes";
