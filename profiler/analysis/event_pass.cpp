@@ -143,6 +143,9 @@ EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
   passes.reserve(parts);
   for (std::size_t i = 0; i < parts; ++i)
     passes.emplace_back(steps_of(i), options, i > 0, analysed, stages);
+  // The first part's list takes every part's steps in the end: room for all of them now, so
+  // that appending the others never holds an old and a new copy of it.
+  passes[0].figures.per_step.reserve(steps.size());
   std::vector<std::exception_ptr> errors(parts);
   std::vector<std::thread> threads;
   // A trace whose staged events the reader indexed in memory is read from a copy of that, not
