@@ -10,21 +10,25 @@
 namespace ts::gui {
 
 void StepModel::set_steps(std::vector<analysis::StepSummary> steps) {
+  set_steps(std::make_shared<const std::vector<analysis::StepSummary>>(std::move(steps)));
+}
+
+void StepModel::set_steps(std::shared_ptr<const std::vector<analysis::StepSummary>> steps) {
   beginResetModel();
-  steps_ = std::move(steps);
-  origin_ns_ = steps_.empty() ? 0 : steps_.front().start_ns;
-  for (const auto& s : steps_) origin_ns_ = std::min(origin_ns_, s.start_ns);
+  steps_ = steps ? std::move(steps) : std::make_shared<const std::vector<analysis::StepSummary>>();
+  origin_ns_ = steps_->empty() ? 0 : steps_->front().start_ns;
+  for (const auto& s : *steps_) origin_ns_ = std::min(origin_ns_, s.start_ns);
   endResetModel();
 }
 
 int StepModel::row_of_step(std::int64_t step) const {
-  for (std::size_t i = 0; i < steps_.size(); ++i)
-    if (steps_[i].step == step) return static_cast<int>(i);
+  for (std::size_t i = 0; i < steps_->size(); ++i)
+    if ((*steps_)[i].step == step) return static_cast<int>(i);
   return -1;
 }
 
 int StepModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(steps_.size());
+  return parent.isValid() ? 0 : static_cast<int>(steps_->size());
 }
 
 int StepModel::columnCount(const QModelIndex& parent) const {
@@ -59,7 +63,7 @@ QVariant StepModel::cell(const analysis::StepSummary& s, int column, bool raw) c
 QVariant StepModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
     return {};
-  const analysis::StepSummary& s = steps_[static_cast<std::size_t>(index.row())];
+  const analysis::StepSummary& s = (*steps_)[static_cast<std::size_t>(index.row())];
   switch (role) {
     case Qt::DisplayRole:
       return cell(s, index.column(), false);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <memory>
 #include <vector>
 
 #include "gui/models/table_roles.hpp"
@@ -28,6 +29,9 @@ class StepModel : public QAbstractTableModel {
 
   using QAbstractTableModel::QAbstractTableModel;
   void set_steps(std::vector<analysis::StepSummary> steps);
+  // Keeps `steps` (a report's per-step figures, shared with it) instead of a copy: 208 bytes a
+  // step, 460 MB for the 2 M steps of a 100 M-event trace.
+  void set_steps(std::shared_ptr<const std::vector<analysis::StepSummary>> steps);
   // The row showing step number `step`, or -1.
   int row_of_step(std::int64_t step) const;
 
@@ -39,7 +43,8 @@ class StepModel : public QAbstractTableModel {
  private:
   QVariant cell(const analysis::StepSummary& s, int column, bool raw) const;
 
-  std::vector<analysis::StepSummary> steps_;
+  std::shared_ptr<const std::vector<analysis::StepSummary>> steps_ =
+      std::make_shared<const std::vector<analysis::StepSummary>>();
   std::int64_t origin_ns_ = 0;
 };
 

@@ -34,22 +34,28 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
     steps_extent_ = {r.start_ns, r.end_ns};
   }
   windows_ = std::make_unique<WindowCache>(file, snapshot);
+  const bool whole_gaps = steps_.size() <= whole_gaps_steps();
+  if (analyse_ && !whole_gaps) gap_windows_ = std::make_unique<GapWindows>(file, snapshot, options);
 
   connect(&analysis_, &QFutureWatcher<AnalysisResult>::finished, this,
           &TraceSession::analysis_done);
   if (analyse_)
-    analysis_.setFuture(QtConcurrent::run(&background_pool(), [file, options, snapshot]() {
-      AnalysisResult r;
-      try {
-        const store::Reader reader(file, snapshot);
-        r.report = analysis::analyse(reader, options);
-        r.gaps = std::make_shared<const GapRow>(make_gap_row(*r.report));
-        r.report->device.gaps = {};
-      } catch (const std::exception& e) {
-        r.error = QString::fromStdString(e.what());
-      }
-      return r;
-    }));
+    analysis_.setFuture(
+        QtConcurrent::run(&background_pool(), [file, options, snapshot, whole_gaps]() {
+          AnalysisResult r;
+          try {
+            const store::Reader reader(file, snapshot);
+            analysis::AnalysisOptions o = options;
+            o.keep_gaps = whole_gaps;
+            r.report = std::make_shared<analysis::Report>(analysis::analyse(reader, o));
+            r.gaps = std::make_shared<const GapRow>(whole_gaps ? make_gap_row(r.report->device.gaps)
+                                                               : make_step_idle_row(*r.report));
+            r.report->device.gaps = {};
+          } catch (const std::exception& e) {
+            r.error = QString::fromStdString(e.what());
+          }
+          return r;
+        }));
 
   connect(&scan_, &QFutureWatcher<QString>::progressValueChanged, this,
           [this](int v) { emit summaryProgress(v / 1000.0); });
@@ -111,6 +117,26 @@ std::optional<std::pair<std::int64_t, std::int64_t>> TraceSession::initial_range
   const auto numbers = typical_steps(steps_, first_input_bound_step(),
                                      analysed.value_or(std::numeric_limits<std::int64_t>::min()));
   return numbers ? steps_time_range(steps_, *numbers) : std::nullopt;
+}
+
+namespace {
+std::atomic<std::size_t> whole_gaps_steps_limit{250'000};
+}  // namespace
+
+std::size_t TraceSession::steps_starting_in(std::int64_t t0, std::int64_t t1) const {
+  const auto starting_before = [&](std::int64_t t) {
+    return std::partition_point(steps_.begin(), steps_.end(),
+                                [&](const store::Step& s) { return s.start_ns < t; });
+  };
+  return t0 < t1 ? static_cast<std::size_t>(starting_before(t1) - starting_before(t0)) : 0;
+}
+
+std::size_t TraceSession::whole_gaps_steps() {
+  return whole_gaps_steps_limit.load();
+}
+
+void TraceSession::set_whole_gaps_steps(std::size_t steps) {
+  whole_gaps_steps_limit.store(steps);
 }
 
 bool TraceSession::summary_done() const {

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "gui/models/gap_windows.hpp"
 #include "gui/models/timeline/timeline_data.hpp"
 #include "gui/models/trace_summary.hpp"
 #include "gui/models/window_cache.hpp"
@@ -48,6 +49,8 @@ class TraceSession : public QObject {
   // The reader of the GUI thread (details, search, metadata). Not for other threads.
   const store::Reader& reader() const { return *reader_; }
   const std::vector<store::Step>& steps() const { return steps_; }
+  // How many steps start in [t0, t1).
+  std::size_t steps_starting_in(std::int64_t t0, std::int64_t t1) const;
   // The trace's time extent: the summary's once its scan has read it, the steps' before.
   std::pair<std::int64_t, std::int64_t> extent() const;
   // The first input-bound step, looking at the first kInputBoundSearchEvents events only
@@ -62,15 +65,25 @@ class TraceSession : public QObject {
   WindowCache& windows() { return *windows_; }
 
   // The device's idle gaps as the timeline's idle lane draws them, made from the report's on the
-  // analysis thread; the report's own list is then dropped (Report::device.gaps is empty), so the
-  // tens of millions of gaps of a long trace are held once. Empty until the analysis is done.
+  // analysis thread; the report's own list is then dropped (Report::device.gaps is empty). Empty
+  // until the analysis is done. A trace of more than whole_gaps_steps() steps holds no gap: this
+  // row has a zone per step with idle time (GapRow::per_step), and gap_windows() loads the gaps
+  // of the steps around what the timeline shows (tens of millions of gaps at 100 M events).
   const std::shared_ptr<const GapRow>& gap_row() const { return gaps_; }
+  // Null for a trace whose gaps gap_row() holds.
+  GapWindows* gap_windows() const { return gap_windows_.get(); }
+  // How many steps a trace may have for its sessions to hold every idle gap; tests and
+  // benchmarks change it (sessions opened afterwards use the new value).
+  static std::size_t whole_gaps_steps();
+  static void set_whole_gaps_steps(std::size_t steps);
 
   // Null until the analysis is done (or when it failed: see analysis_error()).
-  const analysis::Report* report() const { return report_ ? &*report_ : nullptr; }
+  const analysis::Report* report() const { return report_.get(); }
+  // The same report, for a model that keeps (not copies) its per-step figures.
+  const std::shared_ptr<const analysis::Report>& shared_report() const { return report_; }
   const QString& analysis_error() const { return analysis_error_; }
   bool analysis_finished() const {
-    return !analyse_ || report_.has_value() || !analysis_error_.isEmpty();
+    return !analyse_ || report_ != nullptr || !analysis_error_.isEmpty();
   }
   bool analyses() const { return analyse_; }
 
@@ -87,7 +100,8 @@ class TraceSession : public QObject {
 
  private:
   struct AnalysisResult {
-    std::optional<analysis::Report> report;
+    // Shared: the future keeps its own copy of the result, which must not be a second report.
+    std::shared_ptr<analysis::Report> report;
     std::shared_ptr<const GapRow> gaps;
     QString error;
   };
@@ -105,9 +119,10 @@ class TraceSession : public QObject {
   std::shared_ptr<TraceSummary> summary_;
   std::shared_ptr<std::atomic<bool>> cancel_;
   std::unique_ptr<WindowCache> windows_;
+  std::unique_ptr<GapWindows> gap_windows_;
   QFutureWatcher<AnalysisResult> analysis_;
   QFutureWatcher<QString> scan_;
-  std::optional<analysis::Report> report_;
+  std::shared_ptr<const analysis::Report> report_;
   std::shared_ptr<const GapRow> gaps_ = std::make_shared<const GapRow>();
   QString analysis_error_;
   bool analysis_handled_ = false, scan_handled_ = false;

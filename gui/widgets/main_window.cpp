@@ -172,7 +172,7 @@ void MainWindow::report_ready() {
   const analysis::Report* r = session_ ? session_->report() : nullptr;
   kernels_->set_report(r);
   pipeline_->set_report(r);
-  steps_->set_report(r);
+  steps_->set_report(session_ ? session_->shared_report() : nullptr);
 }
 
 void MainWindow::reload_live() {

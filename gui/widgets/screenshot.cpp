@@ -34,6 +34,12 @@ void settle() {
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
 }
 
+// The windows of exact events and idle gaps the last frame asked for, loaded.
+void wait_for_windows(TraceSession& s) {
+  s.windows().wait();
+  if (GapWindows* gaps = s.gap_windows()) gaps->wait();
+}
+
 }  // namespace
 
 bool is_screenshot_view(const QString& view) {
@@ -78,8 +84,8 @@ QString take_screenshot(const ScreenshotOptions& o) {
       if (const auto range = steps_time_range(s.steps(), *steps))
         view->show_range(range->first, range->second);
     }
-    view->build_frame();  // asks for the window of exact events it needs
-    s.windows().wait();
+    view->build_frame();  // asks for the window of exact events (and idle gaps) it needs
+    wait_for_windows(s);
     settle();
     // Groups by name: pinned first, then folded (folding a rank hides its devices' headers).
     const auto each_group = [&](const QStringList& names, auto&& act) {
@@ -97,7 +103,7 @@ QString take_screenshot(const ScreenshotOptions& o) {
     if (!o.kernel.isEmpty() && !w.timeline()->show_instances(o.kernel))
       return QStringLiteral("no instance of kernel %1 in %2").arg(o.kernel, o.trace);
     view->build_frame();
-    s.windows().wait();
+    wait_for_windows(s);
     settle();
     if (o.scroll > 0) {
       view->scroll_to(o.scroll);

@@ -16,6 +16,7 @@
 #include "profiler/analysis/report.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
 #include "profiler/analysis/step_figures.hpp"
+#include "profiler/analysis/step_groups.hpp"
 #include "profiler/analysis/steps.hpp"
 #include "profiler/analysis/tracks.hpp"
 #include "profiler/analysis/what_if.hpp"
@@ -137,52 +138,6 @@ void read_meta(const store::Reader& reader, Report& r) {
     if (const auto n = parse_number<std::uint64_t>(value); n && *n > 0)
       r.skipped.emplace_back(key.substr(kSkipped.size()), *n);
   }
-}
-
-// The threads a trace names as the trainer besides those holding steps (meta
-// analysis.trainer_tracks, "3,5,9": an import's threads that launch device work).
-std::vector<std::uint32_t> trainer_tracks(const store::Reader& reader,
-                                          const std::vector<store::Step>& steps) {
-  std::vector<std::uint32_t> tracks = step_tracks(steps);
-  const std::string listed = reader.meta(meta_key::kAnalysisTrainerTracks).value_or("");
-  std::size_t i = 0;
-  while (i < listed.size()) {
-    std::size_t j = listed.find(',', i);
-    if (j == std::string::npos) j = listed.size();
-    if (const auto id = parse_number<std::uint32_t>(listed.substr(i, j - i)))
-      if (std::find(tracks.begin(), tracks.end(), *id) == tracks.end()) tracks.push_back(*id);
-    i = j + 1;
-  }
-  return tracks;
-}
-
-// The processes that hold steps, each with its steps (cleaned per process: ranks run at the
-// same time, so their steps overlap), ordered by rank, then process id. One group with every
-// step when the steps' tracks name no process (every capture of one process).
-struct StepGroup {
-  std::int64_t process = store::kNull;
-  std::vector<store::Step> steps;
-};
-
-std::vector<StepGroup> step_groups(const store::Reader& reader,
-                                   const std::vector<store::Step>& raw) {
-  std::vector<StepGroup> groups;
-  for (const store::Step& s : raw) {
-    const store::Track* t = reader.track(s.track);
-    const std::int64_t process = t != nullptr ? t->process : store::kNull;
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const StepGroup& g) { return g.process == process; });
-    if (it == groups.end()) it = groups.insert(groups.end(), StepGroup{process, {}});
-    it->steps.push_back(s);
-  }
-  auto rank_of = [&](const StepGroup& g) {
-    const store::Process* p = reader.process(g.process);
-    return std::pair{p != nullptr && p->rank != store::kNull ? p->rank : INT64_MAX, g.process};
-  };
-  std::sort(groups.begin(), groups.end(),
-            [&](const StepGroup& a, const StepGroup& b) { return rank_of(a) < rank_of(b); });
-  for (StepGroup& g : groups) g.steps = clean_steps(g.steps);
-  return groups;
 }
 
 // Marks each step of a pass warm-up or analysed (the selection's flags follow the pass's steps
@@ -342,11 +297,7 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
   auto one_group = [&] {
     const std::span<const store::Step> steps =
         groups.empty() ? std::span<const store::Step>{} : std::span(groups.front().steps);
-    // A trace whose processes are named keeps to the one holding the steps.
-    std::vector<std::int64_t> processes;
-    if (!groups.empty() && groups.front().process != store::kNull)
-      processes.push_back(groups.front().process);
-    const TrackTable tracks(reader.tracks(), trainers, processes);
+    const TrackTable tracks = group_track_table(reader, groups, trainers);
     EventPass pass =
         groups.empty()
             ? scan_events(reader, tracks, steps, {}, options)
@@ -356,9 +307,7 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
     return pass;
   };
   auto several_groups = [&] {
-    std::vector<std::int64_t> processes;
-    for (const StepGroup& g : groups) processes.push_back(g.process);
-    const TrackTable tracks(reader.tracks(), trainers, processes);
+    const TrackTable tracks = group_track_table(reader, groups, trainers);
     return analyse_groups(reader, groups, selections, shape, tracks, options, r);
   };
   EventPass pass = groups.size() > 1 ? several_groups() : one_group();

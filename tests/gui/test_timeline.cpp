@@ -197,6 +197,62 @@ class TestTimeline : public QObject {
     o.page->set_session(nullptr);
   }
 
+  // A trace with more steps than a session holds every gap of: the session keeps one idle zone
+  // per step, and the view loads the exact gaps of the steps around what it shows.
+  void a_long_traces_gaps_are_loaded_around_the_view() {
+    const std::size_t whole = TraceSession::whole_gaps_steps();
+    TraceSession::set_whole_gaps_steps(10);
+    Opened o = open(synth_);
+    TraceSession::set_whole_gaps_steps(whole);
+    TimelineView* v = o.page->view();
+    QVERIFY(o.session->gap_windows() != nullptr);
+    const GapRow& per_step = *o.session->gap_row();
+    QVERIFY(per_step.per_step);
+    QVERIFY(o.session->report()->device.gaps.empty());
+    QVERIFY(!per_step.row.zones.empty());
+    QCOMPARE(per_step.idle_ns.size(), per_step.row.zones.size());
+    for (std::size_t i = 0; i < per_step.row.zones.size(); ++i) QVERIFY(per_step.idle_ns[i] > 0);
+    // Every gap the analysis lists inside the view is in the row the view shows once loaded.
+    const ts::store::Reader reader(synth_.toStdString());
+    const auto all = ts::analysis::analyse(reader, {}).device.gaps;
+    const StepRow& steps = v->step_row();
+    std::size_t i = 0;
+    while (!steps.input_bound[i]) ++i;
+    QVERIFY(v->show_step(steps.numbers[i]));
+    frame(o);
+    o.session->gap_windows()->wait();
+    const DrawList list = v->build_frame();
+    const GapRow& shown = v->gap_row();
+    QVERIFY(!shown.per_step);
+    QVERIFY(&shown != o.session->gap_row().get());
+    const std::int64_t v0 = v->mapping().view_begin(), v1 = v->mapping().view_end();
+    std::set<std::pair<std::int64_t, std::int64_t>> have;
+    for (const Zone& z : shown.row.zones) have.emplace(z.start_ns, z.end_ns);
+    std::size_t in_view = 0;
+    for (const ts::analysis::IdleGap& g : all) {
+      if (g.end_ns <= v0 || g.start_ns >= v1) continue;
+      ++in_view;
+      QVERIFY(have.contains({g.start_ns, g.end_ns}));
+    }
+    QVERIFY(in_view > 0);
+    bool gap_labelled = false;
+    for (const DrawBox& b : list.boxes)
+      gap_labelled |= b.hit.kind == Selection::Kind::gap &&
+                      b.text.contains(QStringLiteral("waiting for input"));
+    QVERIFY(gap_labelled);
+    // Zoomed out again, the per-step row is shown, and a step's details give its idle time.
+    v->show_all();
+    QVERIFY(v->build_frame().boxes.size() > 0);
+    Selection sel;
+    sel.kind = Selection::Kind::gap;
+    sel.index = 0;
+    const Details d = selection_details(*o.session, steps, per_step, sel);
+    QVERIFY(std::any_of(d.begin(), d.end(), [](const auto& line) {
+      return line.first == QStringLiteral("Device idle in the step");
+    }));
+    o.page->set_session(nullptr);
+  }
+
   void zoomed_out_everything_is_merged_and_counted() {
     Opened o = open(synth_);
     o.page->view()->show_all();

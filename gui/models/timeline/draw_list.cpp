@@ -269,16 +269,19 @@ class Builder {
                g.row.zones[j - 1].end_ns, 0, i, {}};
       const QString why = idle_cause_label(cause);
       if (it.zones == 1) {
-        const QString dur =
-            format_ns(static_cast<double>(g.row.zones[i].end_ns - g.row.zones[i].start_ns));
+        // A per-step row's zone is the whole step; its idle time is apart.
+        const QString dur = format_ns(static_cast<double>(
+            g.per_step && i < g.idle_ns.size() ? g.idle_ns[i]
+                                               : g.row.zones[i].end_ns - g.row.zones[i].start_ns));
         b.text = fit(
             {QStringLiteral("idle %1 · %2").arg(dur, why), QStringLiteral("idle · ") + why, why},
             b.rect.width());
       } else {
         b.style = DrawBox::Style::merged;
         b.events = it.zones;
-        b.text = fit({QStringLiteral("%1 idle gaps, mostly %2").arg(it.zones).arg(why), why},
-                     b.rect.width());
+        const QString what = g.per_step ? QStringLiteral("%1 steps with idle time, mostly %2")
+                                        : QStringLiteral("%1 idle gaps, mostly %2");
+        b.text = fit({what.arg(it.zones).arg(why), why}, b.rect.width());
       }
       out_.boxes.push_back(std::move(b));
     }

@@ -106,10 +106,19 @@ void gap_details(const TraceSession& s, const GapRow& gaps, const Selection& sel
   const analysis::Report* r = s.report();
   if (!r || sel.index >= gaps.row.zones.size() || sel.index >= gaps.steps.size()) return;
   const Zone& z = gaps.row.zones[sel.index];
+  const QString cause = idle_cause_label(static_cast<analysis::IdleCause>(z.label));
+  if (gaps.per_step && sel.index < gaps.idle_ns.size()) {
+    // A step of a trace too long to hold every gap, seen from afar: zoom in for its gaps.
+    d.emplace_back(QStringLiteral("Device idle in the step"),
+                   format_ns(static_cast<double>(gaps.idle_ns[sel.index])));
+    d.emplace_back(QStringLiteral("Mostly"), cause);
+    d.emplace_back(QStringLiteral("Step"), QString::number(gaps.steps[sel.index]));
+    d.emplace_back(QStringLiteral("Step start"), offset(s, z.start_ns));
+    return;
+  }
   d.emplace_back(QStringLiteral("Device idle"),
                  format_ns(static_cast<double>(z.end_ns - z.start_ns)));
-  d.emplace_back(QStringLiteral("Cause"),
-                 idle_cause_label(static_cast<analysis::IdleCause>(z.label)));
+  d.emplace_back(QStringLiteral("Cause"), cause);
   d.emplace_back(QStringLiteral("Start"), offset(s, z.start_ns));
   d.emplace_back(QStringLiteral("Step"), QString::number(gaps.steps[sel.index]));
 }

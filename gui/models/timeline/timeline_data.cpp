@@ -47,18 +47,36 @@ int StepRow::epoch_of(std::size_t zone) const {
   return it == epochs.begin() ? 0 : (it - 1)->epoch;
 }
 
-GapRow make_gap_row(const analysis::Report& report) {
+GapRow make_gap_row(const std::vector<analysis::IdleGap>& gaps) {
   GapRow g;
-  g.row.zones.reserve(report.device.gaps.size());
-  g.steps.reserve(report.device.gaps.size());
+  g.row.zones.reserve(gaps.size());
+  g.steps.reserve(gaps.size());
   std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
-  for (const analysis::IdleGap& gap : report.device.gaps) {
+  for (const analysis::IdleGap& gap : gaps) {
     // Gaps come sorted and disjoint; clamp anyway, keeping zone i = gap i, so a row never overlaps.
     const std::int64_t start = std::max(gap.start_ns, last_end);
     const std::int64_t end = std::max(gap.end_ns, start);
     last_end = end;
     g.row.zones.push_back(Zone{start, end, static_cast<std::uint32_t>(gap.cause), 1});
     g.steps.push_back(gap.step);
+  }
+  return g;
+}
+
+GapRow make_step_idle_row(const analysis::Report& report) {
+  GapRow g;
+  g.per_step = true;
+  std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
+  for (const analysis::StepSummary& s : report.per_step) {
+    std::int64_t idle = 0;
+    for (const std::int64_t ns : s.idle_by_cause_ns) idle += ns;
+    if (idle <= 0 || s.start_ns < last_end) continue;  // ranks' steps overlap: one lane
+    const auto& by_cause = s.idle_by_cause_ns;
+    const auto cause = std::max_element(by_cause.begin(), by_cause.end()) - by_cause.begin();
+    last_end = s.start_ns + s.dur_ns;
+    g.row.zones.push_back(Zone{s.start_ns, last_end, static_cast<std::uint32_t>(cause), 1});
+    g.steps.push_back(s.step);
+    g.idle_ns.push_back(idle);
   }
   return g;
 }

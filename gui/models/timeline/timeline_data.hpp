@@ -34,9 +34,14 @@ struct StepRow {
   }
 };
 
+// Either the idle gaps themselves (zone i is gap i, zones[i].label its cause), or, for a trace too
+// long to hold every gap (gap_windows.hpp loads those of what is shown), one zone per step that
+// had idle time: the whole step, labelled with its commonest cause, idle_ns[i] its idle time.
 struct GapRow {
-  Row row;                          // zone i is the report's gap i; zones[i].label = its cause
-  std::vector<std::int64_t> steps;  // the step gap i lies in
+  Row row;
+  std::vector<std::int64_t> steps;  // the step zone i lies in (per_step: is)
+  bool per_step = false;
+  std::vector<std::int64_t> idle_ns;  // per_step: the device's idle time in step i
   // The cause with the most idle time among up to 16 gaps sampled over zones[first, last): a
   // 10 M-event trace has millions of gaps, so no per-gap bookkeeping beyond the zone itself.
   analysis::IdleCause dominant(std::size_t first, std::size_t last) const;
@@ -46,6 +51,9 @@ struct GapRow {
 // epoch_first_steps (trace_meta.hpp) the step number each epoch starts at, ascending.
 StepRow make_step_row(const std::vector<store::Step>& steps, const analysis::Report* report,
                       const std::vector<std::int64_t>& epoch_first_steps = {});
-GapRow make_gap_row(const analysis::Report& report);
+GapRow make_gap_row(const std::vector<analysis::IdleGap>& gaps);
+// One zone per step of the report with idle device time, in time order (of the overlapping steps
+// of several ranks, the first to start: the idle lane is one lane).
+GapRow make_step_idle_row(const analysis::Report& report);
 
 }  // namespace ts::gui

@@ -18,8 +18,11 @@ StepsPage::StepsPage(QWidget* parent) : QWidget(parent), model_(new StepModel(th
   });
 }
 
-void StepsPage::set_report(const analysis::Report* report) {
-  model_->set_steps(report ? report->per_step : std::vector<analysis::StepSummary>{});
+void StepsPage::set_report(const std::shared_ptr<const analysis::Report>& report) {
+  // Shares the report's per-step list rather than copying it.
+  model_->set_steps(
+      report ? std::shared_ptr<const std::vector<analysis::StepSummary>>(report, &report->per_step)
+             : nullptr);
 }
 
 }  // namespace ts::gui

@@ -5,6 +5,7 @@
 #include <QTableView>
 #include <QWidget>
 #include <cstdint>
+#include <memory>
 
 #include "gui/models/step_model.hpp"
 #include "profiler/analysis/report.hpp"
@@ -16,7 +17,7 @@ class StepsPage : public QWidget {
 
  public:
   explicit StepsPage(QWidget* parent = nullptr);
-  void set_report(const analysis::Report* report);
+  void set_report(const std::shared_ptr<const analysis::Report>& report);
   StepModel* model() const { return model_; }
 
  signals:

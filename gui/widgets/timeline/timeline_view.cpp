@@ -78,6 +78,7 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
   labels_.reset(session ? &session->reader() : nullptr);
   steps_ = {};
   gaps_ = std::make_shared<const GapRow>();
+  shown_gaps_ = gaps_;
   has_gaps_ = false;
   last_ = {};
   if (!keep_view) {
@@ -112,6 +113,8 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
   connect(session, &TraceSession::summaryFinished, this, [this] { update(); });
   connect(session, &TraceSession::reportReady, this, &TimelineView::report_ready);
   connect(&session->windows(), &WindowCache::loaded, this, [this] { update(); });
+  if (GapWindows* gaps = session->gap_windows())
+    connect(gaps, &GapWindows::loaded, this, [this] { update(); });
   request_window();  // now, not at the first paint: the page may not be shown yet
   changed();
 }
@@ -121,8 +124,27 @@ void TimelineView::report_ready() {
   const analysis::Report& r = *session_->report();
   steps_ = make_step_row(session_->steps(), &r, epochs_);
   gaps_ = session_->gap_row();
+  shown_gaps_ = gaps_;
   has_gaps_ = r.device.has_device;
   update();
+}
+
+// A trace too long to hold every idle gap: the exact gaps of the steps around the view (as far
+// on each side as the view is wide), once the view spans few enough steps; the session's
+// per-step row until then.
+void TimelineView::request_gaps() {
+  shown_gaps_ = gaps_;
+  GapWindows* windows = session_->gap_windows();
+  if (!windows || !has_gaps_) return;
+  const std::int64_t v0 = mapping_.view_begin(), v1 = mapping_.view_end();
+  if (session_->steps_starting_in(v0, v1) > GapWindows::kMaxSteps / 3) return;
+  if (auto exact = windows->find(v0, v1)) {
+    shown_gaps_ = std::move(exact);
+    return;
+  }
+  const std::int64_t span = v1 - v0;
+  windows->request(std::max(mapping_.extent_begin(), v0 - span),
+                   std::min(mapping_.extent_end() + 1, v1 + span));
 }
 
 TimelineGeometry TimelineView::geometry() const {
@@ -277,6 +299,7 @@ DrawList TimelineView::build_frame() {
   if (!session_) return {};
   sync_extent();
   request_window();
+  request_gaps();
   const TimelineGeometry g = geometry();
   const EventWindow* window = session_->windows().find(mapping_.view_begin(), mapping_.view_end());
   return session_->summary().read([&](const SummaryData& d) {
@@ -298,7 +321,7 @@ DrawList TimelineView::build_frame() {
     ctx.summary = &d;
     ctx.window = window;
     ctx.steps = &steps_;
-    ctx.gaps = has_gaps_ ? gaps_.get() : nullptr;
+    ctx.gaps = has_gaps_ ? shown_gaps_.get() : nullptr;
     ctx.labels = &labels_;
     ctx.metrics = QFontMetricsF(font());
     ctx.selection = selection_;
@@ -584,10 +607,17 @@ bool TimelineView::event(QEvent* e) {
     if (steps_.input_pct[h.index] >= 0)
       tip += tr(", input %1").arg(format_pct(steps_.input_pct[h.index]));
     if (steps_.input_bound[h.index]) tip += tr(" — input-bound");
-  } else {
-    tip = tr("device idle %1 — %2")
-              .arg(dur, idle_cause_label(
-                            static_cast<analysis::IdleCause>(gaps_->row.zones[h.index].label)));
+  } else if (h.index < shown_gaps_->row.zones.size()) {
+    const GapRow& g = *shown_gaps_;
+    const QString why =
+        idle_cause_label(static_cast<analysis::IdleCause>(g.row.zones[h.index].label));
+    if (g.per_step && h.index < g.idle_ns.size()) {
+      tip = tr("step %1 — device idle %2, mostly %3")
+                .arg(g.steps[h.index])
+                .arg(format_ns(static_cast<double>(g.idle_ns[h.index])), why);
+    } else {
+      tip = tr("device idle %1 — %2").arg(dur, why);
+    }
   }
   QToolTip::showText(help->globalPos(), tip, this);
   return true;

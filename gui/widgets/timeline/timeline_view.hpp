@@ -87,7 +87,9 @@ class TimelineView : public QWidget {
   double last_build_ms() const { return build_ms_; }
   double last_paint_ms() const { return paint_ms_; }
   const StepRow& step_row() const { return steps_; }
-  const GapRow& gap_row() const { return *gaps_; }
+  // What the idle lane shows: the session's gap row, or the exact gaps loaded around the view
+  // (TraceSession::gap_windows).
+  const GapRow& gap_row() const { return *shown_gaps_; }
 
  signals:
   void selectionChanged(const ts::gui::Selection& selection);
@@ -128,7 +130,9 @@ class TimelineView : public QWidget {
   LabelCache labels_;
   StepRow steps_;
   std::shared_ptr<const GapRow> gaps_ = std::make_shared<const GapRow>();  // the session's
+  std::shared_ptr<const GapRow> shown_gaps_ = gaps_;                       // the last frame's
   bool has_gaps_ = false;
+  void request_gaps();
   Selection selection_;
   DrawList last_;
   QScrollBar* vbar_;

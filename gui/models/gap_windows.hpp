@@ -1,0 +1,67 @@
+// The device's idle gaps of the steps around what the timeline shows, for a trace too long to hold
+// every gap (TraceSession::gap_windows): loaded on a background thread with a Reader of its own
+// (analysis::idle_gaps_in), the latest window kept. One load runs at a time; a request made
+// meanwhile waits, and only the latest one is kept.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "gui/models/timeline/timeline_data.hpp"
+#include "profiler/analysis/report.hpp"
+#include "profiler/store/reader.hpp"
+
+namespace ts::gui {
+
+class GapWindows : public QObject {
+  Q_OBJECT
+
+ public:
+  // The most steps one window may span: a view wider than this shows the per-step idle row.
+  static constexpr std::size_t kMaxSteps = 20'000;
+
+  GapWindows(std::string path, std::shared_ptr<const store::Snapshot> snapshot,
+             analysis::AnalysisOptions options, QObject* parent = nullptr);
+  ~GapWindows() override;
+
+  // The loaded gaps covering [t0, t1], or null.
+  std::shared_ptr<const GapRow> find(std::int64_t t0, std::int64_t t1) const;
+  // Loads the gaps of the steps overlapping [t0, t1) unless the loaded or loading window covers it.
+  void request(std::int64_t t0, std::int64_t t1);
+  // Blocks until no load runs or waits (tests, screenshots).
+  void wait();
+  std::uint64_t loads() const { return static_cast<std::uint64_t>(started_); }
+
+ signals:
+  void loaded();
+  void failed(const QString& message);
+
+ private:
+  struct Result {
+    std::shared_ptr<const GapRow> gaps;
+    std::int64_t t0 = 0, t1 = 0;
+    QString error;
+  };
+  struct Loader;
+
+  void start(std::int64_t t0, std::int64_t t1);
+  void finished();
+
+  std::shared_ptr<Loader> loader_;
+  QThreadPool pool_;
+  QFutureWatcher<Result> watcher_;
+  std::int64_t loading_t0_ = 0, loading_t1_ = 0;
+  int started_ = 0, handled_ = 0;
+  std::optional<std::pair<std::int64_t, std::int64_t>> waiting_;
+  std::shared_ptr<const GapRow> current_;
+  std::int64_t current_t0_ = 0, current_t1_ = 0;
+};
+
+}  // namespace ts::gui

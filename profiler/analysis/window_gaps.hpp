@@ -1,0 +1,23 @@
+// The device's idle gaps of part of a trace: what analyse() lists in Report::device.gaps, for the
+// steps that overlap a window only. A viewer of a long trace loads the gaps of what it shows this
+// way instead of holding every gap of the trace (tens of millions at 100 M events).
+#pragma once
+
+#include <vector>
+
+#include "profiler/analysis/intervals.hpp"
+#include "profiler/analysis/report.hpp"
+#include "profiler/store/reader.hpp"
+
+namespace ts::analysis {
+
+// The idle gaps analyse(reader, options) lists (AnalysisOptions::min_listed_gap_ns; keep_gaps is
+// ignored) for the steps that overlap `window`, gap for gap, in time order. One pass over those
+// steps' events per process, as a part of analyse()'s parallel pass reads its own: events that
+// started earlier and reach into the first step are context. Empty for a trace without steps.
+// analyse() lists no gaps for a trace without device work (Report::device.has_device): callers
+// ask only when it has some.
+std::vector<IdleGap> idle_gaps_in(const store::Reader& reader, Interval window,
+                                  const AnalysisOptions& options);
+
+}  // namespace ts::analysis
