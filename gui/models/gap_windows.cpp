@@ -1,7 +1,5 @@
 #include "gui/models/gap_windows.hpp"
 
-#include <QtConcurrent/QtConcurrentRun>
-
 #include "profiler/analysis/window_gaps.hpp"
 
 namespace ts::gui {
@@ -30,18 +28,17 @@ struct GapWindows::Loader {
 
 GapWindows::GapWindows(std::string path, std::shared_ptr<const store::Snapshot> snapshot,
                        analysis::AnalysisOptions options, QObject* parent)
-    : QObject(parent), loader_(std::make_shared<Loader>()) {
+    : QObject(parent),
+      loader_(std::make_shared<Loader>()),
+      loads_(this, loader_, [this](Result&& r, std::optional<TimeRange> waiting) {
+        finished(std::move(r), waiting);
+      }) {
   loader_->path = std::move(path);
   loader_->snapshot = std::move(snapshot);
   loader_->options = std::move(options);
-  pool_.setMaxThreadCount(1);
-  connect(&watcher_, &QFutureWatcher<Result>::finished, this, &GapWindows::finished);
 }
 
-GapWindows::~GapWindows() {
-  waiting_.reset();
-  watcher_.waitForFinished();
-}
+GapWindows::~GapWindows() = default;
 
 std::shared_ptr<const GapRow> GapWindows::find(std::int64_t t0, std::int64_t t1) const {
   if (current_ && current_t0_ <= t0 && t1 <= current_t1_) return current_;
@@ -49,47 +46,19 @@ std::shared_ptr<const GapRow> GapWindows::find(std::int64_t t0, std::int64_t t1)
 }
 
 void GapWindows::request(std::int64_t t0, std::int64_t t1) {
-  if (find(t0, t1)) return;
-  if (watcher_.isRunning()) {
-    if (!(loading_t0_ <= t0 && t1 <= loading_t1_)) waiting_ = {t0, t1};
-    return;
-  }
-  start(t0, t1);
+  if (!find(t0, t1)) loads_.request(t0, t1);
 }
 
-void GapWindows::start(std::int64_t t0, std::int64_t t1) {
-  loading_t0_ = t0;
-  loading_t1_ = t1;
-  ++started_;
-  std::shared_ptr<Loader> loader = loader_;
-  watcher_.setFuture(QtConcurrent::run(&pool_, [loader, t0, t1] { return loader->load(t0, t1); }));
-}
-
-void GapWindows::finished() {
-  if (handled_ == started_ || watcher_.isRunning()) return;
-  handled_ = started_;
-  Result r = watcher_.result();  // a shared row: a cheap copy
+void GapWindows::finished(Result&& r, std::optional<TimeRange> waiting) {
   if (!r.error.isEmpty()) {
-    waiting_.reset();
     emit failed(r.error);
     return;
   }
   current_ = std::move(r.gaps);
   current_t0_ = r.t0;
   current_t1_ = r.t1;
-  if (waiting_) {
-    const auto [t0, t1] = *waiting_;
-    waiting_.reset();
-    request(t0, t1);
-  }
+  if (waiting) request(waiting->first, waiting->second);
   emit loaded();
-}
-
-void GapWindows::wait() {
-  do {
-    watcher_.waitForFinished();
-    finished();
-  } while (watcher_.isRunning() || handled_ != started_);
 }
 
 }  // namespace ts::gui

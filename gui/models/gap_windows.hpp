@@ -4,16 +4,15 @@
 // meanwhile waits, and only the latest one is kept.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "gui/models/latest_load.hpp"
 #include "gui/models/timeline/timeline_data.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/store/reader.hpp"
@@ -36,8 +35,8 @@ class GapWindows : public QObject {
   // Loads the gaps of the steps overlapping [t0, t1) unless the loaded or loading window covers it.
   void request(std::int64_t t0, std::int64_t t1);
   // Blocks until no load runs or waits (tests, screenshots).
-  void wait();
-  std::uint64_t loads() const { return static_cast<std::uint64_t>(started_); }
+  void wait() { loads_.wait(); }
+  std::uint64_t loads() const { return static_cast<std::uint64_t>(loads_.started()); }
 
  signals:
   void loaded();
@@ -51,15 +50,10 @@ class GapWindows : public QObject {
   };
   struct Loader;
 
-  void start(std::int64_t t0, std::int64_t t1);
-  void finished();
+  void finished(Result&& r, std::optional<TimeRange> waiting);
 
   std::shared_ptr<Loader> loader_;
-  QThreadPool pool_;
-  QFutureWatcher<Result> watcher_;
-  std::int64_t loading_t0_ = 0, loading_t1_ = 0;
-  int started_ = 0, handled_ = 0;
-  std::optional<std::pair<std::int64_t, std::int64_t>> waiting_;
+  LatestLoad<Result> loads_;
   std::shared_ptr<const GapRow> current_;
   std::int64_t current_t0_ = 0, current_t1_ = 0;
 };

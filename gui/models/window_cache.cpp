@@ -1,7 +1,5 @@
 #include "gui/models/window_cache.hpp"
 
-#include <QtConcurrent/QtConcurrentRun>
-
 namespace ts::gui {
 
 // The reader the loads share; one load runs at a time, so one thread uses it at a time.
@@ -26,17 +24,16 @@ struct WindowCache::Loader {
 
 WindowCache::WindowCache(std::string path, std::shared_ptr<const store::Snapshot> snapshot,
                          QObject* parent)
-    : QObject(parent), loader_(std::make_shared<Loader>()) {
+    : QObject(parent),
+      loader_(std::make_shared<Loader>()),
+      loads_(this, loader_, [this](Result&& r, std::optional<TimeRange> waiting) {
+        finished(std::move(r), waiting);
+      }) {
   loader_->path = std::move(path);
   loader_->snapshot = std::move(snapshot);
-  pool_.setMaxThreadCount(1);
-  connect(&watcher_, &QFutureWatcher<Result>::finished, this, &WindowCache::finished);
 }
 
-WindowCache::~WindowCache() {
-  waiting_.reset();
-  watcher_.waitForFinished();
-}
+WindowCache::~WindowCache() = default;
 
 const EventWindow* WindowCache::find(std::int64_t t0, std::int64_t t1) const {
   if (current_ && current_->covers(t0, t1)) return current_.get();
@@ -47,27 +44,11 @@ const EventWindow* WindowCache::find(std::int64_t t0, std::int64_t t1) const {
 void WindowCache::request(std::int64_t t0, std::int64_t t1) {
   if (find(t0, t1)) return;
   if (refused_ && t0 <= refused_->first && refused_->second <= t1) return;
-  if (watcher_.isRunning()) {
-    if (!(loading_t0_ <= t0 && t1 <= loading_t1_)) waiting_ = {t0, t1};
-    return;
-  }
-  start(t0, t1);
+  loads_.request(t0, t1);
 }
 
-void WindowCache::start(std::int64_t t0, std::int64_t t1) {
-  loading_t0_ = t0;
-  loading_t1_ = t1;
-  ++started_;
-  std::shared_ptr<Loader> loader = loader_;
-  watcher_.setFuture(QtConcurrent::run(&pool_, [loader, t0, t1] { return loader->load(t0, t1); }));
-}
-
-void WindowCache::finished() {
-  if (handled_ == started_ || watcher_.isRunning()) return;
-  handled_ = started_;
-  Result r = watcher_.result();
+void WindowCache::finished(Result&& r, std::optional<TimeRange> waiting) {
   if (!r.error.isEmpty()) {
-    waiting_.reset();
     emit failed(r.error);
     return;
   }
@@ -77,21 +58,8 @@ void WindowCache::finished() {
   } else {
     refused_ = std::pair{r.t0, r.t1};
   }
-  if (waiting_) {
-    const auto [t0, t1] = *waiting_;
-    waiting_.reset();
-    request(t0, t1);
-  }
+  if (waiting) request(waiting->first, waiting->second);
   emit loaded();
-}
-
-void WindowCache::wait() {
-  // Takes the result now, even of a load that finished before this call; the queued finished
-  // signal then finds nothing new. A waiting request starts meanwhile: loop until none is left.
-  do {
-    watcher_.waitForFinished();
-    finished();
-  } while (watcher_.isRunning() || handled_ != started_);
 }
 
 std::uint64_t WindowCache::cached_events() const {

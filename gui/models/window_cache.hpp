@@ -3,16 +3,15 @@
 // load runs at a time; a request made meanwhile waits, and only the latest one is kept.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "gui/models/event_window.hpp"
+#include "gui/models/latest_load.hpp"
 
 namespace ts::gui {
 
@@ -32,9 +31,9 @@ class WindowCache : public QObject {
   const EventWindow* find(std::int64_t t0, std::int64_t t1) const;
   // Loads [t0, t1) unless a cached or loading window covers it.
   void request(std::int64_t t0, std::int64_t t1);
-  bool loading() const { return watcher_.isRunning(); }
+  bool loading() const { return loads_.running(); }
   // Blocks until no load runs or waits (tests, screenshots, benchmarks).
-  void wait();
+  void wait() { loads_.wait(); }
   std::uint64_t cached_events() const;
 
  signals:
@@ -49,15 +48,10 @@ class WindowCache : public QObject {
   };
   struct Loader;
 
-  void start(std::int64_t t0, std::int64_t t1);
-  void finished();
+  void finished(Result&& r, std::optional<TimeRange> waiting);
 
   std::shared_ptr<Loader> loader_;
-  QThreadPool pool_;  // one thread of its own: loads never queue behind the analysis
-  QFutureWatcher<Result> watcher_;
-  std::int64_t loading_t0_ = 0, loading_t1_ = 0;
-  int started_ = 0, handled_ = 0;  // loads started and results taken
-  std::optional<std::pair<std::int64_t, std::int64_t>> waiting_;
+  LatestLoad<Result> loads_;
   std::optional<std::pair<std::int64_t, std::int64_t>> refused_;  // held more than kMaxEvents
   std::shared_ptr<const EventWindow> current_, previous_;
 };
