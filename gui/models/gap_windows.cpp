@@ -4,39 +4,19 @@
 
 namespace ts::gui {
 
-// The reader the loads share; one load runs at a time, so one thread uses it at a time.
-struct GapWindows::Loader {
-  std::string path;
-  std::shared_ptr<const store::Snapshot> snapshot;
-  analysis::AnalysisOptions options;
-  std::optional<store::Reader> reader;
-
-  Result load(std::int64_t t0, std::int64_t t1) {
-    Result r;
-    r.t0 = t0;
-    r.t1 = t1;
-    try {
-      if (!reader) reader.emplace(path, snapshot);
-      r.gaps = std::make_shared<const GapRow>(
-          make_gap_row(analysis::idle_gaps_in(*reader, {t0, t1}, options)));
-    } catch (const std::exception& e) {
-      r.error = QString::fromStdString(e.what());
-    }
-    return r;
-  }
-};
-
 GapWindows::GapWindows(std::string path, std::shared_ptr<const store::Snapshot> snapshot,
                        analysis::AnalysisOptions options, QObject* parent)
     : QObject(parent),
-      loader_(std::make_shared<Loader>()),
-      loads_(this, loader_, [this](Result&& r, std::optional<TimeRange> waiting) {
-        finished(std::move(r), waiting);
-      }) {
-  loader_->path = std::move(path);
-  loader_->snapshot = std::move(snapshot);
-  loader_->options = std::move(options);
-}
+      loads_(
+          this, std::move(path), std::move(snapshot),
+          [options = std::move(options)](const store::Reader& reader, std::int64_t t0,
+                                         std::int64_t t1) {
+            return std::make_shared<const GapRow>(
+                make_gap_row(analysis::idle_gaps_in(reader, {t0, t1}, options)));
+          },
+          [this](Loads::Result&& r, std::optional<TimeRange> waiting) {
+            finished(std::move(r), waiting);
+          }) {}
 
 GapWindows::~GapWindows() = default;
 
@@ -49,12 +29,12 @@ void GapWindows::request(std::int64_t t0, std::int64_t t1) {
   if (!find(t0, t1)) loads_.request(t0, t1);
 }
 
-void GapWindows::finished(Result&& r, std::optional<TimeRange> waiting) {
+void GapWindows::finished(Loads::Result&& r, std::optional<TimeRange> waiting) {
   if (!r.error.isEmpty()) {
     emit failed(r.error);
     return;
   }
-  current_ = std::move(r.gaps);
+  current_ = std::move(r.value);
   current_t0_ = r.t0;
   current_t1_ = r.t1;
   if (waiting) request(waiting->first, waiting->second);

@@ -43,17 +43,10 @@ class GapWindows : public QObject {
   void failed(const QString& message);
 
  private:
-  struct Result {
-    std::shared_ptr<const GapRow> gaps;
-    std::int64_t t0 = 0, t1 = 0;
-    QString error;
-  };
-  struct Loader;
+  using Loads = LatestLoad<std::shared_ptr<const GapRow>>;
+  void finished(Loads::Result&& r, std::optional<TimeRange> waiting);
 
-  void finished(Result&& r, std::optional<TimeRange> waiting);
-
-  std::shared_ptr<Loader> loader_;
-  LatestLoad<Result> loads_;
+  Loads loads_;
   std::shared_ptr<const GapRow> current_;
   std::int64_t current_t0_ = 0, current_t1_ = 0;
 };

@@ -1,41 +1,54 @@
-// Loads of a time range on a thread of their own, one at a time: a range asked for while one
-// loads waits, and only the latest waiting one is kept. The owner (WindowCache, GapWindows) says
-// what a load computes and takes each result on its own thread, with the range that waited.
+// Loads of a time range on a thread of their own, one at a time, through one Reader of the trace
+// opened by the first load: a range asked for while one loads waits, and only the latest waiting
+// one is kept. The owner (WindowCache, GapWindows) says what a load computes from the reader and
+// takes each result on its own thread, with the range that waited.
 #pragma once
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QString>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
+
+#include "profiler/store/reader.hpp"
 
 namespace ts::gui {
 
 using TimeRange = std::pair<std::int64_t, std::int64_t>;
 
-template <class Result>
+// A load's result: what it computed over [t0, t1), or the error that stopped it.
+template <class T>
+struct RangeLoad {
+  T value{};
+  std::int64_t t0 = 0, t1 = 0;
+  QString error;
+};
+
+template <class T>
 class LatestLoad {
  public:
-  // load(t0, t1): on the load thread. done(result, waiting): on `owner`'s thread, the range asked
-  // for meanwhile (if any) for the owner to request again.
-  using Load = std::function<Result(std::int64_t t0, std::int64_t t1)>;
+  using Result = RangeLoad<T>;
+  // compute(reader, t0, t1): on the load thread. done(result, waiting): on `owner`'s thread, the
+  // range asked for meanwhile (if any) for the owner to request again.
+  using Compute = std::function<T(const store::Reader& reader, std::int64_t t0, std::int64_t t1)>;
   using Done = std::function<void(Result&& result, std::optional<TimeRange> waiting)>;
 
-  LatestLoad(QObject* owner, Load load, Done done)
-      : load_(std::move(load)), done_(std::move(done)) {
+  // snapshot: what the reader reads in place of `path` (store::Reader), or null.
+  LatestLoad(QObject* owner, std::string path, std::shared_ptr<const store::Snapshot> snapshot,
+             Compute compute, Done done)
+      : source_(std::make_shared<Source>()), done_(std::move(done)) {
+    source_->path = std::move(path);
+    source_->snapshot = std::move(snapshot);
+    source_->compute = std::move(compute);
     pool_.setMaxThreadCount(1);  // loads never queue behind the analysis
     QObject::connect(&watcher_, &QFutureWatcher<Result>::finished, owner, [this] { finished(); });
   }
-  // load: loader->load(t0, t1), the loader shared with the loads still running.
-  template <class Loader>
-  LatestLoad(QObject* owner, std::shared_ptr<Loader> loader, Done done)
-      : LatestLoad(
-            owner, [loader](std::int64_t t0, std::int64_t t1) { return loader->load(t0, t1); },
-            std::move(done)) {}
   ~LatestLoad() {
     waiting_.reset();
     watcher_.waitForFinished();
@@ -51,7 +64,9 @@ class LatestLoad {
     }
     loading_ = {t0, t1};
     ++started_;
-    watcher_.setFuture(QtConcurrent::run(&pool_, [this, t0, t1] { return load_(t0, t1); }));
+    std::shared_ptr<Source> source = source_;
+    watcher_.setFuture(
+        QtConcurrent::run(&pool_, [source, t0, t1] { return source->load(t0, t1); }));
   }
   bool running() const { return watcher_.isRunning(); }
   int started() const { return started_; }
@@ -64,6 +79,27 @@ class LatestLoad {
   }
 
  private:
+  // The reader the loads share; one load runs at a time, so one thread uses it at a time.
+  struct Source {
+    std::string path;
+    std::shared_ptr<const store::Snapshot> snapshot;
+    Compute compute;
+    std::optional<store::Reader> reader;
+
+    Result load(std::int64_t t0, std::int64_t t1) {
+      Result r;
+      r.t0 = t0;
+      r.t1 = t1;
+      try {
+        if (!reader) reader.emplace(path, snapshot);
+        r.value = compute(*reader, t0, t1);
+      } catch (const std::exception& e) {
+        r.error = QString::fromStdString(e.what());
+      }
+      return r;
+    }
+  };
+
   // Takes a result once, even when wait() took it before the queued signal arrived.
   void finished() {
     if (handled_ == started_ || watcher_.isRunning()) return;
@@ -72,7 +108,7 @@ class LatestLoad {
     done_(watcher_.result(), waiting);
   }
 
-  Load load_;
+  std::shared_ptr<Source> source_;
   Done done_;
   QThreadPool pool_;
   QFutureWatcher<Result> watcher_;

@@ -2,36 +2,17 @@
 
 namespace ts::gui {
 
-// The reader the loads share; one load runs at a time, so one thread uses it at a time.
-struct WindowCache::Loader {
-  std::string path;
-  std::shared_ptr<const store::Snapshot> snapshot;
-  std::optional<store::Reader> reader;
-
-  Result load(std::int64_t t0, std::int64_t t1) {
-    Result r;
-    r.t0 = t0;
-    r.t1 = t1;
-    try {
-      if (!reader) reader.emplace(path, snapshot);
-      r.window = load_window(*reader, t0, t1, kMaxEvents);
-    } catch (const std::exception& e) {
-      r.error = QString::fromStdString(e.what());
-    }
-    return r;
-  }
-};
-
 WindowCache::WindowCache(std::string path, std::shared_ptr<const store::Snapshot> snapshot,
                          QObject* parent)
     : QObject(parent),
-      loader_(std::make_shared<Loader>()),
-      loads_(this, loader_, [this](Result&& r, std::optional<TimeRange> waiting) {
-        finished(std::move(r), waiting);
-      }) {
-  loader_->path = std::move(path);
-  loader_->snapshot = std::move(snapshot);
-}
+      loads_(
+          this, std::move(path), std::move(snapshot),
+          [](const store::Reader& reader, std::int64_t t0, std::int64_t t1) {
+            return load_window(reader, t0, t1, kMaxEvents);
+          },
+          [this](Loads::Result&& r, std::optional<TimeRange> waiting) {
+            finished(std::move(r), waiting);
+          }) {}
 
 WindowCache::~WindowCache() = default;
 
@@ -47,14 +28,14 @@ void WindowCache::request(std::int64_t t0, std::int64_t t1) {
   loads_.request(t0, t1);
 }
 
-void WindowCache::finished(Result&& r, std::optional<TimeRange> waiting) {
+void WindowCache::finished(Loads::Result&& r, std::optional<TimeRange> waiting) {
   if (!r.error.isEmpty()) {
     emit failed(r.error);
     return;
   }
-  if (r.window) {
+  if (r.value) {
     previous_ = std::move(current_);
-    current_ = std::make_shared<const EventWindow>(std::move(*r.window));
+    current_ = std::make_shared<const EventWindow>(std::move(*r.value));
   } else {
     refused_ = std::pair{r.t0, r.t1};
   }

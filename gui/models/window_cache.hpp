@@ -41,17 +41,10 @@ class WindowCache : public QObject {
   void failed(const QString& message);
 
  private:
-  struct Result {
-    std::optional<EventWindow> window;
-    std::int64_t t0 = 0, t1 = 0;
-    QString error;
-  };
-  struct Loader;
+  using Loads = LatestLoad<std::optional<EventWindow>>;  // nullopt: over kMaxEvents
+  void finished(Loads::Result&& r, std::optional<TimeRange> waiting);
 
-  void finished(Result&& r, std::optional<TimeRange> waiting);
-
-  std::shared_ptr<Loader> loader_;
-  LatestLoad<Result> loads_;
+  Loads loads_;
   std::optional<std::pair<std::int64_t, std::int64_t>> refused_;  // held more than kMaxEvents
   std::shared_ptr<const EventWindow> current_, previous_;
 };

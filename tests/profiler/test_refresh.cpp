@@ -39,6 +39,19 @@ void append(Writer& w, const std::vector<EventRow>& rows) {
   w.commit();
 }
 
+// A capture still running in a directory of its own: a staged writer, the dictionary and `rows`
+// committed.
+struct Capture {
+  Capture(const char* name, const std::vector<EventRow>& rows)
+      : path(dir.file(name)), w(path, staged()) {
+    ts::test::write_dictionary(w);
+    append(w, rows);
+  }
+  TempDir dir;
+  std::string path;
+  Writer w;
+};
+
 // What `r` reads, compared with what a reader opened now reads.
 void expect_same_as_fresh(const Reader& r) {
   const Reader fresh(r.path());
@@ -59,11 +72,9 @@ void expect_same_as_fresh(const Reader& r) {
 }
 
 TEST(Refresh, TakesInOnlyTheBlocksCommittedSince) {
-  TempDir dir;
-  const std::string path = dir.file("live.db");
-  Writer w(path, staged());
-  ts::test::write_dictionary(w);
-  append(w, steps_from(0, 3));
+  Capture c("live.db", steps_from(0, 3));
+  Writer& w = c.w;
+  const std::string& path = c.path;
   Reader r(path);
   ASSERT_TRUE(r.staged_events_indexed());
   EXPECT_EQ(r.blocks_indexed(), 1u);
@@ -100,11 +111,9 @@ TEST(Refresh, TakesInOnlyTheBlocksCommittedSince) {
 // Zones starting on the same clock tick, split across commits (an outer zone is written after
 // its children end): the refreshed reader places them as one indexing of every block does.
 TEST(Refresh, PlacesSameTickEventsAcrossCommitsAsAFreshReader) {
-  TempDir dir;
-  const std::string path = dir.file("ticks.db");
-  Writer w(path, staged());
-  ts::test::write_dictionary(w);
-  append(w, {{1'000'000'000, 1'000'000, 1, 3, 0}, {1'000'100'000, 10'000, 1, 1, 0}});
+  Capture c("ticks.db", {{1'000'000'000, 1'000'000, 1, 3, 0}, {1'000'100'000, 10'000, 1, 1, 0}});
+  Writer& w = c.w;
+  const std::string& path = c.path;
   Reader r(path);
   append(w, {{1'000'100'000, 50'000, 1, 1, 0}, {1'000'100'000, 20'000, 1, 1, 0}});
   append(w, {{1'000'100'000, 80'000, 1, 1, 0}, {1'002'000'000, 5'000, 2, 2, 1}});
@@ -116,11 +125,9 @@ TEST(Refresh, PlacesSameTickEventsAcrossCommitsAsAFreshReader) {
 // A capture that had committed no block when the reader opened is read from the file; once it
 // stages events, only a new reader indexes them.
 TEST(Refresh, AReaderOfAFileWithNothingStagedAsksForAReopen) {
-  TempDir dir;
-  const std::string path = dir.file("early.db");
-  Writer w(path, staged());
-  ts::test::write_dictionary(w);
-  w.commit();
+  Capture c("early.db", {});
+  Writer& w = c.w;
+  const std::string& path = c.path;
   Reader r(path);
   EXPECT_FALSE(r.staged_events_indexed());
   EXPECT_EQ(r.refresh(), Refresh::unchanged);
@@ -177,11 +184,8 @@ TEST(Refresh, AFileReplacedAtTheSamePathAsksForAReopen) {
 // A block that does not decode, committed after the reader opened: one error, what was read
 // stays readable, and later refreshes ask for a new reader (which refuses the file too).
 TEST(Refresh, AMalformedNewBlockIsOneErrorAndAsksForAReopen) {
-  TempDir dir;
-  const std::string path = dir.file("bad.db");
-  Writer w(path, staged());
-  ts::test::write_dictionary(w);
-  append(w, steps_from(0, 3));
+  Capture c("bad.db", steps_from(0, 3));  // its writer stays open: the capture runs
+  const std::string& path = c.path;
   Reader r(path);
   ts::test::exec_rw(path, "INSERT INTO event_block (data) VALUES (x'ff00ff00ff')");
   EXPECT_THROW(r.refresh(), ts::store::Error);
@@ -193,11 +197,9 @@ TEST(Refresh, AMalformedNewBlockIsOneErrorAndAsksForAReopen) {
 // A snapshot of a reader's in-memory copy is read by readers on other threads, each seeing what
 // the reader saw when it was taken, whatever the reader takes in later.
 TEST(Refresh, SnapshotsAreReadOnOtherThreadsAndDoNotChange) {
-  TempDir dir;
-  const std::string path = dir.file("snap.db");
-  Writer w(path, staged());
-  ts::test::write_dictionary(w);
-  append(w, steps_from(0, 4));
+  Capture c("snap.db", steps_from(0, 4));
+  Writer& w = c.w;
+  const std::string& path = c.path;
   Reader r(path);
   const auto snapshot = r.snapshot_copy();
   ASSERT_NE(snapshot, nullptr);
