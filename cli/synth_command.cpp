@@ -5,6 +5,8 @@
 
 #include "cli/commands.hpp"
 #include "profiler/analysis/figure_format.hpp"
+#include "profiler/analysis/kept_report.hpp"
+#include "profiler/store/reader.hpp"
 #include "profiler/synth/synth.hpp"
 
 namespace ts::cli {
@@ -25,6 +27,9 @@ bench_gui) measure traces made this way.
   --prefetch N                 batches ready ahead at most (default 2)
   --batch N                    samples per step (default 32)
   --seed N                     the random seed (default 1)
+  --no-analysis                write the events only: do not analyse the trace and keep the
+                               report in it (which lets report and the viewer of a large
+                               trace skip reading every event)
 )";
 
 int run_synth(Args& args) {
@@ -35,6 +40,7 @@ int run_synth(Args& args) {
   o.prefetch = static_cast<int>(args.integer("prefetch", 2, 1, 1024));
   o.batch = static_cast<int>(args.integer("batch", 32, 1, 1 << 20));
   o.seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
+  const bool analyse = !args.flag("no-analysis");
   std::optional<std::string> out = args.value("output");
   const std::vector<std::string> words = args.positionals();
   for (std::size_t i = 0; i < words.size(); ++i) {
@@ -57,7 +63,20 @@ int run_synth(Args& args) {
             << fmt::printf(" in %.2f s", s);
   if (s > 0)
     std::cout << fmt::printf(" (%.2f M events/s)", static_cast<double>(r.events) / s / 1e6);
-  std::cout << ".\nNext: trainscope report " << *out << "   (or trainscope-gui " << *out << ")\n";
+  std::cout << ".\n";
+  if (analyse) {
+    const auto a0 = std::chrono::steady_clock::now();
+    analysis::AnalysisOptions options;
+    options.keep_gaps = false;
+    const store::Reader reader(*out);
+    analysis::analyse_or_reuse(reader, options, 0);
+    std::cout << "Analysed it and kept the report in it"
+              << fmt::printf(
+                     " in %.2f s",
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - a0).count())
+              << ".\n";
+  }
+  std::cout << "Next: trainscope report " << *out << "   (or trainscope-gui " << *out << ")\n";
   return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "profiler/analysis/figure_format.hpp"
+#include "profiler/analysis/kept_report.hpp"
 #include "profiler/import_cache/trace_source.hpp"
 #include "trainscope/meta_keys.hpp"
 
@@ -117,7 +118,7 @@ analysis::Report analyse_trace(const std::string& path, const TraceOptions& trac
     throw store::Error(path + " holds no complete training step, so there is nothing to analyse" +
                        (why.empty() ? std::string() : " (" + why + ")"));
   }
-  return analysis::analyse(*reader, options);
+  return analysis::analyse_or_reuse(*reader, options);
 }
 
 }  // namespace ts::cli

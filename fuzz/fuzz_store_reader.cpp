@@ -2,7 +2,8 @@
 // a 4-byte little-endian length n, then the main file's n bytes, then its -wal file). It is
 // written to a private temporary directory and opened with store::Reader; a file it opens is read
 // the way the trace commands read it: meta, processes, tracks, labels, every event with its
-// arguments, steps, each step's events, correlations, counters, the stored overview, then
+// arguments, steps, each step's events, correlations, counters, the stored overview, the kept
+// analysis (a file of this build's seeds keeps one), then
 // analysis::analyse with its text and JSON reports and the Chrome export into a sink; a staged
 // trace's snapshot must read as many events, and a refresh of the unchanged file take nothing in.
 // Refusing the file, or failing later, with a store::Error is fine; a crash, a sanitizer report,
@@ -20,6 +21,7 @@
 #include <streambuf>
 #include <string>
 
+#include "profiler/analysis/kept_report.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/io/chrome_trace.hpp"
 #include "profiler/store/error.hpp"
@@ -93,6 +95,10 @@ void read_everything(const ts::store::Reader& r) {
   }
 
   if (const auto overview = ts::store::stored_overview(r)) sum += overview->events;
+  ts::analysis::AnalysisOptions without_gaps;
+  without_gaps.keep_gaps = false;
+  if (const auto kept = ts::analysis::kept_report(r, without_gaps))
+    sum += kept->per_step.size() + ts::analysis::to_text(*kept).size();
 
   const ts::analysis::Report report = ts::analysis::analyse(r);
   sum += ts::analysis::to_json(report).size() + ts::analysis::to_text(report).size() +

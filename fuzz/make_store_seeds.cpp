@@ -1,9 +1,10 @@
-// Writes the seeds of fuzz_store_reader, fuzz_store_reader_wal, fuzz_event_block and
-// fuzz_analysis_rows into <dir>/store_reader, <dir>/store_reader_wal, <dir>/event_block and
-// <dir>/analysis_rows: small traces (1 KiB pages) of two processes with steps, input stages,
-// copies, kernels with arguments, counters and meta, finished, and staged as a killed capture
-// leaves them (its blocks in the file, or in the -wal file next to it); the blocks themselves;
-// and such traces as writer calls (analysis_rows.hpp). fuzz/run_store.sh runs it.
+// Writes the seeds of fuzz_store_reader, fuzz_store_reader_wal, fuzz_event_block,
+// fuzz_analysis_rows and fuzz_report_codec into <dir>/store_reader, <dir>/store_reader_wal,
+// <dir>/event_block, <dir>/analysis_rows and <dir>/report_codec: small traces (1 KiB pages) of two
+// processes with steps, input stages, copies, kernels with arguments, counters and meta, finished
+// (also keeping its analysis, under this build's key), and staged as a killed capture leaves them
+// (its blocks in the file, or in the -wal file next to it); the blocks themselves; such traces as
+// writer calls (analysis_rows.hpp); and a kept report's parts. fuzz/run_store.sh runs it.
 //   make_store_seeds <dir>
 #include <sqlite3.h>
 
@@ -18,7 +19,10 @@
 #include <vector>
 
 #include "analysis_rows.hpp"
+#include "profiler/analysis/kept_report.hpp"
+#include "profiler/analysis/report_codec.hpp"
 #include "profiler/store/event_block.hpp"
+#include "profiler/store/reader.hpp"
 #include "profiler/store/writer.hpp"
 #include "trainscope/meta_keys.hpp"
 
@@ -165,8 +169,8 @@ int main(int argc, char** argv) {
   const fs::path dir = argv[1];
   const fs::path reader = dir / "store_reader", wal = dir / "store_reader_wal",
                  blocks = dir / "event_block", rows = dir / "analysis_rows",
-                 scratch = dir / "scratch";
-  for (const fs::path& d : {reader, wal, blocks, rows, scratch}) fs::create_directories(d);
+                 codec = dir / "report_codec", scratch = dir / "scratch";
+  for (const fs::path& d : {reader, wal, blocks, rows, codec, scratch}) fs::create_directories(d);
   ts::store::WriterOptions small;
   small.page_size = 1024;
   small.cache_mib = 1;
@@ -179,6 +183,29 @@ int main(int argc, char** argv) {
   }
   fs::copy_file(scratch / "finished.db", reader / "seed_finished",
                 fs::copy_options::overwrite_existing);
+  {  // finished, keeping its analysis (made by this build, so the harness reads it back)
+    fs::copy_file(scratch / "finished.db", scratch / "kept.db",
+                  fs::copy_options::overwrite_existing);
+    ts::analysis::AnalysisOptions options;
+    options.keep_gaps = false;
+    const ts::analysis::Report report = [&] {
+      const ts::store::Reader r((scratch / "kept.db").string());
+      return ts::analysis::analyse(r, options);
+    }();
+    if (!ts::analysis::keep_report((scratch / "kept.db").string(), report, options))
+      std::fprintf(stderr, "make_store_seeds: cannot keep the analysis\n");
+    fs::copy_file(scratch / "kept.db", reader / "seed_finished_kept",
+                  fs::copy_options::overwrite_existing);
+    // The report's own parts, for fuzz_report_codec: [4-byte length][part] each.
+    std::string framed;
+    for (const std::string& part : ts::analysis::encode_report(report)) {
+      const auto n = static_cast<std::uint32_t>(part.size());
+      framed += std::string{static_cast<char>(n), static_cast<char>(n >> 8),
+                            static_cast<char>(n >> 16), static_cast<char>(n >> 24)};
+      framed += part;
+    }
+    put(codec / "seed_finished", framed);
+  }
   {  // killed while capturing: blocks committed in the -wal file
     ts::store::WriterOptions staged = small;
     staged.staged = true;

@@ -7,6 +7,8 @@
 #   --block    fuzz_event_block: one staged event block through decode_block; up to 64 KiB
 #   --rows     fuzz_analysis_rows: writer calls with any rows (fuzz/analysis_rows.hpp) through
 #              the writer, the analysis, its reports and the Chrome export; up to 64 KiB
+#   --report   fuzz_report_codec: a kept report's parts through ReportDecoder and the reports;
+#              up to 256 KiB
 # The working corpus (build-fuzz/corpus/<harness>) is seeded from fuzz/corpus/<harness>,
 # fuzz/regressions/<harness>, the seeds make_store_seeds writes (small traces, finished and
 # staged, and blocks) and, for the reader, traces/*.db. Crashes, leaks, timeouts and
@@ -21,6 +23,7 @@ case "${1:-}" in
   --wal) name=store_reader_wal; shift ;;
   --block) name=event_block; max_len=65536; shift ;;
   --rows) name=analysis_rows; max_len=65536; shift ;;
+  --report) name=report_codec; max_len=262144; shift ;;
 esac
 seconds="${1:-1800}"
 shift || true

@@ -6,7 +6,7 @@
 namespace ts::gui {
 
 bool capture_in_progress(const store::Reader& reader) {
-  return !reader.meta(meta_key::kCaptureEndNs).has_value();
+  return !reader.meta(meta_key::kCaptureEndNs).has_value() && !reader.has_overview();
 }
 
 std::vector<std::int64_t> epoch_first_steps(const store::Reader& reader) {

@@ -10,8 +10,9 @@
 
 namespace ts::gui {
 
-// True while the capture writing the trace has not finished (no capture.end_ns yet): the
-// viewer then re-reads the file as it grows (live mode).
+// True while the capture writing the trace has not finished (no capture.end_ns yet, and no
+// overview: every finished trace, a synthetic one or an import too, stores one): the viewer then
+// re-reads the file as it grows (live mode).
 bool capture_in_progress(const store::Reader& reader);
 
 // The step number each epoch starts at, ascending (fit.epoch_first_steps, read as the analysis

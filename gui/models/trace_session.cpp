@@ -8,6 +8,7 @@
 #include "gui/models/background_pool.hpp"
 #include "gui/models/initial_view.hpp"
 #include "gui/models/summary_builder.hpp"
+#include "profiler/analysis/kept_report.hpp"
 
 namespace ts::gui {
 
@@ -47,7 +48,7 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
             const store::Reader reader(file, snapshot);
             analysis::AnalysisOptions o = options;
             o.keep_gaps = whole_gaps;
-            r.report = std::make_shared<analysis::Report>(analysis::analyse(reader, o));
+            r.report = std::make_shared<analysis::Report>(analysis::analyse_or_reuse(reader, o));
             r.gaps = std::make_shared<const GapRow>(whole_gaps ? make_gap_row(r.report->device.gaps)
                                                                : make_step_idle_row(*r.report));
             r.report->device.gaps = {};

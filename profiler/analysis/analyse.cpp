@@ -288,9 +288,9 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
   r.file = reader.path();
   read_meta(reader, r);
 
-  const std::vector<store::Step> raw_steps = reader.steps();
-  const std::vector<StepGroup> groups = step_groups(reader, raw_steps);
+  std::vector<store::Step> raw_steps = reader.steps();
   const std::vector<std::uint32_t> trainers = trainer_tracks(reader, raw_steps);
+  const std::vector<StepGroup> groups = step_groups(reader, std::move(raw_steps));
   const RunShape shape = run_shape(reader);
   std::vector<StepSelection> selections;
   for (const StepGroup& g : groups) selections.push_back(select_steps(g.steps, shape, options));
@@ -324,7 +324,7 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
   fill_phases(r, shape, selections.empty() ? std::string() : selections.front().why);
   r.warmup_kernels = pass.warmup_kernels;
   r.warmup_kernel_ns = pass.warmup_kernel_ns;
-  if (!raw_steps.empty() && pass.events > 0) {
+  if (!groups.empty() && pass.events > 0) {
     std::int64_t first_step = INT64_MAX;
     for (const StepGroup& g : groups)
       if (!g.steps.empty()) first_step = std::min(first_step, g.steps.front().start_ns);

@@ -40,16 +40,25 @@ std::vector<std::uint32_t> trainer_tracks(const store::Reader& reader,
   return tracks;
 }
 
-std::vector<StepGroup> step_groups(const store::Reader& reader,
-                                   const std::vector<store::Step>& raw) {
-  std::vector<StepGroup> groups;
-  for (const store::Step& s : raw) {
+std::vector<StepGroup> step_groups(const store::Reader& reader, std::vector<store::Step> raw) {
+  const auto process_of = [&](const store::Step& s) {
     const store::Track* t = reader.track(s.track);
-    const std::int64_t process = t != nullptr ? t->process : store::kNull;
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const StepGroup& g) { return g.process == process; });
-    if (it == groups.end()) it = groups.insert(groups.end(), StepGroup{process, {}});
-    it->steps.push_back(s);
+    return t != nullptr ? t->process : store::kNull;
+  };
+  std::vector<StepGroup> groups;
+  if (!raw.empty() && std::all_of(raw.begin(), raw.end(), [&](const store::Step& s) {
+        return process_of(s) == process_of(raw.front());
+      })) {
+    const std::int64_t process = process_of(raw.front());
+    groups.push_back(StepGroup{process, std::move(raw)});
+  } else {
+    for (const store::Step& s : raw) {
+      const std::int64_t process = process_of(s);
+      auto it = std::find_if(groups.begin(), groups.end(),
+                             [&](const StepGroup& g) { return g.process == process; });
+      if (it == groups.end()) it = groups.insert(groups.end(), StepGroup{process, {}});
+      it->steps.push_back(s);
+    }
   }
   auto rank_of = [&](const StepGroup& g) {
     const store::Process* p = reader.process(g.process);
@@ -57,7 +66,7 @@ std::vector<StepGroup> step_groups(const store::Reader& reader,
   };
   std::sort(groups.begin(), groups.end(),
             [&](const StepGroup& a, const StepGroup& b) { return rank_of(a) < rank_of(b); });
-  for (StepGroup& g : groups) g.steps = clean_steps(g.steps);
+  for (StepGroup& g : groups) clean_steps_in_place(g.steps);
   return groups;
 }
 

@@ -19,8 +19,9 @@ struct StepGroup {
   std::vector<store::Step> steps;  // sorted and disjoint
 };
 
-std::vector<StepGroup> step_groups(const store::Reader& reader,
-                                   const std::vector<store::Step>& raw);
+// `raw`: the trace's steps (Reader::steps()), taken over: the steps of a trace of one process
+// become its group's without a copy.
+std::vector<StepGroup> step_groups(const store::Reader& reader, std::vector<store::Step> raw);
 
 // The threads a trace names as the trainer besides those holding steps (meta
 // analysis.trainer_tracks, "3,5,9": an import's threads that launch device work).

@@ -9,6 +9,11 @@ namespace ts::analysis {
 
 std::vector<store::Step> clean_steps(std::span<const store::Step> in) {
   std::vector<store::Step> steps(in.begin(), in.end());
+  clean_steps_in_place(steps);
+  return steps;
+}
+
+void clean_steps_in_place(std::vector<store::Step>& steps) {
   for (store::Step& s : steps) {
     const Interval i = event_interval(s.start_ns, s.dur_ns);
     s.start_ns = i.start;
@@ -26,7 +31,6 @@ std::vector<store::Step> clean_steps(std::span<const store::Step> in) {
     }
     end = std::max(end, s.start_ns + s.dur_ns);
   }
-  return steps;
 }
 
 std::vector<std::uint32_t> step_tracks(std::span<const store::Step> steps) {

@@ -14,6 +14,7 @@ namespace ts::analysis {
 // previous one ended (only a damaged or hostile file has those) starts at that end instead, so
 // no time is counted twice and every sum over steps stays within the trace's span.
 std::vector<store::Step> clean_steps(std::span<const store::Step> steps);
+void clean_steps_in_place(std::vector<store::Step>& steps);
 
 // The tracks the steps were recorded on (the trainer threads), in order of first appearance.
 std::vector<std::uint32_t> step_tracks(std::span<const store::Step> steps);

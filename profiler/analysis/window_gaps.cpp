@@ -4,16 +4,26 @@
 #include <span>
 
 #include "profiler/analysis/event_pass.hpp"
-#include "profiler/analysis/step_groups.hpp"
-#include "profiler/analysis/tracks.hpp"
 
 namespace ts::analysis {
 
+GapContext gap_context(const store::Reader& reader) {
+  std::vector<store::Step> raw = reader.steps();
+  const std::vector<std::uint32_t> trainers = trainer_tracks(reader, raw);
+  std::vector<StepGroup> groups = step_groups(reader, std::move(raw));
+  TrackTable tracks = group_track_table(reader, groups, trainers);
+  return {std::move(groups), std::move(tracks)};
+}
+
 std::vector<IdleGap> idle_gaps_in(const store::Reader& reader, Interval window,
                                   const AnalysisOptions& options) {
-  const std::vector<store::Step> raw = reader.steps();
-  const std::vector<StepGroup> groups = step_groups(reader, raw);
-  const TrackTable tracks = group_track_table(reader, groups, trainer_tracks(reader, raw));
+  return idle_gaps_in(reader, gap_context(reader), window, options);
+}
+
+std::vector<IdleGap> idle_gaps_in(const store::Reader& reader, const GapContext& context,
+                                  Interval window, const AnalysisOptions& options) {
+  const std::vector<StepGroup>& groups = context.groups;
+  const TrackTable& tracks = context.tracks;
   AnalysisOptions listed = options;
   listed.keep_gaps = true;
   std::vector<IdleGap> out;

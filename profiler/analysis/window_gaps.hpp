@@ -7,6 +7,8 @@
 
 #include "profiler/analysis/intervals.hpp"
 #include "profiler/analysis/report.hpp"
+#include "profiler/analysis/step_groups.hpp"
+#include "profiler/analysis/tracks.hpp"
 #include "profiler/store/reader.hpp"
 
 namespace ts::analysis {
@@ -19,5 +21,15 @@ namespace ts::analysis {
 // ask only when it has some.
 std::vector<IdleGap> idle_gaps_in(const store::Reader& reader, Interval window,
                                   const AnalysisOptions& options);
+
+// What idle_gaps_in() needs of the whole trace, read once by a caller asking for many windows:
+// the steps grouped by process as analyse() groups them, and the tracks' roles.
+struct GapContext {
+  std::vector<StepGroup> groups;
+  TrackTable tracks;
+};
+GapContext gap_context(const store::Reader& reader);
+std::vector<IdleGap> idle_gaps_in(const store::Reader& reader, const GapContext& context,
+                                  Interval window, const AnalysisOptions& options);
 
 }  // namespace ts::analysis

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "profiler/store/analysis_table.hpp"
+#include "profiler/store/byte_codec.hpp"
 #include "profiler/store/overview_builder.hpp"
 #include "profiler/store/sqlite.hpp"
 #include "profiler/store/varint.hpp"
@@ -21,67 +23,7 @@ constexpr std::size_t kPartBytes = std::size_t{4} << 20;
 // one cannot make the decoder allocate many times its own size.
 constexpr std::size_t kMaxTracks = std::size_t{1} << 16;
 
-void put_f64(std::string& out, double v) {
-  std::uint64_t bits = std::bit_cast<std::uint64_t>(v);
-  if constexpr (std::endian::native == std::endian::big) bits = __builtin_bswap64(bits);
-  char buf[8];
-  std::memcpy(buf, &bits, 8);
-  out.append(buf, 8);
-}
-
-class Input {
- public:
-  explicit Input(std::string_view s)
-      : p_(reinterpret_cast<const unsigned char*>(s.data())), end_(p_ + s.size()) {}
-
-  bool u64(std::uint64_t& v) { return varint::get(p_, end_, v); }
-  bool i64(std::int64_t& v) {
-    std::uint64_t u = 0;
-    if (!u64(u)) return false;
-    v = varint::unzigzag(u);
-    return true;
-  }
-  bool u32(std::uint32_t& v) {
-    std::uint64_t u = 0;
-    if (!u64(u) || u > std::numeric_limits<std::uint32_t>::max()) return false;
-    v = static_cast<std::uint32_t>(u);
-    return true;
-  }
-  bool f64(double& v) {
-    if (end_ - p_ < 8) return false;
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, p_, 8);
-    if constexpr (std::endian::native == std::endian::big) bits = __builtin_bswap64(bits);
-    v = std::bit_cast<double>(bits);
-    p_ += 8;
-    return true;
-  }
-  // A count of items of at least `min_bytes` each: no larger than what is left can hold.
-  bool count(std::size_t& n, std::size_t min_bytes) {
-    std::uint64_t u = 0;
-    if (!u64(u) || u > left() / min_bytes) return false;
-    n = static_cast<std::size_t>(u);
-    return true;
-  }
-  bool bytes(std::size_t n, std::string& out) {
-    if (n > left()) return false;
-    out.assign(reinterpret_cast<const char*>(p_), n);
-    p_ += n;
-    return true;
-  }
-  bool skip(std::string_view s) {
-    if (left() < s.size() || std::memcmp(p_, s.data(), s.size()) != 0) return false;
-    p_ += s.size();
-    return true;
-  }
-  std::size_t left() const { return static_cast<std::size_t>(end_ - p_); }
-
- private:
-  const unsigned char* p_;
-  const unsigned char* end_;
-};
-
-bool decode_row(Input& in, Row& row) {
+bool decode_row(ByteInput& in, Row& row) {
   std::size_t zones = 0;
   if (!in.count(zones, 3)) return false;
   row.zones.reserve(zones);
@@ -107,7 +49,7 @@ bool decode_row(Input& in, Row& row) {
   return true;
 }
 
-bool decode_counter(Input& in, CounterSeries& c) {
+bool decode_counter(ByteInput& in, CounterSeries& c) {
   std::size_t points = 0;
   if (!in.u32(c.track) || !in.f64(c.min) || !in.f64(c.max) || !in.u64(c.samples) ||
       !in.count(points, 9))
@@ -127,7 +69,7 @@ bool decode_counter(Input& in, CounterSeries& c) {
   return true;
 }
 
-bool decode_label(Input& in, std::uint32_t& id, LabelStats& l) {
+bool decode_label(ByteInput& in, std::uint32_t& id, LabelStats& l) {
   std::uint64_t category = 0;
   std::size_t name_bytes = 0, bins = 0;
   if (!in.u32(id) || !in.u64(category) || category >= trace::kCategoryCount || !in.u64(l.count) ||
@@ -217,7 +159,7 @@ std::string encode_overview(const Overview& o) {
 }
 
 std::optional<Overview> decode_overview(std::string_view bytes) {
-  Input in(bytes);
+  ByteInput in(bytes);
   Overview o;
   std::uint64_t format = 0;
   std::int64_t begin = 0, end = 0;
@@ -272,6 +214,7 @@ bool store_overview(const std::string& path) noexcept {
     Db db;
     db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, "cannot store the overview of");
     db.exec("BEGIN; DELETE FROM overview", "cannot store the overview of");
+    clear_kept_analysis(db);  // made from the events as they were
     Stmt put(db, "INSERT INTO overview (part, data) VALUES (?, ?)", "cannot store the overview of");
     for (std::size_t at = 0, part = 0; at < bytes.size(); at += kPartBytes, ++part) {
       const std::size_t n = std::min(kPartBytes, bytes.size() - at);

@@ -340,6 +340,35 @@ std::string Reader::overview_bytes() const {
   return out;
 }
 
+bool Reader::has_overview() const {
+  if (version_ < 4 || staged_indexed_) return false;
+  Stmt st(db_, "SELECT 1 FROM overview LIMIT 1", kRead);
+  return st.step();
+}
+
+bool Reader::kept_analysis(
+    std::string_view key,
+    const std::function<bool(std::string_view part, std::uint64_t all_bytes)>& part) const {
+  if (version_ < 4 || staged_indexed_ || snapshot_) return false;
+  Stmt table(db_, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'analysis'", kRead);
+  if (!table.step()) return false;
+  Stmt size(db_, "SELECT sum(length(data)) FROM analysis WHERE key = ?", kRead);
+  size.bind(1, key);
+  if (!size.step() || size.col_null(0) || size.col_int(0) <= 0) return false;
+  const auto all_bytes = static_cast<std::uint64_t>(size.col_int(0));
+  Stmt st(db_, "SELECT part, data FROM analysis WHERE key = ? ORDER BY part", kRead);
+  st.bind(1, key);
+  std::int64_t expected = 0;
+  while (st.step()) {
+    const auto* p = static_cast<const char*>(sqlite3_column_blob(st.get(), 1));
+    const auto n = static_cast<std::size_t>(sqlite3_column_bytes(st.get(), 1));
+    // Parts numbered 0, 1, ... without a hole: anything else is not what was kept.
+    if (st.col_int(0) != expected++ || p == nullptr || !part(std::string_view(p, n), all_bytes))
+      return false;
+  }
+  return expected > 0;
+}
+
 const Track* Reader::track(std::uint32_t id) const {
   const auto it = track_index_.find(id);
   return it == track_index_.end() ? nullptr : &tracks_[it->second];
@@ -535,6 +564,13 @@ std::vector<Event> Reader::events_with_correlation(std::int64_t id, std::int64_t
 
 std::vector<Step> Reader::steps() const {
   std::vector<Step> out;
+  {
+    // Room for every row at once: a long trace has millions of steps, which growing by
+    // doubling would hold up to twice over.
+    Stmt count(db_, "SELECT count(*) FROM step_span", kRead);
+    if (count.step() && count.col_int(0) > 0)
+      out.reserve(static_cast<std::size_t>(count.col_int(0)));
+  }
   each_row(steps_, [&] {
     const std::int64_t track = steps_.col_int(3);
     out.push_back({steps_.col_int(0), steps_.col_int(1),

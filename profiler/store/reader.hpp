@@ -176,6 +176,15 @@ class Reader {
   // none, or when events a killed capture left staged were indexed on opening (an overview
   // never covers those).
   std::string overview_bytes() const;
+  // Whether overview_bytes() would return any: the trace was finished (written to its end).
+  bool has_overview() const;
+  // Calls `part` with each part of the analysis kept under `key` (the `analysis` table), in
+  // order, and the size of all of them, until it returns false. False when the trace keeps none
+  // under that key (the table is absent, the trace is not finished) or `part` refused one.
+  // Throws Error when the file cannot be read.
+  bool kept_analysis(
+      std::string_view key,
+      const std::function<bool(std::string_view part, std::uint64_t all_bytes)>& part) const;
   // Whether events a killed (or still running) capture left staged were indexed on opening.
   bool staged_events_indexed() const { return staged_indexed_; }
 

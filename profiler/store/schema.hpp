@@ -14,5 +14,8 @@ inline constexpr std::int64_t kLongEventNs = std::int64_t{1} << 27;
 
 // The text of profiler/store/schema.sql.
 std::string_view schema_sql();
+// Of it, the statement creating the kept analysis's table, which a file written before the table
+// gets when an analysis is first kept in it (analysis_table.hpp).
+std::string_view analysis_table_sql();
 
 }  // namespace ts::store

@@ -133,6 +133,20 @@ CREATE TABLE overview (
   data BLOB NOT NULL
 );
 
+-- The analysis kept in a finished trace (profiler/analysis/kept_report.hpp): what `report` and
+-- the viewer computed over the whole trace, in a compact binary form cut into parts, under a key
+-- naming the trainscope build and the analysis options that made it, so that the next report or
+-- viewer of a large trace reads it instead of every event again. Derived data, like the overview:
+-- cleared whenever the overview is stored again (the events changed), ignored by a build or
+-- options other than its key's, and ignored when it does not decode. Files written before it
+-- came to version 5 lack the table; a trace it is kept in gets it then.
+CREATE TABLE analysis (
+  key  TEXT NOT NULL,
+  part INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (key, part)
+);
+
 -- Stable public views (documented in traces/README.md). events.id is the event's key (above):
 -- unique in a trace, in start and then track order.
 CREATE VIEW events (id, track, category, name, start_ns, dur_ns, step, bytes) AS

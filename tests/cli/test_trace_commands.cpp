@@ -273,6 +273,36 @@ TEST(Synth, WritesATraceOfTheSizeAsked) {
   EXPECT_EQ(run_trainscope("synth --events 100").status, 2);
 }
 
+// synth keeps the trace's analysis in it; report reads it back and prints exactly what a fresh
+// analysis prints, and a report of other options analyses the events.
+TEST(Synth, KeepsTheAnalysisThatReportReadsBack) {
+  TempDir dir;
+  const std::string kept = dir.file("kept.db"), plain = dir.file("plain.db");
+  ASSERT_EQ(run_trainscope("synth --events 30000 --seed 3 -o " + kept).status, 0);
+  ASSERT_EQ(run_trainscope("synth --events 30000 --seed 3 --no-analysis -o " + plain).status, 0);
+  EXPECT_EQ(sql(kept, "SELECT count(DISTINCT key) FROM analysis").rows.at(0).at(0), "1");
+  EXPECT_EQ(sql(plain, "SELECT count(*) FROM analysis").rows.at(0).at(0), "0");
+  const auto report = [](const std::string& args, const std::string& file) {
+    const CommandResult r = run_trainscope("report " + args + " " + file);
+    EXPECT_EQ(r.status, 0) << r.err;
+    // The file's name, where the report names it, as "F".
+    std::string out;
+    for (std::size_t at = 0;;) {
+      const std::size_t next = r.out.find(file, at);
+      out.append(r.out, at, next == std::string::npos ? std::string::npos : next - at);
+      if (next == std::string::npos) break;
+      out += 'F';
+      at = next + file.size();
+    }
+    return out;
+  };
+  EXPECT_EQ(report("--json", kept), report("--json", plain));
+  EXPECT_EQ(report("", kept), report("", plain));
+  EXPECT_EQ(report("--gpu-hour-price 7 --json", kept), report("--gpu-hour-price 7 --json", plain));
+  // Below a million events the reports did not keep theirs in the plain trace.
+  EXPECT_EQ(sql(plain, "SELECT count(*) FROM analysis").rows.at(0).at(0), "0");
+}
+
 TEST(Diff, SideBySide) {
   const CommandResult r = run_trainscope("diff " + kInputBound + " " + kTuned);
   ASSERT_EQ(r.status, 0) << r.err;

@@ -3,28 +3,63 @@
 #include <algorithm>
 #include <array>
 #include <limits>
-#include <unordered_map>
+#include <span>
 
 namespace ts::gui {
 
+namespace {
+
+// The report's summary of a step number (of several with that number, the last listed) by
+// binary search: per_step is in step order, so millions of steps need no map of their own.
+class StepLookup {
+ public:
+  explicit StepLookup(const analysis::Report* report) {
+    if (report == nullptr) return;
+    steps_ = report->per_step;
+    const auto by_step = [](const analysis::StepSummary& a, const analysis::StepSummary& b) {
+      return a.step < b.step;
+    };
+    if (std::is_sorted(steps_.begin(), steps_.end(), by_step)) return;
+    sorted_.assign(steps_.begin(), steps_.end());  // a hostile file's report: sorted apart
+    std::stable_sort(sorted_.begin(), sorted_.end(), by_step);
+    steps_ = sorted_;
+  }
+
+  const analysis::StepSummary* find(std::int64_t step) const {
+    const auto it =
+        std::upper_bound(steps_.begin(), steps_.end(), step,
+                         [](std::int64_t n, const analysis::StepSummary& s) { return n < s.step; });
+    return it == steps_.begin() || (it - 1)->step != step ? nullptr : &*(it - 1);
+  }
+
+ private:
+  std::span<const analysis::StepSummary> steps_;
+  std::vector<analysis::StepSummary> sorted_;
+};
+
+}  // namespace
+
 StepRow make_step_row(const std::vector<store::Step>& steps, const analysis::Report* report,
                       const std::vector<std::int64_t>& epoch_first_steps) {
-  std::unordered_map<std::int64_t, const analysis::StepSummary*> by_number;
-  if (report)
-    for (const analysis::StepSummary& s : report->per_step) by_number[s.step] = &s;
+  const StepLookup by_number(report);
   StepRow r;
+  r.row.zones.reserve(steps.size());
+  r.numbers.reserve(steps.size());
+  r.input_pct.reserve(steps.size());
+  r.input_bound.reserve(steps.size());
+  r.bound_cum.reserve(steps.size() + 1);
   r.bound_cum.push_back(0);
   std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
   for (const store::Step& s : steps) {
     // Steps of one trainer never overlap; with several (a hostile or odd file) keep a row.
     if (s.start_ns < last_end) continue;
     last_end = s.start_ns + s.dur_ns;
-    const auto it = by_number.find(s.step);
-    const bool bound = it != by_number.end() && it->second->input_bound;
+    const analysis::StepSummary* summary = by_number.find(s.step);
+    const bool bound = summary != nullptr && summary->input_bound;
     r.row.zones.push_back(
         Zone{s.start_ns, s.start_ns + s.dur_ns, static_cast<std::uint32_t>(r.numbers.size()), 1});
     r.numbers.push_back(s.step);
-    r.input_pct.push_back(it != by_number.end() ? static_cast<float>(it->second->input_pct) : -1.f);
+    r.input_pct.push_back(summary != nullptr ? static_cast<float>(summary->input_pct) : -1.f);
     r.input_bound.push_back(bound ? 1 : 0);
     r.bound_cum.push_back(r.bound_cum.back() + (bound ? 1 : 0));
   }
@@ -66,10 +101,21 @@ GapRow make_gap_row(const std::vector<analysis::IdleGap>& gaps) {
 GapRow make_step_idle_row(const analysis::Report& report) {
   GapRow g;
   g.per_step = true;
-  std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
-  for (const analysis::StepSummary& s : report.per_step) {
+  const auto idle_of = [](const analysis::StepSummary& s) {
     std::int64_t idle = 0;
     for (const std::int64_t ns : s.idle_by_cause_ns) idle += ns;
+    return idle;
+  };
+  // Exactly the room needed: millions of steps would otherwise be held up to twice over.
+  const auto zones = static_cast<std::size_t>(
+      std::count_if(report.per_step.begin(), report.per_step.end(),
+                    [&](const analysis::StepSummary& s) { return idle_of(s) > 0; }));
+  g.row.zones.reserve(zones);
+  g.steps.reserve(zones);
+  g.idle_ns.reserve(zones);
+  std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
+  for (const analysis::StepSummary& s : report.per_step) {
+    const std::int64_t idle = idle_of(s);
     if (idle <= 0 || s.start_ns < last_end) continue;  // ranks' steps overlap: one lane
     const auto& by_cause = s.idle_by_cause_ns;
     const auto cause = std::max_element(by_cause.begin(), by_cause.end()) - by_cause.begin();

@@ -9,6 +9,7 @@
 
 #include "gui/models/background_pool.hpp"
 #include "gui/widgets/tables/table_view.hpp"
+#include "profiler/analysis/kept_report.hpp"
 #include "profiler/import_cache/trace_source.hpp"
 
 namespace ts::gui {
@@ -62,7 +63,7 @@ bool ComparePage::open_b(const QString& path) {
     Loaded l;
     try {
       const store::Reader reader(file);
-      l.report = analysis::analyse(reader, options);
+      l.report = analysis::analyse_or_reuse(reader, options);
     } catch (const std::exception& e) {
       l.error = QString::fromStdString(e.what());
     }

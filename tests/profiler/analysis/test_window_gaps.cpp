@@ -9,9 +9,9 @@
 
 #include "profiler/analysis/report.hpp"
 #include "profiler/analysis/window_gaps.hpp"
-#include "profiler/store/merge.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/synth/synth.hpp"
+#include "tests/profiler/analysis/synth_ranks.hpp"
 #include "tests/profiler/test_util.hpp"
 
 namespace {
@@ -83,22 +83,7 @@ TEST(WindowGaps, AWindowsGapsAreThoseTheAnalysisListsForItsSteps) {
 // Two ranks: each rank's steps get the gaps of its own device queues.
 TEST(WindowGaps, EachRanksGapsComeFromItsOwnTracks) {
   ts::test::TempDir dir;
-  std::vector<ts::store::MergePart> parts;
-  for (int rank = 0; rank < 2; ++rank) {
-    ts::synth::SynthOptions options;
-    options.target_events = 15'000;
-    options.seed = static_cast<std::uint64_t>(rank + 1);
-    options.input_bound_fraction = rank == 0 ? 0.1 : 0.6;
-    const std::string part = dir.file("rank" + std::to_string(rank) + ".db");
-    ts::synth::write_synthetic_trace(part, options);
-    ts::store::MergePart p;
-    p.path = part;
-    p.name = "rank " + std::to_string(rank);
-    p.rank = rank;
-    parts.push_back(p);
-  }
-  const std::string job = dir.file("job.db");
-  ts::store::merge_traces(parts, job);
+  const std::string job = ts::test::merged_synth_ranks(dir, 15'000, {0.1, 0.6});
   expect_windows_match(job);
 }
 

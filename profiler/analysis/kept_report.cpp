@@ -1,0 +1,82 @@
+#include "profiler/analysis/kept_report.hpp"
+
+#include <cstdio>
+
+#include "profiler/analysis/report_codec.hpp"
+#include "profiler/store/analysis_table.hpp"
+#include "profiler/store/error.hpp"
+
+namespace ts::analysis {
+
+namespace {
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string kept_report_key(const AnalysisOptions& o) {
+  // Not threads (the figures do not depend on it) nor keep_gaps (a kept report lists no gap).
+  std::string key(analysis_build_id());
+  key += " input_bound_pct=" + number(o.step_input_bound_pct);
+  key += " price=" + number(o.gpu_hour_price) + " currency=" + o.currency;
+  key += " min_listed_gap_ns=" + std::to_string(o.min_listed_gap_ns);
+  key += " steps=";
+  if (o.steps) key += std::to_string(o.steps->first) + ":" + std::to_string(o.steps->second);
+  key += " skip_warmup=" + std::to_string(o.skip_warmup);
+  return key;
+}
+
+namespace {
+
+// The report kept for `options`, whether or not it holds the gaps the caller needs.
+std::optional<Report> decode_kept(const store::Reader& reader, const AnalysisOptions& options) {
+  ReportDecoder decoder;
+  try {
+    if (!reader.kept_analysis(kept_report_key(options),
+                              [&](std::string_view part, std::uint64_t all_bytes) {
+                                return decoder.add(part, all_bytes);
+                              }))
+      return std::nullopt;
+  } catch (const store::Error&) {
+    return std::nullopt;  // the analysis reads the file again and names what is wrong with it
+  }
+  std::optional<Report> report = decoder.finish();
+  if (report) report->file = reader.path();
+  return report;
+}
+
+bool lacks_gaps(const Report& report, const AnalysisOptions& options) {
+  return options.keep_gaps && report.device.listed_gaps > 0;
+}
+
+}  // namespace
+
+std::optional<Report> kept_report(const store::Reader& reader, const AnalysisOptions& options) {
+  std::optional<Report> report = decode_kept(reader, options);
+  if (report && lacks_gaps(*report, options)) return std::nullopt;
+  return report;
+}
+
+bool keep_report(const std::string& path, const Report& report, const AnalysisOptions& options) {
+  return store::keep_analysis(path, kept_report_key(options), analysis_build_id(),
+                              report_parts(report),
+                              [&](std::size_t part) { return encode_report_part(report, part); });
+}
+
+Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& options,
+                        std::int64_t keep_from_events) {
+  std::optional<Report> kept = decode_kept(reader, options);
+  if (kept && !lacks_gaps(*kept, options)) return std::move(*kept);
+  Report report = analyse(reader, options);
+  // A kept report without the gaps asked for stays: keeping this one would only write it again.
+  if (!kept && report.events >= keep_from_events && !reader.staged_events_indexed() &&
+      !reader.snapshot())
+    keep_report(reader.path(), report, options);
+  return report;
+}
+
+}  // namespace ts::analysis

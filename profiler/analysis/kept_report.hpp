@@ -1,0 +1,48 @@
+// Keeping the analysis in the trace. Analysing a large trace means reading every event (10 s
+// for 100 M events); a finished trace's events never change, so what `report`, `check`, `diff`
+// and the viewer computed once is kept in the trace (the store's `analysis` table, in the form
+// of report_codec.hpp) and read back the next time, in a fraction of a second.
+//
+// A kept report is used only when it is certain to equal what analyse() would return now:
+//   - it was made by this build (analysis_build_id(): the version and a hash of the analysis and
+//     store sources), with the same options (every AnalysisOptions field that changes a figure);
+//   - the trace is finished and unchanged since (storing the overview again, which anything
+//     changing the events does, drops it; a running or killed capture keeps none);
+//   - the caller needs no idle gap listed (a kept report holds only their number), or there was
+//     none.
+// It is kept only for traces of at least kKeepFromEvents events (smaller ones analyse in well
+// under a second), in trace files the user can write; a trace that cannot be written is
+// analysed each time. A trace keeps the reports of its 4 latest option sets.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "profiler/analysis/report.hpp"
+#include "profiler/store/reader.hpp"
+
+namespace ts::analysis {
+
+inline constexpr std::int64_t kKeepFromEvents = 1'000'000;
+
+// This build's id (generated at build time by hash_sources.cmake).
+std::string_view analysis_build_id();
+
+// The key a report made with `options` is kept under: the build id, then the options.
+std::string kept_report_key(const AnalysisOptions& options);
+
+// The report the trace keeps for `options`, when one fits (above); nullopt otherwise, also when
+// the kept one does not decode or the file cannot be read.
+std::optional<Report> kept_report(const store::Reader& reader, const AnalysisOptions& options);
+
+// Keeps `report`, made with `options` from the trace at `path`; false when it cannot (above).
+bool keep_report(const std::string& path, const Report& report, const AnalysisOptions& options);
+
+// The kept report, else analyse(), keeping its report when the trace holds at least
+// `keep_from_events` events. Throws what analyse() throws.
+Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& options,
+                        std::int64_t keep_from_events = kKeepFromEvents);
+
+}  // namespace ts::analysis

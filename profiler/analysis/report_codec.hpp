@@ -1,0 +1,54 @@
+// A Report (report.hpp) in a compact binary form, cut into parts, for keeping it in a trace
+// (kept_report.hpp):
+//
+//   head  := "TSRP" 0x01 varint(#steps) report fields
+//   steps := varint(#steps in this part) (zigzag(step - previous step)
+//            zigzag(start_ns - previous start_ns) step fields)*
+//
+// The first part is the head: every field of the report but its per-step list, in the order of
+// the struct declarations, and without the idle gaps themselves (DeviceStats::gaps: only their
+// number, listed_gaps); then the per-step list in parts of at most kStepsPerPart steps. Integers
+// are zigzag varints (varint.hpp), doubles little-endian IEEE, strings a varint length and the
+// bytes, optionals a presence byte, vectors a varint count. About 60 bytes a step.
+//
+// The decoder meets whatever a file holds: anything truncated, out of range (a double not finite
+// or beyond ±2^62, a flag not 0 or 1, a verdict it does not know) or with bytes left over makes it
+// refuse the whole report, and it never allocates more than a small multiple of
+// the bytes it is given.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profiler/analysis/report.hpp"
+
+namespace ts::analysis {
+
+inline constexpr std::size_t kStepsPerPart = 16384;
+
+// The parts of `report`: the head, then one part per kStepsPerPart steps; made one at a time by
+// a caller storing them as it goes, so that no more than one part is held besides the report.
+std::size_t report_parts(const Report& report);
+std::string encode_report_part(const Report& report, std::size_t part);
+std::vector<std::string> encode_report(const Report& report);  // every part
+
+// Decodes the parts encode_report() made, fed one at a time.
+class ReportDecoder {
+ public:
+  // `all_bytes`: the size of every part together, which bounds what the head may announce.
+  // False once anything does not decode; every later part is then refused too.
+  bool add(std::string_view part, std::uint64_t all_bytes);
+  // The report, when every part decoded and the steps the head announced all came.
+  std::optional<Report> finish();
+
+ private:
+  Report report_;
+  std::size_t parts_ = 0;
+  std::uint64_t steps_ = 0;
+  bool failed_ = false;
+};
+
+}  // namespace ts::analysis

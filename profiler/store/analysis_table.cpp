@@ -1,0 +1,87 @@
+#include "profiler/store/analysis_table.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "profiler/store/schema.hpp"
+
+namespace ts::store {
+
+namespace {
+
+constexpr std::string_view kKeep = "cannot keep the analysis in";
+
+bool has_table(const Db& db) {
+  Stmt st(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'analysis'", kKeep);
+  return st.step();
+}
+
+}  // namespace
+
+std::string_view analysis_table_sql() {
+  const std::string_view sql = schema_sql();
+  const std::size_t begin = sql.find("CREATE TABLE analysis (");
+  const std::size_t end = sql.find(");", begin);
+  if (begin == std::string_view::npos || end == std::string_view::npos) std::abort();
+  return sql.substr(begin, end + 2 - begin);
+}
+
+void clear_kept_analysis(const Db& db) {
+  if (has_table(db)) db.exec("DELETE FROM analysis", kKeep);
+}
+
+bool keep_analysis(const std::string& path, std::string_view key, std::string_view family,
+                   std::size_t parts, const std::function<std::string(std::size_t)>& part,
+                   int most_keys) noexcept {
+  try {
+    if (parts == 0) return false;
+    Db db;
+    db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, kKeep);
+    sqlite3_busy_timeout(db.get(), 2000);  // a viewer's short reads; never a long wait
+    // The file is the user's, perhaps hostile: none of its triggers or schema tricks run.
+    sqlite3_db_config(db.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(db.get(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+    db.exec("PRAGMA trusted_schema=OFF", kKeep);
+    db.exec("BEGIN IMMEDIATE", kKeep);
+    {
+      // Only a finished trace: a running or killed capture's events are still to come.
+      Stmt finished(db,
+                    "SELECT EXISTS (SELECT 1 FROM overview) AND "
+                    "NOT EXISTS (SELECT 1 FROM event_block)",
+                    kKeep);
+      if (!finished.step() || finished.col_int(0) == 0) return false;
+    }
+    if (!has_table(db)) db.exec(std::string(analysis_table_sql()).c_str(), kKeep);
+    {
+      Stmt drop(db, "DELETE FROM analysis WHERE key = ? OR substr(key, 1, ?) <> ?", kKeep);
+      drop.bind(1, key);
+      drop.bind(2, static_cast<std::int64_t>(family.size()));
+      drop.bind(3, family);
+      drop.run();
+      // The oldest keys past most_keys - 1, making room for this one.
+      Stmt old(db,
+               "DELETE FROM analysis WHERE key IN (SELECT key FROM analysis GROUP BY key "
+               "ORDER BY min(rowid) DESC LIMIT -1 OFFSET ?)",
+               kKeep);
+      old.bind(1, static_cast<std::int64_t>(std::max(0, most_keys - 1)));
+      old.run();
+      Stmt put(db, "INSERT INTO analysis (key, part, data) VALUES (?, ?, ?)", kKeep);
+      for (std::size_t i = 0; i < parts; ++i) {
+        const std::string bytes = part(i);
+        if (bytes.size() > kAnalysisPartBytes) return false;
+        put.bind(1, key);
+        put.bind(2, static_cast<std::int64_t>(i));
+        sqlite3_bind_blob(put.get(), 3, bytes.data(), static_cast<int>(bytes.size()),
+                          SQLITE_STATIC);
+        put.run();
+      }
+    }
+    db.exec("COMMIT", kKeep);
+    return true;
+  } catch (...) {
+    return false;  // an open transaction rolls back as the connection closes
+  }
+}
+
+}  // namespace ts::store
