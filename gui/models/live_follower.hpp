@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "profiler/analysis/live_analysis.hpp"
 #include "profiler/store/reader.hpp"
 
 namespace ts::gui {
@@ -21,6 +22,10 @@ class LiveFollower {
   // directly (the capture has staged nothing yet, or it stopped). Throws store::Error.
   std::shared_ptr<const store::Snapshot> next();
 
+  // The analysis of the reloads' snapshots, told at each next() what is new since the last:
+  // the sessions reading them analyse only that (TraceSession's `live`).
+  const std::shared_ptr<analysis::LiveAnalysis>& analysis() const { return analysis_; }
+
   // Staged blocks the reader indexed since it opened the file (tests, status).
   std::uint64_t blocks_indexed() const { return reader_ ? reader_->blocks_indexed() : 0; }
   // Times the file had to be opened again (the capture stopped, or the file was replaced).
@@ -30,6 +35,7 @@ class LiveFollower {
   std::string path_;
   std::unique_ptr<store::Reader> reader_;
   std::shared_ptr<const store::Snapshot> snapshot_;
+  std::shared_ptr<analysis::LiveAnalysis> analysis_ = std::make_shared<analysis::LiveAnalysis>();
   int opens_ = 0;
 };
 

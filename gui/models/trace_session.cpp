@@ -14,7 +14,7 @@ namespace ts::gui {
 
 TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions& options,
                            bool analyse, std::shared_ptr<const store::Snapshot> snapshot,
-                           QObject* parent)
+                           std::shared_ptr<analysis::LiveAnalysis> live, QObject* parent)
     : QObject(parent),
       path_(path),
       options_(options),
@@ -42,13 +42,14 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
           &TraceSession::analysis_done);
   if (analyse_)
     analysis_.setFuture(
-        QtConcurrent::run(&background_pool(), [file, options, snapshot, whole_gaps]() {
+        QtConcurrent::run(&background_pool(), [file, options, snapshot, whole_gaps, live]() {
           AnalysisResult r;
           try {
             const store::Reader reader(file, snapshot);
             analysis::AnalysisOptions o = options;
             o.keep_gaps = whole_gaps;
-            r.report = std::make_shared<analysis::Report>(analysis::analyse_or_reuse(reader, o));
+            r.report = std::make_shared<analysis::Report>(
+                live ? live->analyse(reader, o) : analysis::analyse_or_reuse(reader, o));
             r.gaps = std::make_shared<const GapRow>(whole_gaps ? make_gap_row(r.report->device.gaps)
                                                                : make_step_idle_row(*r.report));
             r.report->device.gaps = {};

@@ -20,6 +20,7 @@
 #include "gui/models/timeline/timeline_data.hpp"
 #include "gui/models/trace_summary.hpp"
 #include "gui/models/window_cache.hpp"
+#include "profiler/analysis/live_analysis.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/store/reader.hpp"
 
@@ -32,10 +33,13 @@ class TraceSession : public QObject {
   // options: which steps the analysis covers (--steps, --skip-warmup), prices. analyse: false
   // opens the events only (no analysis runs: report() stays null, analysis_finished() is true).
   // snapshot: what every reader of the session reads in place of the file (a live reload's copy
-  // of a capture still running, LiveFollower), or null.
+  // of a capture still running, LiveFollower), or null. live: the analysis of the reloads of a
+  // capture still running (LiveFollower::analysis()), which reads only what is new since the
+  // last reload's; null: the trace's kept report, else a whole analysis.
   explicit TraceSession(const QString& path, const analysis::AnalysisOptions& options = {},
                         bool analyse = true,
                         std::shared_ptr<const store::Snapshot> snapshot = nullptr,
+                        std::shared_ptr<analysis::LiveAnalysis> live = nullptr,
                         QObject* parent = nullptr);
   const analysis::AnalysisOptions& options() const { return options_; }
   ~TraceSession() override;

@@ -11,7 +11,9 @@
 #include <QSettings>
 #include <QStatusBar>
 
+#include "gui/models/gap_windows.hpp"
 #include "gui/models/trace_meta.hpp"
+#include "gui/models/window_cache.hpp"
 #include "profiler/import_cache/trace_source.hpp"
 
 namespace ts::gui {
@@ -131,8 +133,10 @@ QString MainWindow::open(const QString& path, bool interactive) {
       follower = std::make_unique<LiveFollower>(opened.path);
       snapshot = follower->next();
     }
+    // A capture's staged events: its reloads' analysis starts here.
+    std::shared_ptr<analysis::LiveAnalysis> live = snapshot ? follower->analysis() : nullptr;
     session = std::make_unique<TraceSession>(QString::fromStdString(opened.path), options_,
-                                             analyse_, snapshot);
+                                             analyse_, snapshot, std::move(live));
     if (opened.imported || opened.reused) session->set_source(path);
   } catch (const std::exception& e) {
     const QString message = QString::fromStdString(e.what());
@@ -161,6 +165,13 @@ void MainWindow::adopt(std::unique_ptr<TraceSession> session, bool keep_view) {
   connect(s, &TraceSession::reportReady, this, &MainWindow::report_ready);
   connect(s, &TraceSession::backgroundFailed, this,
           [this](const QString& m) { error_box(tr("Cannot read the whole trace"), m); });
+  // A window the timeline asked for could not be read (a file damaged past its header): the
+  // view keeps what it had; the status bar says why the detail is missing.
+  const auto window_failed = [this](const QString& m) {
+    statusBar()->showMessage(tr("Cannot load this part of the trace: %1").arg(m), 10000);
+  };
+  connect(&s->windows(), &WindowCache::failed, this, window_failed);
+  if (GapWindows* gaps = s->gap_windows()) connect(gaps, &GapWindows::failed, this, window_failed);
   overview_->set_session(s);
   timeline_->set_session(s, keep_view);
   compare_->set_session(s);
@@ -188,7 +199,9 @@ void MainWindow::reload_live() {
   const QString path = session_->path();
   try {
     if (!follower_) follower_ = std::make_unique<LiveFollower>(path.toStdString());
-    pending_ = std::make_unique<TraceSession>(path, options_, analyse_, follower_->next());
+    std::shared_ptr<const store::Snapshot> snapshot = follower_->next();
+    pending_ = std::make_unique<TraceSession>(path, options_, analyse_, std::move(snapshot),
+                                              follower_->analysis());
   } catch (const std::exception& e) {
     follower_.reset();  // the next reload opens the file afresh
     statusBar()->showMessage(tr("Live: %1").arg(QString::fromStdString(e.what())), 5000);

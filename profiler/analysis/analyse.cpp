@@ -6,6 +6,7 @@
 #include <limits>
 #include <thread>
 
+#include "profiler/analysis/analyse_with.hpp"
 #include "profiler/analysis/event_pass.hpp"
 #include "profiler/analysis/interval_sorter.hpp"
 #include "profiler/analysis/kernel_stats.hpp"
@@ -70,25 +71,6 @@ StepTime step_time(const std::vector<StepSummary>& steps) {
   t.min_ms = static_cast<double>(d.front()) / 1e6;
   t.max_ms = static_cast<double>(d.back()) / 1e6;
   return t;
-}
-
-// Where a parallel pass cuts the trace: at step starts, so the parts hold about as many steps
-// (and events) each. Empty for a single-threaded pass.
-std::vector<std::int64_t> split_points(std::span<const store::Step> steps, int threads) {
-  constexpr std::size_t kMinStepsToSplit = 256;
-  constexpr int kMaxAutoThreads = 4;
-  std::size_t parts = 1;
-  if (threads == 0 && steps.size() >= kMinStepsToSplit) {
-    parts = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxAutoThreads);
-  } else if (threads > 1) {
-    parts = std::min<std::size_t>(static_cast<std::size_t>(threads), steps.size());
-  }
-  std::vector<std::int64_t> out;
-  for (std::size_t i = 1; i < parts; ++i) {
-    const std::int64_t t = steps[i * steps.size() / parts].start_ns;
-    if (out.empty() || t > out.back()) out.push_back(t);
-  }
-  return out;
 }
 
 // What a trace lacks, from its meta: the capture's losses and end, the job's ranks, the import.
@@ -284,6 +266,14 @@ void fill_phases(Report& r, const RunShape& shape, const std::string& why) {
 }  // namespace
 
 Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
+  return analyse_with(reader, options, [&](const OnePass& p) {
+    return scan_events(reader, p.tracks, p.steps, split_points(p.steps, options.threads), options,
+                       p.selection.window, p.selection.stage_window);
+  });
+}
+
+Report analyse_with(const store::Reader& reader, const AnalysisOptions& options,
+                    const std::function<EventPass(const OnePass&)>& one_pass) {
   Report r;
   r.file = reader.path();
   read_meta(reader, r);
@@ -298,11 +288,8 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options) {
     const std::span<const store::Step> steps =
         groups.empty() ? std::span<const store::Step>{} : std::span(groups.front().steps);
     const TrackTable tracks = group_track_table(reader, groups, trainers);
-    EventPass pass =
-        groups.empty()
-            ? scan_events(reader, tracks, steps, {}, options)
-            : scan_events(reader, tracks, steps, split_points(steps, options.threads), options,
-                          selections.front().window, selections.front().stage_window);
+    EventPass pass = groups.empty() ? scan_events(reader, tracks, steps, {}, options)
+                                    : one_pass({tracks, steps, selections.front()});
     if (!selections.empty()) mark_steps(pass.figures.per_step, selections.front(), shape);
     return pass;
   };

@@ -30,6 +30,23 @@ void scan_part(const store::Reader& reader, const TrackTable& tracks, std::int64
 
 }  // namespace
 
+std::vector<std::int64_t> split_points(std::span<const store::Step> steps, int threads) {
+  constexpr std::size_t kMinStepsToSplit = 256;
+  constexpr int kMaxAutoThreads = 4;
+  std::size_t parts = 1;
+  if (threads == 0 && steps.size() >= kMinStepsToSplit) {
+    parts = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxAutoThreads);
+  } else if (threads > 1) {
+    parts = std::min<std::size_t>(static_cast<std::size_t>(threads), steps.size());
+  }
+  std::vector<std::int64_t> out;
+  for (std::size_t i = 1; i < parts; ++i) {
+    const std::int64_t t = steps[i * steps.size() / parts].start_ns;
+    if (out.empty() || t > out.back()) out.push_back(t);
+  }
+  return out;
+}
+
 EventPass::EventPass(std::span<const store::Step> steps, const AnalysisOptions& options,
                      bool later_part, Interval analysed, Interval stages_window)
     : stages(later_part),
@@ -122,19 +139,23 @@ void EventPass::merge(EventPass&& later) {
   device_seen = device_seen || later.device_seen;
 }
 
-EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
-                      std::span<const store::Step> steps, std::span<const std::int64_t> splits,
-                      const AnalysisOptions& options, Interval analysed, Interval stages) {
-  const std::size_t parts = splits.size() + 1;
-  auto lo = [&](std::size_t i) { return i == 0 ? -kAll : splits[i - 1]; };
-  auto hi = [&](std::size_t i) { return i + 1 == parts ? kAll : splits[i]; };
+std::vector<EventPass> scan_parts(const store::Reader& reader, const TrackTable& tracks,
+                                  std::span<const store::Step> steps,
+                                  std::span<const std::int64_t> cuts,
+                                  const AnalysisOptions& options, Interval analysed,
+                                  Interval stages) {
+  const std::size_t parts = cuts.size();
+  if (parts == 0) return {};
+  const bool from_start = cuts.front() == kFromStart;
+  auto lo = [&](std::size_t i) { return i == 0 && from_start ? -kAll : cuts[i]; };
+  auto hi = [&](std::size_t i) { return i + 1 == parts ? kAll : cuts[i + 1]; };
   // A part's steps are those starting inside it.
   auto steps_of = [&](std::size_t i) {
     auto starting_before = [&](std::int64_t t) {
       return std::partition_point(steps.begin(), steps.end(),
                                   [&](const store::Step& s) { return s.start_ns < t; });
     };
-    const auto first = i == 0 ? steps.begin() : starting_before(lo(i));
+    const auto first = i == 0 && from_start ? steps.begin() : starting_before(lo(i));
     const auto last = i + 1 == parts ? steps.end() : starting_before(hi(i));
     return std::span<const store::Step>(first, last);
   };
@@ -142,15 +163,15 @@ EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
   std::vector<EventPass> passes;
   passes.reserve(parts);
   for (std::size_t i = 0; i < parts; ++i)
-    passes.emplace_back(steps_of(i), options, i > 0, analysed, stages);
+    passes.emplace_back(steps_of(i), options, i > 0 || !from_start, analysed, stages);
   // The first part's list takes every part's steps in the end: room for all of them now, so
   // that appending the others never holds an old and a new copy of it.
-  passes[0].figures.per_step.reserve(steps.size());
+  passes[0].figures.per_step.reserve(static_cast<std::size_t>(steps.end() - steps_of(0).begin()));
   std::vector<std::exception_ptr> errors(parts);
   std::vector<std::thread> threads;
   // A trace whose staged events the reader indexed in memory is read from a copy of that, not
   // indexed again by every part's reader.
-  const std::shared_ptr<const store::Snapshot> copy = reader.snapshot_copy();
+  const std::shared_ptr<const store::Snapshot> copy = parts > 1 ? reader.snapshot_copy() : nullptr;
   for (std::size_t i = 1; i < parts; ++i) {
     threads.emplace_back([&, i] {
       try {
@@ -162,15 +183,24 @@ EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
     });
   }
   try {
-    scan_part(reader, tracks, lo(0), hi(0), true, passes[0]);
+    scan_part(reader, tracks, lo(0), hi(0), from_start, passes[0]);
   } catch (...) {
     errors[0] = std::current_exception();
   }
   for (std::thread& t : threads) t.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
+  return passes;
+}
 
-  for (std::size_t i = 1; i < parts; ++i) passes[0].merge(std::move(passes[i]));
+EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
+                      std::span<const store::Step> steps, std::span<const std::int64_t> splits,
+                      const AnalysisOptions& options, Interval analysed, Interval stages) {
+  std::vector<std::int64_t> cuts{kFromStart};
+  cuts.insert(cuts.end(), splits.begin(), splits.end());
+  std::vector<EventPass> passes =
+      scan_parts(reader, tracks, steps, cuts, options, analysed, stages);
+  for (std::size_t i = 1; i < passes.size(); ++i) passes[0].merge(std::move(passes[i]));
   return std::move(passes[0]);
 }
 

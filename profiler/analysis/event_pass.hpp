@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "profiler/analysis/interval_sorter.hpp"
 #include "profiler/analysis/kernel_stats.hpp"
@@ -59,6 +60,10 @@ class EventPass {
   IntervalSorter sorter_;
 };
 
+// Where a parallel pass cuts `steps`: at step starts, so the parts hold about as many steps (and
+// events) each. `threads` as AnalysisOptions::threads. Empty for a single-threaded pass.
+std::vector<std::int64_t> split_points(std::span<const store::Step> steps, int threads);
+
 // Scans every event of the trace. `splits` (sorted step starts) cut it by start time into
 // splits.size() + 1 parts; the first is read with `reader`, each other one with its own Reader
 // of the same file on its own thread. `steps`: all steps, sorted and disjoint. Returns the merged
@@ -68,6 +73,20 @@ EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
                       const AnalysisOptions& options,
                       Interval analysed = {INT64_MIN / 4, INT64_MAX / 4},
                       Interval stages = {INT64_MIN / 4, INT64_MAX / 4});
+
+// The passes of the parts of the trace cut at `cuts` (ascending step starts): part i takes the
+// events starting in [cuts[i], cuts[i + 1]) (the last part: to the end) and the steps starting
+// there, with the earlier events that reach into it as context. cuts[0] == kFromStart makes the
+// first part the trace's first (everything before cuts[1]); otherwise the events before cuts[0]
+// are left to the caller, who merges the passes after its own. Parts after the first are read by
+// Readers of their own on their own threads. Rethrows the first exception of any part.
+inline constexpr std::int64_t kFromStart = INT64_MIN;
+std::vector<EventPass> scan_parts(const store::Reader& reader, const TrackTable& tracks,
+                                  std::span<const store::Step> steps,
+                                  std::span<const std::int64_t> cuts,
+                                  const AnalysisOptions& options,
+                                  Interval analysed = {INT64_MIN / 4, INT64_MAX / 4},
+                                  Interval stages = {INT64_MIN / 4, INT64_MAX / 4});
 
 // A trace of several groups (processes, TrackTable::group): one pass per group, fed by one
 // sequential scan that hands each event to the pass of its track's group. group_steps[g]: group

@@ -129,6 +129,10 @@ class Reader {
   const std::shared_ptr<const Snapshot>& snapshot() const { return snapshot_; }
   // Staged blocks indexed by this reader: on opening and by each refresh().
   std::uint64_t blocks_indexed() const { return blocks_indexed_; }
+  // Every event that the last refresh() took in starts at or after this (INT64_MAX: it took none
+  // in; INT64_MIN: everything may be new, as after opening or reading the file itself), where
+  // the indexer placed them (it moves a start a few nanoseconds to keep keys unique).
+  std::int64_t changed_from_ns() const { return changed_from_ns_; }
 
   const std::string& path() const { return db_.path(); }
   int schema_version() const { return version_; }
@@ -218,6 +222,7 @@ class Reader {
 
   std::string name_text(const Stmt& st, int column);
 
+  std::int64_t changed_from_ns_ = INT64_MIN;
   std::shared_ptr<const Snapshot> snapshot_;  // before db_: outlives the connection reading it
   Db db_;
   int version_ = 0;

@@ -86,8 +86,10 @@ Reader::Refresh Reader::refresh() {
     // when this reader opened is read in memory once it has.
     if (has_staged_events()) return Refresh::reopen;
     const std::int64_t version = db_.pragma_int("data_version", kRefresh);
+    changed_from_ns_ = INT64_MAX;
     if (version == data_version_) return Refresh::unchanged;
     data_version_ = version;
+    changed_from_ns_ = INT64_MIN;  // the file's own rows: anything may have changed
     clear_tables();
     load_tables();
     return Refresh::appended;
@@ -96,6 +98,7 @@ Reader::Refresh Reader::refresh() {
   file_.set_work_budget(work_budget(size_with_write_ahead_log(path())));
   db_.set_work_budget(work_budget(size_with_write_ahead_log(path())));
   const std::int64_t version = file_.pragma_int("data_version", kRefresh);
+  changed_from_ns_ = INT64_MAX;
   if (version == data_version_) return Refresh::unchanged;
   ReadTransaction snapshot(file_);
   // A capture that stopped (or a recover) indexed its blocks into the file's event table.
@@ -115,6 +118,7 @@ Reader::Refresh Reader::refresh() {
     db_.exec("COMMIT", kRefresh);
     indexer_->index_staged();  // refuses a malformed block by name
     indexer_->commit();
+    changed_from_ns_ = indexer_->earliest_indexed_start();
     db_.exec("PRAGMA query_only=ON", kRefresh);
     clear_tables();
     load_tables();

@@ -210,6 +210,7 @@ void Writer::flush_staged() {
 }
 
 std::uint64_t Writer::index_staged() {
+  earliest_indexed_start_ = INT64_MAX;
   flush_staged();
   std::vector<std::int64_t> blocks;
   {
@@ -234,6 +235,8 @@ std::uint64_t Writer::index_staged() {
                     " is malformed");
     }
     read.reset();
+    for (const EventRow& e : rows.events)
+      earliest_indexed_start_ = std::min(earliest_indexed_start_, e.start_ns);
     fix_key_origin(rows.events);
     insert_rows(rows.events);
     insert_counters(rows.counters);
@@ -571,6 +574,7 @@ void Writer::insert_moving(EventRow r, int direction) {
       last_start(direction));
   if (!placed) return;
   if (*placed != wanted.start_ns) ++events_moved_;
+  earliest_indexed_start_ = std::min(earliest_indexed_start_, r.start_ns);
   written_one(r);
 }
 

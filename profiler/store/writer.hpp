@@ -80,6 +80,9 @@ class Writer {
   // Indexes every staged block, in the order staged, and empties event_block; inside the open
   // transaction. Returns the number of events indexed. Throws Error for a malformed block.
   std::uint64_t index_staged();
+  // The earliest start among the events the last index_staged() indexed, where they were placed
+  // (INT64_MAX: none).
+  std::int64_t earliest_indexed_start() const { return earliest_indexed_start_; }
 
   void commit();
   // Indexes the staged blocks, commits, checkpoints the WAL into the file, switches it back to a
@@ -154,6 +157,7 @@ class Writer {
   std::uint64_t events_written_ = 0;
   std::uint64_t events_committed_ = 0;
   std::uint64_t events_moved_ = 0;
+  std::int64_t earliest_indexed_start_ = INT64_MAX;
   std::uint64_t events_staged_ = 0;  // staged and not yet indexed
 };
 

@@ -6,6 +6,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
+#include <QStatusBar>
 #include <QtTest>
 
 #include "gui/models/format.hpp"
@@ -145,6 +146,13 @@ class TestFiles : public QObject {
     QVERIFY(w.session()->report() || !w.session()->analysis_error().isEmpty());
     w.timeline()->view()->show_all();
     w.timeline()->view()->build_frame();  // draws what could be read
+  }
+
+  void a_failed_window_load_is_said_in_the_status_bar() {
+    MainWindow w;
+    QCOMPARE(w.open(good_, false), QString());
+    emit w.session()->windows().failed(QStringLiteral("database disk image is malformed"));
+    QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("disk image is malformed")));
   }
 
   void an_empty_trace_opens() {
