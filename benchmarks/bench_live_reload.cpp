@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     t0 = Clock::now();
     ts::gui::LiveFollower follower(path);
     {
-      ts::gui::TraceSession session(qpath, {}, true, follower.next(), follower.analysis());
+      ts::gui::TraceSession session(qpath, {}, true, follower.next(), follower.state());
       session.wait();
     }
     open_follow = seconds_since(t0);
@@ -55,23 +55,43 @@ int main(int argc, char** argv) {
       reload(best_whole, [&] { return ts::gui::TraceSession(qpath); });
       reload(best_follow, [&] { return ts::gui::TraceSession(qpath, {}, true, follower.next()); });
       reload(best_live, [&] {
-        return ts::gui::TraceSession(qpath, {}, true, follower.next(), follower.analysis());
+        return ts::gui::TraceSession(qpath, {}, true, follower.next(), follower.state());
       });
     }
     std::printf("live analysis: %zu of the steps came from the kept pass at the last reload\n",
-                follower.analysis()->reused_steps());
+                follower.state()->analysis.reused_steps());
     // Where a reload's time goes: the follower's refresh and copy, the session without analysis.
     capture.record(events / 100, 10'000);
     auto t1 = Clock::now();
     auto snap = follower.next();
     const double next_s = seconds_since(t1);
     t1 = Clock::now();
+    double opened_s = 0, summary_s = 0;
     {
-      ts::gui::TraceSession session(qpath, {}, false, snap);
+      ts::gui::TraceSession session(qpath, {}, false, snap, follower.state());
+      opened_s = seconds_since(t1);
       session.wait();
+      summary_s = seconds_since(t1);
     }
-    std::printf("  of a reload: refresh and snapshot %.0f ms, session without analysis %.0f ms\n",
-                next_s * 1e3, seconds_since(t1) * 1e3);
+    {
+      // The analysis alone, with the session's options (a trace of more than 250 000 steps lists
+      // no idle gaps).
+      const ts::store::Reader reader(path, snap);
+      ts::analysis::AnalysisOptions o;
+      o.keep_gaps = reader.steps().size() <= ts::gui::TraceSession::whole_gaps_steps();
+      t1 = Clock::now();
+      const auto whole = ts::analysis::analyse(reader, o);
+      const double whole_s = seconds_since(t1);
+      t1 = Clock::now();
+      const auto live = follower.state()->analysis.analyse(reader, o);
+      std::printf(
+          "  of a reload: refresh and snapshot %.0f ms; session opened %.0f ms, its summary done "
+          "%.0f ms (%llu events from the last reload); analysis alone: whole %.0f ms, live %.0f "
+          "ms (%zu steps from the last reload)\n",
+          next_s * 1e3, opened_s * 1e3, summary_s * 1e3,
+          static_cast<unsigned long long>(follower.state()->summary.reused_events()), whole_s * 1e3,
+          seconds_since(t1) * 1e3, follower.state()->analysis.reused_steps());
+    }
   }
   ts::bench::remove_trace(path);
   std::printf(

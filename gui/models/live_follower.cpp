@@ -9,11 +9,11 @@ std::shared_ptr<const store::Snapshot> LiveFollower::next() {
   if (r == Refresh::reopen) {
     snapshot_.reset();
     reader_.reset();  // before the new one: one in-memory copy at a time
-    analysis_->note_changed(INT64_MIN);
+    state_->note_changed(INT64_MIN);
     reader_ = std::make_unique<store::Reader>(path_);
     ++opens_;
   } else {
-    analysis_->note_changed(reader_->changed_from_ns());
+    state_->note_changed(reader_->changed_from_ns());
   }
   snapshot_ = reader_->snapshot_copy();
   return snapshot_;

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "profiler/analysis/live_analysis.hpp"
+#include "gui/models/live_state.hpp"
 #include "profiler/store/reader.hpp"
 
 namespace ts::gui {
@@ -22,9 +22,9 @@ class LiveFollower {
   // directly (the capture has staged nothing yet, or it stopped). Throws store::Error.
   std::shared_ptr<const store::Snapshot> next();
 
-  // The analysis of the reloads' snapshots, told at each next() what is new since the last:
-  // the sessions reading them analyse only that (TraceSession's `live`).
-  const std::shared_ptr<analysis::LiveAnalysis>& analysis() const { return analysis_; }
+  // The analysis and summary of the reloads' snapshots, told at each next() what is new since
+  // the last: the sessions reading them go over only that (TraceSession's `live`).
+  const std::shared_ptr<LiveState>& state() const { return state_; }
 
   // Staged blocks the reader indexed since it opened the file (tests, status).
   std::uint64_t blocks_indexed() const { return reader_ ? reader_->blocks_indexed() : 0; }
@@ -35,7 +35,7 @@ class LiveFollower {
   std::string path_;
   std::unique_ptr<store::Reader> reader_;
   std::shared_ptr<const store::Snapshot> snapshot_;
-  std::shared_ptr<analysis::LiveAnalysis> analysis_ = std::make_shared<analysis::LiveAnalysis>();
+  std::shared_ptr<LiveState> state_ = std::make_shared<LiveState>();
   int opens_ = 0;
 };
 

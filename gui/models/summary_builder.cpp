@@ -71,6 +71,10 @@ void build_summary(const std::string& path, TraceSummary& summary, const std::at
         return;
       }
     }
+    if (sources.live) {
+      if (sources.live->build(reader, summary, cancel) && progress) progress(1.0);
+      return;
+    }
     // A trace with events staged by a capture still running (or killed) changes, or will be
     // recovered: its overview is neither taken from nor kept in the cache.
     const bool keepable = sources.cache && !reader.staged_events_indexed();

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "gui/models/live_summary.hpp"
 #include "gui/models/trace_summary.hpp"
 #include "profiler/store/reader.hpp"
 
@@ -25,6 +26,9 @@ struct SummarySources {
   bool stored = true;     // use the trace's stored overview
   std::string cache_dir;  // the per-user cache; empty: the default (overview_cache.hpp)
   bool cache = true;      // read and fill the cache
+  // A capture still running, reloaded: its summary goes on from the last reload's
+  // (live_summary.hpp) instead of a scan of every event.
+  LiveSummary* live = nullptr;
 };
 
 // Throws store::Error when the file cannot be read; what was published before the failure stays.

@@ -14,7 +14,7 @@ namespace ts::gui {
 
 TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions& options,
                            bool analyse, std::shared_ptr<const store::Snapshot> snapshot,
-                           std::shared_ptr<analysis::LiveAnalysis> live, QObject* parent)
+                           std::shared_ptr<LiveState> live, QObject* parent)
     : QObject(parent),
       path_(path),
       options_(options),
@@ -49,7 +49,7 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
             analysis::AnalysisOptions o = options;
             o.keep_gaps = whole_gaps;
             r.report = std::make_shared<analysis::Report>(
-                live ? live->analyse(reader, o) : analysis::analyse_or_reuse(reader, o));
+                live ? live->analysis.analyse(reader, o) : analysis::analyse_or_reuse(reader, o));
             r.gaps = std::make_shared<const GapRow>(whole_gaps ? make_gap_row(r.report->device.gaps)
                                                                : make_step_idle_row(*r.report));
             r.report->device.gaps = {};
@@ -66,8 +66,9 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
   std::shared_ptr<std::atomic<bool>> cancel = cancel_;
   SummarySources sources;
   sources.snapshot = snapshot;
+  sources.live = live ? &live->summary : nullptr;
   scan_.setFuture(QtConcurrent::run(
-      &background_pool(), [file, summary, cancel, sources](QPromise<QString>& promise) {
+      &background_pool(), [file, summary, cancel, sources, live](QPromise<QString>& promise) {
         promise.setProgressRange(0, 1000);
         try {
           build_summary(
@@ -93,7 +94,8 @@ QString TraceSession::file_name() const {
 
 std::pair<std::int64_t, std::int64_t> TraceSession::extent() const {
   return summary_->read([&](const SummaryData& d) {
-    return d.has_extent ? std::pair{d.begin_ns, d.end_ns} : steps_extent_;
+    return d.has_extent ? std::pair{d.begin_ns, d.content_end_ns.value_or(d.end_ns)}
+                        : steps_extent_;
   });
 }
 

@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "gui/models/gap_windows.hpp"
+#include "gui/models/live_state.hpp"
 #include "gui/models/timeline/timeline_data.hpp"
 #include "gui/models/trace_summary.hpp"
 #include "gui/models/window_cache.hpp"
-#include "profiler/analysis/live_analysis.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/store/reader.hpp"
 
@@ -33,14 +33,14 @@ class TraceSession : public QObject {
   // options: which steps the analysis covers (--steps, --skip-warmup), prices. analyse: false
   // opens the events only (no analysis runs: report() stays null, analysis_finished() is true).
   // snapshot: what every reader of the session reads in place of the file (a live reload's copy
-  // of a capture still running, LiveFollower), or null. live: the analysis of the reloads of a
-  // capture still running (LiveFollower::analysis()), which reads only what is new since the
-  // last reload's; null: the trace's kept report, else a whole analysis.
+  // of a capture still running, LiveFollower), or null. live: the analysis and summary of the
+  // reloads of a capture still running (LiveFollower::state()), which read only what is new
+  // since the last reload's; null: the trace's kept report or a whole analysis, the stored
+  // overview or a scan.
   explicit TraceSession(const QString& path, const analysis::AnalysisOptions& options = {},
                         bool analyse = true,
                         std::shared_ptr<const store::Snapshot> snapshot = nullptr,
-                        std::shared_ptr<analysis::LiveAnalysis> live = nullptr,
-                        QObject* parent = nullptr);
+                        std::shared_ptr<LiveState> live = nullptr, QObject* parent = nullptr);
   const analysis::AnalysisOptions& options() const { return options_; }
   ~TraceSession() override;
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "gui/models/counter_series.hpp"
@@ -21,6 +22,9 @@ using store::LabelStats;
 
 struct SummaryData : store::Overview {
   std::int64_t scanned_until_ns = 0;  // every event starting before it is in
+  // A live summary's extent reaches ahead of the capture (live_summary.hpp): where the trace
+  // ends. Unset: at end_ns.
+  std::optional<std::int64_t> content_end_ns;
   bool done = false;
   // Where it came from: the trace's stored overview, the per-user cache, or a scan.
   enum class Source { scan, stored, cache } source = Source::scan;

@@ -134,7 +134,7 @@ QString MainWindow::open(const QString& path, bool interactive) {
       snapshot = follower->next();
     }
     // A capture's staged events: its reloads' analysis starts here.
-    std::shared_ptr<analysis::LiveAnalysis> live = snapshot ? follower->analysis() : nullptr;
+    std::shared_ptr<LiveState> live = snapshot ? follower->state() : nullptr;
     session = std::make_unique<TraceSession>(QString::fromStdString(opened.path), options_,
                                              analyse_, snapshot, std::move(live));
     if (opened.imported || opened.reused) session->set_source(path);
@@ -201,7 +201,7 @@ void MainWindow::reload_live() {
     if (!follower_) follower_ = std::make_unique<LiveFollower>(path.toStdString());
     std::shared_ptr<const store::Snapshot> snapshot = follower_->next();
     pending_ = std::make_unique<TraceSession>(path, options_, analyse_, std::move(snapshot),
-                                              follower_->analysis());
+                                              follower_->state());
   } catch (const std::exception& e) {
     follower_.reset();  // the next reload opens the file afresh
     statusBar()->showMessage(tr("Live: %1").arg(QString::fromStdString(e.what())), 5000);

@@ -35,22 +35,13 @@ bool LiveAnalysis::Conditions::holds_for(const Conditions& now, std::int64_t unt
          same_up_to(stage_window, now.stage_window, until_ns);
 }
 
-void LiveAnalysis::note_changed(std::int64_t from_ns) {
-  const std::lock_guard lock(mutex_);
-  changed_from_ = std::min(changed_from_, from_ns);
-}
-
 std::size_t LiveAnalysis::reused_steps() const {
   const std::lock_guard lock(mutex_);
   return reused_;
 }
 
 Report LiveAnalysis::analyse(const store::Reader& reader, const AnalysisOptions& options) {
-  std::int64_t from = INT64_MIN;
-  {
-    const std::lock_guard lock(mutex_);
-    from = std::exchange(changed_from_, INT64_MAX);
-  }
+  const std::int64_t from = changed_.take();
   try {
     std::size_t reused = 0;
     Report report = analyse_with(reader, options, [&](const OnePass& p) {
@@ -91,20 +82,26 @@ Report LiveAnalysis::analyse(const store::Reader& reader, const AnalysisOptions&
 
       std::vector<EventPass> passes = scan_parts(reader, p.tracks, p.steps, cuts, options,
                                                  p.selection.window, p.selection.stage_window);
-      std::optional<EventPass> pass;
-      if (reuse) pass.emplace(kept_->pass);  // a copy: the kept one stays for the next reload
       reused = reuse ? kept_->steps : 0;
+      // The kept pass grows in place by the parts up to the next one's end; what is returned is
+      // one copy of it, with the last seconds merged after.
+      std::optional<EventPass> kept_pass;
+      if (reuse) kept_pass.emplace(std::move(kept_->pass));
       std::size_t i = 0;
       for (; i < kept_parts; ++i) {
-        if (pass)
-          pass->merge(std::move(passes[i]));
+        if (kept_pass)
+          kept_pass->merge(std::move(passes[i]));
         else
-          pass.emplace(std::move(passes[i]));
+          kept_pass.emplace(std::move(passes[i]));
       }
+      std::optional<EventPass> pass;
+      if (kept_pass) pass.emplace(*kept_pass);
       if (keeps) {
         kept_.reset();
-        kept_.emplace(
-            Kept{conditions, p.steps[settled].start_ns, settled, p.steps[settled - 1], *pass});
+        kept_.emplace(Kept{conditions, p.steps[settled].start_ns, settled, p.steps[settled - 1],
+                           std::move(*kept_pass)});
+      } else if (reuse) {
+        kept_->pass = std::move(*kept_pass);  // unchanged: nothing settled since
       }
       for (; i < passes.size(); ++i) {
         if (pass)
@@ -118,8 +115,8 @@ Report LiveAnalysis::analyse(const store::Reader& reader, const AnalysisOptions&
     reused_ = reused;
     return report;
   } catch (...) {
+    changed_.note(from);
     const std::lock_guard lock(mutex_);
-    changed_from_ = std::min(changed_from_, from);
     kept_.reset();
     throw;
   }

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "profiler/analysis/changed_from.hpp"
 #include "profiler/analysis/event_pass.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/store/reader.hpp"
@@ -35,7 +36,7 @@ class LiveAnalysis {
 
   // The trace gained events starting at or after `from_ns` (INT64_MIN: anything may have
   // changed). Thread-safe; the earliest of the times noted since the last analysis counts.
-  void note_changed(std::int64_t from_ns);
+  void note_changed(std::int64_t from_ns) { changed_.note(from_ns); }
 
   // The report of the trace `reader` reads: equal to analyse(reader, options). Rethrows what the
   // reading throws (the changes noted stay noted for the next call).
@@ -64,7 +65,7 @@ class LiveAnalysis {
 
   std::int64_t settle_ns_;
   mutable std::mutex mutex_;
-  std::int64_t changed_from_ = INT64_MIN;
+  ChangedFrom changed_;
   std::optional<Kept> kept_;
   std::size_t reused_ = 0;
 };

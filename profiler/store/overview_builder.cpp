@@ -132,10 +132,14 @@ std::vector<CounterSeries> read_counters(const Reader& reader) {
 }
 
 Overview build_overview(const Reader& reader) {
+  return build_overview(reader, reader.time_range());
+}
+
+Overview build_overview(const Reader& reader, const TimeRange& extent) {
   Overview out;
   out.counters = read_counters(reader);
   const TimeRange range = reader.time_range();
-  OverviewBuilder builder(range, reader.tracks(), out);
+  OverviewBuilder builder(extent, reader.tracks(), out);
   reader.scan(range.start_ns, sat_add(range.end_ns, 1), 0,
               [&](const Event& e) { builder.take(e); });
   builder.publish(

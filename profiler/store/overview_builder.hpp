@@ -25,6 +25,19 @@ class IdMap {
  public:
   static constexpr std::uint32_t kDense = 1 << 16;
 
+  IdMap() = default;
+  // A deep copy (a live summary keeps a builder's state to go on from, overview_builder users).
+  IdMap(const IdMap& other) : sparse_(other.sparse_) {
+    dense_.reserve(other.dense_.size());
+    for (const auto& p : other.dense_) dense_.push_back(p ? std::make_unique<T>(*p) : nullptr);
+  }
+  IdMap& operator=(const IdMap& other) {
+    if (this != &other) *this = IdMap(other);
+    return *this;
+  }
+  IdMap(IdMap&&) noexcept = default;
+  IdMap& operator=(IdMap&&) noexcept = default;
+
   T& operator[](std::uint32_t id) {
     if (id >= kDense) return sparse_[id];
     if (id >= dense_.size()) dense_.resize(id + 1);
@@ -131,5 +144,7 @@ std::vector<CounterSeries> read_counters(const Reader& reader);
 
 // The overview of the whole trace `reader` reads, in one scan.
 Overview build_overview(const Reader& reader);
+// The same over `extent` (its resolution and search bins), which covers the trace's events.
+Overview build_overview(const Reader& reader, const TimeRange& extent);
 
 }  // namespace ts::store

@@ -3,12 +3,14 @@
 #include <QSignalSpy>
 #include <QtTest>
 #include <atomic>
+#include <bit>
 #include <optional>
 #include <set>
 
 #include "gui/models/event_search.hpp"
 #include "gui/models/event_window.hpp"
 #include "gui/models/initial_view.hpp"
+#include "gui/models/live_summary.hpp"
 #include "gui/models/summary_builder.hpp"
 #include "gui/models/trace_session.hpp"
 #include "gui/models/window_cache.hpp"
@@ -297,6 +299,87 @@ class TestSummary : public QObject {
   }
 
   // --no-analysis: the events only; nothing waits for an analysis that never runs.
+  // A capture still running, reloaded: the live summary goes on from the last reload's and is
+  // exactly the overview of the whole trace over its extent, also when events come late and when
+  // the trace outgrows the extent.
+  void live_summary_goes_on_from_the_last_reload() {
+    const std::string path = dir_.filePath(QStringLiteral("live_summary.db")).toStdString();
+    ts::store::WriterOptions staged;
+    staged.staged = true;
+    ts::store::Writer w(path, staged);
+    test::put_step_and_kernel(w, "gemm", "trainer", "gpu0");
+    std::int64_t t = 1'000'000'000, step = 0;
+    // n steps of 1 ms, each with two kernels; `late`: the kernels of the first step wait for
+    // the next commit.
+    std::vector<ts::store::EventRow> held;
+    const auto commit = [&](int n, bool late = false) {
+      std::vector<ts::store::EventRow> rows = std::move(held);
+      held.clear();
+      for (int i = 0; i < n; ++i, ++step, t += 1'000'000) {
+        rows.push_back({t, 900'000, 1, 1, step});
+        auto& kernels = late && i == 0 ? held : rows;
+        kernels.push_back({t + 100'000, 300'000, 2, 2, step});
+        kernels.push_back({t + 500'000, 200'000, 2, 2, step});
+      }
+      w.append(std::span<const ts::store::EventRow>(rows));
+      w.commit();
+    };
+    commit(100);  // 100 ms: an extent of 2^27 ns, room for what follows until it is outgrown
+    ts::store::Reader reader(path);
+    LiveSummary live(5'000'000);  // goes on from 5 ms before the end
+    const std::atomic<bool> cancel{false};
+    const auto reload = [&] {
+      TraceSummary summary;
+      if (!live.build(reader, summary, cancel)) return false;
+      const ts::store::TimeRange range = reader.time_range();
+      return summary.read([&](const SummaryData& d) {
+        // Its extent covers the trace, with a power-of-two span no longer than twice what a
+        // summary built now would take; the summary is the whole trace's over that extent.
+        const auto span = static_cast<std::uint64_t>(d.end_ns - d.begin_ns);
+        const auto now = LiveSummary::extent_for(range);
+        const ts::store::Overview whole = ts::store::build_overview(reader, {d.begin_ns, d.end_ns});
+        return d.done && d.begin_ns == range.start_ns && range.end_ns < d.end_ns &&
+               std::has_single_bit(span) &&
+               span <= 2 * static_cast<std::uint64_t>(now.end_ns - now.start_ns) &&
+               d.content_end_ns == range.end_ns && same_overview(d, whole) &&
+               d.events == static_cast<std::uint64_t>(reader.event_count());
+      });
+    };
+    QVERIFY(reload());
+    QCOMPARE(live.reused_events(), std::uint64_t{0});
+    for (int r = 0; r < 3; ++r) {
+      commit(5);
+      reader.refresh();
+      live.note_changed(reader.changed_from_ns());
+      QVERIFY(reload());
+      QVERIFY(live.reused_events() > 0);
+    }
+    // Kernels committed after steps that start later: the reload reads everything again when
+    // they reach before where it would go on from.
+    commit(10, true);  // the held step starts 10 ms before the end, before where it goes on
+    reader.refresh();
+    live.note_changed(reader.changed_from_ns());
+    QVERIFY(reload());
+    commit(5);
+    reader.refresh();
+    live.note_changed(reader.changed_from_ns());
+    QVERIFY(reload());
+    QCOMPARE(live.reused_events(), std::uint64_t{0});
+    // Outgrowing the extent: built again over one twice as long.
+    const auto before = LiveSummary::extent_for(reader.time_range());
+    commit(static_cast<int>((before.end_ns - before.start_ns) / 1'000'000));
+    reader.refresh();
+    live.note_changed(reader.changed_from_ns());
+    QVERIFY(reload());
+    QCOMPARE(live.reused_events(), std::uint64_t{0});
+    QVERIFY(LiveSummary::extent_for(reader.time_range()).end_ns > before.end_ns);
+    commit(5);
+    reader.refresh();
+    live.note_changed(reader.changed_from_ns());
+    QVERIFY(reload());
+    QVERIFY(live.reused_events() > 0);
+  }
+
   void session_without_analysis() {
     TraceSession session(path_, {}, false);
     QSignalSpy report(&session, &TraceSession::reportReady);
