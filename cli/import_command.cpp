@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/keep_analysis.hpp"
 #include "profiler/analysis/figure_format.hpp"
 #include "profiler/import/import.hpp"
 #include "profiler/io/output_file.hpp"
@@ -61,6 +62,7 @@ int run_import(Args& args) {
   const std::string target = io::regular_output_path(*out);
   const auto t0 = std::chrono::steady_clock::now();
   const import::ImportStats s = import::import_traces(sources, target, options);
+  keep_analysis_of(target);  // a large import's first report reads it back
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   namespace fmt = analysis::fmt;

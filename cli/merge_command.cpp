@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "cli/commands.hpp"
+#include "cli/keep_analysis.hpp"
 #include "profiler/io/output_file.hpp"
 #include "profiler/store/job_merge.hpp"
 
@@ -57,6 +58,7 @@ int run_merge(Args& args) {
   const std::string target = io::regular_output_path(*out);
   const auto t0 = std::chrono::steady_clock::now();
   const store::JobMerge m = store::merge_job(parts, target);
+  keep_analysis_of(target);  // a large job's first report reads it back
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (const std::string& w : m.warnings) std::cerr << "trainscope: " << w << "\n";

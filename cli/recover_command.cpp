@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/keep_analysis.hpp"
 #include "cli/trace_input.hpp"
 #include "profiler/store/recover.hpp"
 
@@ -19,6 +20,7 @@ Running it again, or on a trace that stopped normally, changes nothing.
 int run_recover(Args& args) {
   const std::string file = trace_arguments(args, 1, "one trace file")[0];
   const store::RecoverResult r = store::recover(file);
+  if (r.events_indexed > 0) keep_analysis_of(file);
   if (r.events_indexed == 0)
     std::cout << file << " holds no staged events: nothing to recover, the file is unchanged\n";
   else

@@ -4,9 +4,8 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/keep_analysis.hpp"
 #include "profiler/analysis/figure_format.hpp"
-#include "profiler/analysis/kept_report.hpp"
-#include "profiler/store/reader.hpp"
 #include "profiler/synth/synth.hpp"
 
 namespace ts::cli {
@@ -66,15 +65,12 @@ int run_synth(Args& args) {
   std::cout << ".\n";
   if (analyse) {
     const auto a0 = std::chrono::steady_clock::now();
-    analysis::AnalysisOptions options;
-    options.keep_gaps = false;
-    const store::Reader reader(*out);
-    analysis::analyse_or_reuse(reader, options, 0);
-    std::cout << "Analysed it and kept the report in it"
-              << fmt::printf(
-                     " in %.2f s",
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - a0).count())
-              << ".\n";
+    if (keep_analysis_of(*out, 0))
+      std::cout << "Analysed it and kept the report in it"
+                << fmt::printf(
+                       " in %.2f s",
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - a0).count())
+                << ".\n";
   }
   std::cout << "Next: trainscope report " << *out << "   (or trainscope-gui " << *out << ")\n";
   return 0;

@@ -17,6 +17,7 @@
 #include "cli/commands.hpp"
 #include "cli/dist_job.hpp"
 #include "cli/dist_trace.hpp"
+#include "cli/keep_analysis.hpp"
 #include "cli/pipeline_flags.hpp"
 #include "engine/backend/factory.hpp"
 #include "engine/data/pipeline/augment_map.hpp"
@@ -337,6 +338,7 @@ void report_trace(const TrainOptions& o, const JobInfo& job, bool quiet, std::os
   if (o.trace.empty()) return;
   std::vector<std::string> warnings;
   const std::string merged = finish_job_trace(job, o.trace_file, warnings);
+  if (!job.distributed() || job.rank == 0) keep_analysis_of(o.trace_file);
   for (const std::string& w : warnings) std::cerr << "trainscope: " << w << "\n";
   const ts::trace::SessionStats s = ts::trace::session_stats();
   if (quiet) return;
