@@ -12,7 +12,7 @@ bool keep_analysis_of(const std::string& path, std::int64_t from_events) noexcep
     options.keep_gaps = false;
     if (analysis::kept_report(reader, options)) return true;
     const analysis::Report report = analysis::analyse(reader, options);
-    return analysis::keep_report(path, report, options);
+    return analysis::keep_report(reader, report, options);
   } catch (...) {
     return false;
   }

@@ -188,12 +188,13 @@ int main(int argc, char** argv) {
                   fs::copy_options::overwrite_existing);
     ts::analysis::AnalysisOptions options;
     options.keep_gaps = false;
-    const ts::analysis::Report report = [&] {
+    ts::analysis::Report report;
+    {
       const ts::store::Reader r((scratch / "kept.db").string());
-      return ts::analysis::analyse(r, options);
-    }();
-    if (!ts::analysis::keep_report((scratch / "kept.db").string(), report, options))
-      std::fprintf(stderr, "make_store_seeds: cannot keep the analysis\n");
+      report = ts::analysis::analyse(r, options);
+      if (!ts::analysis::keep_report(r, report, options))
+        std::fprintf(stderr, "make_store_seeds: cannot keep the analysis\n");
+    }
     fs::copy_file(scratch / "kept.db", reader / "seed_finished_kept",
                   fs::copy_options::overwrite_existing);
     // The report's own parts, for fuzz_report_codec: [4-byte length][part] each.

@@ -32,11 +32,19 @@ std::string kept_report_key(const AnalysisOptions& o) {
 
 namespace {
 
+// The key under which the trace `reader` reads keeps a report for `options`: kept_report_key and
+// the keys of the trace's first and last events (two lookups), so that even events added or
+// removed at either end outside trainscope miss it.
+std::string trace_key(const store::Reader& reader, const AnalysisOptions& options) {
+  const auto [first, last] = reader.first_last_keys();
+  return kept_report_key(options) + " events=" + std::to_string(first) + ":" + std::to_string(last);
+}
+
 // The report kept for `options`, whether or not it holds the gaps the caller needs.
 std::optional<Report> decode_kept(const store::Reader& reader, const AnalysisOptions& options) {
   ReportDecoder decoder;
   try {
-    if (!reader.kept_analysis(kept_report_key(options),
+    if (!reader.kept_analysis(trace_key(reader, options),
                               [&](std::string_view part, std::uint64_t all_bytes) {
                                 return decoder.add(part, all_bytes);
                               }))
@@ -61,8 +69,9 @@ std::optional<Report> kept_report(const store::Reader& reader, const AnalysisOpt
   return report;
 }
 
-bool keep_report(const std::string& path, const Report& report, const AnalysisOptions& options) {
-  return store::keep_analysis(path, kept_report_key(options), analysis_build_id(),
+bool keep_report(const store::Reader& reader, const Report& report,
+                 const AnalysisOptions& options) {
+  return store::keep_analysis(reader.path(), trace_key(reader, options), analysis_build_id(),
                               report_parts(report),
                               [&](std::size_t part) { return encode_report_part(report, part); });
 }
@@ -75,7 +84,7 @@ Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& opti
   // A kept report without the gaps asked for stays: keeping this one would only write it again.
   if (!kept && report.events >= keep_from_events && !reader.staged_events_indexed() &&
       !reader.snapshot())
-    keep_report(reader.path(), report, options);
+    keep_report(reader, report, options);
   return report;
 }
 

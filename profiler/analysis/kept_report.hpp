@@ -30,15 +30,18 @@ inline constexpr std::int64_t kKeepFromEvents = 1'000'000;
 // This build's id (generated at build time by hash_sources.cmake).
 std::string_view analysis_build_id();
 
-// The key a report made with `options` is kept under: the build id, then the options.
+// The build id, then the options: the start of the key a report made with `options` is kept
+// under (the keys of the trace's first and last events follow it, so that events added or
+// removed at either end outside trainscope miss a kept report too).
 std::string kept_report_key(const AnalysisOptions& options);
 
 // The report the trace keeps for `options`, when one fits (above); nullopt otherwise, also when
 // the kept one does not decode or the file cannot be read.
 std::optional<Report> kept_report(const store::Reader& reader, const AnalysisOptions& options);
 
-// Keeps `report`, made with `options` from the trace at `path`; false when it cannot (above).
-bool keep_report(const std::string& path, const Report& report, const AnalysisOptions& options);
+// Keeps `report`, made with `options` from the trace `reader` reads, in its file; false when it
+// cannot (above).
+bool keep_report(const store::Reader& reader, const Report& report, const AnalysisOptions& options);
 
 // The kept report, else analyse(), keeping its report when the trace holds at least
 // `keep_from_events` events. Throws what analyse() throws.

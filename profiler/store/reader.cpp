@@ -629,6 +629,16 @@ std::int64_t Reader::event_count() const {
   return n;
 }
 
+std::pair<std::int64_t, std::int64_t> Reader::first_last_keys() const {
+  const std::string key = keyed_ ? "id" : "start_ns";
+  std::pair<std::int64_t, std::int64_t> out{0, 0};
+  Stmt first(db_, "SELECT min(" + key + ") FROM event", kRead);
+  each_row(first, [&] { out.first = first.col_int(0); });
+  Stmt last(db_, "SELECT max(" + key + ") FROM event", kRead);
+  each_row(last, [&] { out.second = last.col_int(0); });
+  return out;
+}
+
 TimeRange Reader::time_range() const {
   TimeRange r;
   // Two queries, each one end of the key: SQLite answers a lone min() or max() from the b-tree,

@@ -194,6 +194,9 @@ class Reader {
 
   std::int64_t event_count() const;
   TimeRange time_range() const;
+  // The first and the last event's stored key (the id in version 5, the start before; both 0 for
+  // a trace without events): two lookups that tell apart traces whose events changed at an end.
+  std::pair<std::int64_t, std::int64_t> first_last_keys() const;
 
  private:
   void open_file(const std::string& path);
