@@ -86,6 +86,10 @@ Reader::Reader(const std::string& path, std::shared_ptr<const Snapshot> snapshot
 void Reader::open_file(const std::string& path) {
   check_file(path);
   db_.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
+  // A finished trace is in rollback-journal mode: while another connection commits to it (the
+  // analysis being kept in it, analysis_table.hpp) readers wait for the commit, up to this long,
+  // rather than fail at once with "database is locked".
+  sqlite3_busy_timeout(db_.get(), kReaderBusyMs);
   db_.set_work_budget(work_budget(size_with_write_ahead_log(path)));
   open_checked();
   if (has_staged_events()) {

@@ -102,6 +102,9 @@ struct TimeRange {
 // cannot make every later use of a name (a report line, an exported event) arbitrarily costly.
 inline constexpr std::size_t kMaxNameBytes = std::size_t{64} << 10;
 
+// How long a reader of a trace file waits for another connection's commit to it.
+inline constexpr int kReaderBusyMs = 10'000;
+
 class Reader {
  public:
   // Throws Error when the file is missing, not a trainscope trace, of a newer schema or damaged.

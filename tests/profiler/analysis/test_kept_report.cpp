@@ -4,8 +4,11 @@
 // another build's report, no table at all) never changes a figure.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "profiler/analysis/kept_report.hpp"
@@ -257,6 +260,33 @@ TEST(KeptReport, MissedWhenTheTracesEndsChangeBehindItsBack) {
   const ts::store::Reader reader(path);
   EXPECT_FALSE(a::kept_report(reader, without_gaps()));
   EXPECT_NE(a::to_json(a::analyse_or_reuse(reader, without_gaps(), 0)), a::to_json(fresh));
+}
+
+// A report being kept commits to a finished trace (a rollback journal) while readers may be
+// reading it: a reader opening or reading then waits for the commit instead of failing.
+TEST(KeptReport, ReadersWaitForTheCommitOfAReportBeingKept) {
+  ts::test::TempDir dir;
+  const auto [path, fresh] = kept_trace(dir);
+  const ts::store::Reader early(path);
+  std::atomic<bool> locked{false};
+  std::thread writer([&] {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    if (sqlite3_exec(db, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK) {
+      locked = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+    }
+    locked = true;
+    sqlite3_close(db);
+  });
+  while (!locked) std::this_thread::yield();
+  EXPECT_NO_THROW({
+    const ts::store::Reader late(path);
+    EXPECT_EQ(late.steps().size(), early.steps().size());
+    EXPECT_TRUE(a::kept_report(late, without_gaps()));
+  });
+  writer.join();
 }
 
 TEST(KeptReport, NotKeptInATraceThatIsNotFinished) {
