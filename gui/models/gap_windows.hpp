@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gui/models/latest_load.hpp"
 #include "gui/models/timeline/timeline_data.hpp"
@@ -26,8 +27,12 @@ class GapWindows : public QObject {
   // The most steps one window may span: a view wider than this shows the per-step idle row.
   static constexpr std::size_t kMaxSteps = 20'000;
 
+  // steps: the trace's steps (TraceSession::steps()), grouped for the loads without a copy when
+  // they need no cleaning.
   GapWindows(std::string path, std::shared_ptr<const store::Snapshot> snapshot,
-             analysis::AnalysisOptions options, QObject* parent = nullptr);
+             analysis::AnalysisOptions options,
+             std::shared_ptr<const std::vector<store::Step>> steps = nullptr,
+             QObject* parent = nullptr);
   ~GapWindows() override;
 
   // The loaded gaps covering [t0, t1], or null.

@@ -23,10 +23,10 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
       cancel_(std::make_shared<std::atomic<bool>>(false)) {
   const std::string file = path.toStdString();
   reader_ = std::make_unique<store::Reader>(file, snapshot);
-  steps_ = reader_->steps();
-  if (!steps_.empty()) {
-    steps_extent_ = {steps_.front().start_ns, steps_.front().start_ns};
-    for (const store::Step& s : steps_) {
+  steps_ = std::make_shared<const std::vector<store::Step>>(reader_->steps());
+  if (!steps_->empty()) {
+    steps_extent_ = {steps_->front().start_ns, steps_->front().start_ns};
+    for (const store::Step& s : *steps_) {
       steps_extent_.first = std::min(steps_extent_.first, s.start_ns);
       steps_extent_.second = std::max(steps_extent_.second, s.start_ns + s.dur_ns);
     }
@@ -35,8 +35,9 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
     steps_extent_ = {r.start_ns, r.end_ns};
   }
   windows_ = std::make_unique<WindowCache>(file, snapshot);
-  const bool whole_gaps = steps_.size() <= whole_gaps_steps();
-  if (analyse_ && !whole_gaps) gap_windows_ = std::make_unique<GapWindows>(file, snapshot, options);
+  const bool whole_gaps = steps_->size() <= whole_gaps_steps();
+  if (analyse_ && !whole_gaps)
+    gap_windows_ = std::make_unique<GapWindows>(file, snapshot, options, steps_);
 
   connect(&analysis_, &QFutureWatcher<AnalysisResult>::finished, this,
           &TraceSession::analysis_done);
@@ -104,7 +105,7 @@ std::optional<std::int64_t> TraceSession::first_input_bound_step() const {
     first_input_bound_.emplace();
     try {
       *first_input_bound_ =
-          gui::first_input_bound_step(*reader_, steps_, kInputBoundSearchEvents, options_);
+          gui::first_input_bound_step(*reader_, *steps_, kInputBoundSearchEvents, options_);
     } catch (const std::exception&) {
       // Damage past the header: the background tasks find it too and report it.
     }
@@ -115,12 +116,12 @@ std::optional<std::int64_t> TraceSession::first_input_bound_step() const {
 std::optional<std::pair<std::int64_t, std::int64_t>> TraceSession::initial_range() const {
   std::optional<std::int64_t> analysed;
   try {
-    analysed = first_analysed_step(*reader_, steps_, options_);
+    analysed = first_analysed_step(*reader_, *steps_, options_);
   } catch (const std::exception&) {
   }
-  const auto numbers = typical_steps(steps_, first_input_bound_step(),
+  const auto numbers = typical_steps(*steps_, first_input_bound_step(),
                                      analysed.value_or(std::numeric_limits<std::int64_t>::min()));
-  return numbers ? steps_time_range(steps_, *numbers) : std::nullopt;
+  return numbers ? steps_time_range(*steps_, *numbers) : std::nullopt;
 }
 
 namespace {
@@ -129,7 +130,7 @@ std::atomic<std::size_t> whole_gaps_steps_limit{250'000};
 
 std::size_t TraceSession::steps_starting_in(std::int64_t t0, std::int64_t t1) const {
   const auto starting_before = [&](std::int64_t t) {
-    return std::partition_point(steps_.begin(), steps_.end(),
+    return std::partition_point(steps_->begin(), steps_->end(),
                                 [&](const store::Step& s) { return s.start_ns < t; });
   };
   return t0 < t1 ? static_cast<std::size_t>(starting_before(t1) - starting_before(t0)) : 0;

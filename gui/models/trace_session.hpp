@@ -52,7 +52,7 @@ class TraceSession : public QObject {
   QString file_name() const;
   // The reader of the GUI thread (details, search, metadata). Not for other threads.
   const store::Reader& reader() const { return *reader_; }
-  const std::vector<store::Step>& steps() const { return steps_; }
+  const std::vector<store::Step>& steps() const { return *steps_; }
   // How many steps start in [t0, t1).
   std::size_t steps_starting_in(std::int64_t t0, std::int64_t t1) const;
   // The trace's time extent: the summary's once its scan has read it, the steps' before.
@@ -117,7 +117,9 @@ class TraceSession : public QObject {
   analysis::AnalysisOptions options_;
   bool analyse_ = true;
   std::unique_ptr<store::Reader> reader_;
-  std::vector<store::Step> steps_;
+  // Shared with the gap windows, which group them as the analysis does without a copy of their
+  // own (a 100 M-event trace has 2.2 M steps, 71 MB).
+  std::shared_ptr<const std::vector<store::Step>> steps_;
   std::pair<std::int64_t, std::int64_t> steps_extent_{0, 0};
   mutable std::optional<std::optional<std::int64_t>> first_input_bound_;  // outer: looked yet
   std::shared_ptr<TraceSummary> summary_;

@@ -15,6 +15,9 @@ namespace ts::analysis {
 // no time is counted twice and every sum over steps stays within the trace's span.
 std::vector<store::Step> clean_steps(std::span<const store::Step> steps);
 void clean_steps_in_place(std::vector<store::Step>& steps);
+// Whether clean_steps() returns `steps` as they are (every real trace's steps: in time order,
+// disjoint, within the clamped range).
+bool already_clean(std::span<const store::Step> steps);
 
 // The tracks the steps were recorded on (the trainer threads), in order of first appearance.
 std::vector<std::uint32_t> step_tracks(std::span<const store::Step> steps);

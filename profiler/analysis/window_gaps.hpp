@@ -3,6 +3,8 @@
 // way instead of holding every gap of the trace (tens of millions at 100 M events).
 #pragma once
 
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "profiler/analysis/intervals.hpp"
@@ -27,8 +29,19 @@ std::vector<IdleGap> idle_gaps_in(const store::Reader& reader, Interval window,
 struct GapContext {
   std::vector<StepGroup> groups;
   TrackTable tracks;
+  // A trace of one process whose steps need no cleaning: its one group's steps, the caller's
+  // (`groups` is then empty).
+  std::shared_ptr<const std::vector<store::Step>> shared_steps;
+
+  std::size_t group_count() const { return shared_steps ? 1 : groups.size(); }
+  std::span<const store::Step> steps_of(std::size_t group) const {
+    return shared_steps ? std::span<const store::Step>(*shared_steps)
+                        : std::span<const store::Step>(groups[group].steps);
+  }
 };
-GapContext gap_context(const store::Reader& reader);
+// `steps`: the trace's steps (Reader::steps()) when the caller holds them, else null (read here).
+GapContext gap_context(const store::Reader& reader,
+                       std::shared_ptr<const std::vector<store::Step>> steps = nullptr);
 std::vector<IdleGap> idle_gaps_in(const store::Reader& reader, const GapContext& context,
                                   Interval window, const AnalysisOptions& options);
 

@@ -39,30 +39,36 @@ class StepLookup {
 
 }  // namespace
 
+void mark_step_row(StepRow& r, const analysis::Report* report) {
+  const StepLookup by_number(report);
+  const std::size_t n = r.numbers.size();
+  r.input_pct.assign(n, -1.f);
+  r.input_bound.assign(n, 0);
+  r.bound_cum.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const analysis::StepSummary* summary = by_number.find(r.numbers[i]);
+    const bool bound = summary != nullptr && summary->input_bound;
+    if (summary != nullptr) r.input_pct[i] = static_cast<float>(summary->input_pct);
+    r.input_bound[i] = bound ? 1 : 0;
+    r.bound_cum[i + 1] = r.bound_cum[i] + (bound ? 1 : 0);
+  }
+}
+
 StepRow make_step_row(const std::vector<store::Step>& steps, const analysis::Report* report,
                       const std::vector<std::int64_t>& epoch_first_steps) {
-  const StepLookup by_number(report);
   StepRow r;
   r.row.zones.reserve(steps.size());
   r.numbers.reserve(steps.size());
-  r.input_pct.reserve(steps.size());
-  r.input_bound.reserve(steps.size());
-  r.bound_cum.reserve(steps.size() + 1);
-  r.bound_cum.push_back(0);
   std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
   for (const store::Step& s : steps) {
     // Steps of one trainer never overlap; with several (a hostile or odd file) keep a row.
     if (s.start_ns < last_end) continue;
     last_end = s.start_ns + s.dur_ns;
-    const analysis::StepSummary* summary = by_number.find(s.step);
-    const bool bound = summary != nullptr && summary->input_bound;
     r.row.zones.push_back(
         Zone{s.start_ns, s.start_ns + s.dur_ns, static_cast<std::uint32_t>(r.numbers.size()), 1});
     r.numbers.push_back(s.step);
-    r.input_pct.push_back(summary != nullptr ? static_cast<float>(summary->input_pct) : -1.f);
-    r.input_bound.push_back(bound ? 1 : 0);
-    r.bound_cum.push_back(r.bound_cum.back() + (bound ? 1 : 0));
   }
+  mark_step_row(r, report);
   // An epoch starts at the first step numbered at least its first step (numbers ascend in time).
   if (epoch_first_steps.size() >= 2) {
     std::size_t zone = 0;

@@ -51,6 +51,9 @@ struct GapRow {
 // epoch_first_steps (trace_meta.hpp) the step number each epoch starts at, ascending.
 StepRow make_step_row(const std::vector<store::Step>& steps, const analysis::Report* report,
                       const std::vector<std::int64_t>& epoch_first_steps = {});
+// Sets the input-bound flags and input shares of `row`'s steps from `report` (null: unknown), in
+// place: a report arriving after the row was built does not build it again.
+void mark_step_row(StepRow& row, const analysis::Report* report);
 GapRow make_gap_row(const std::vector<analysis::IdleGap>& gaps);
 // One zone per step of the report with idle device time, in time order (of the overlapping steps
 // of several ranks, the first to start: the idle lane is one lane).

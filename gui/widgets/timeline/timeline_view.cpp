@@ -122,7 +122,7 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
 void TimelineView::report_ready() {
   if (!session_ || !session_->report()) return;
   const analysis::Report& r = *session_->report();
-  steps_ = make_step_row(session_->steps(), &r, epochs_);
+  mark_step_row(steps_, &r);
   gaps_ = session_->gap_row();
   shown_gaps_ = gaps_;
   has_gaps_ = r.device.has_device;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -54,6 +55,9 @@ void expect_windows_match(const std::string& path) {
   // The whole trace: every gap, in the report's order.
   EXPECT_EQ(as_tuples(a::idle_gaps_in(reader, {INT64_MIN / 4, INT64_MAX / 4}, {})),
             as_tuples(report.device.gaps));
+  const a::GapContext shared =
+      a::gap_context(reader, std::make_shared<const std::vector<ts::store::Step>>(reader.steps()));
+  EXPECT_EQ(shared.shared_steps != nullptr, report.ranks.empty());  // one process: no copy
   // Windows at a few places and of a few lengths, cutting through steps.
   const std::int64_t span = end - begin;
   for (const auto& [from, length] :
@@ -62,6 +66,9 @@ void expect_windows_match(const std::string& path) {
     const auto t1 = t0 + static_cast<std::int64_t>(length * static_cast<double>(span)) + 1;
     const auto got = as_tuples(a::idle_gaps_in(reader, {t0, t1}, {}));
     EXPECT_EQ(got, expected_in(report, report.device.gaps, t0, t1)) << from << " " << length;
+    // The same from a context on the caller's steps (a viewer's), shared when they need no
+    // cleaning.
+    EXPECT_EQ(as_tuples(a::idle_gaps_in(reader, shared, {t0, t1}, {})), got);
   }
   EXPECT_TRUE(a::idle_gaps_in(reader, {end + 1, end + 1000}, {}).empty());
   // The listed gaps' threshold applies as analyse() applies it.
