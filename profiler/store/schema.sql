@@ -135,10 +135,11 @@ CREATE TABLE overview (
 
 -- The analysis kept in a finished trace (profiler/analysis/kept_report.hpp): what `report` and
 -- the viewer computed over the whole trace, in a compact binary form cut into parts, under a key
--- naming the trainscope build and the analysis options that made it, so that the next report or
--- viewer of a large trace reads it instead of every event again. Derived data, like the overview:
--- cleared whenever the overview is stored again (the events changed), ignored by a build or
--- options other than its key's, and ignored when it does not decode. Files written before it
+-- naming the trainscope build, the analysis options and the trace's first and last event ids,
+-- so that the next report or viewer of a large trace reads it instead of every event again.
+-- Derived data, like the overview: cleared whenever the overview is stored again (the events
+-- changed), ignored by a build or options other than its key's, and ignored when it does not
+-- decode. Files written before it
 -- came to version 5 lack the table; a trace it is kept in gets it then.
 CREATE TABLE analysis (
   key  TEXT NOT NULL,
