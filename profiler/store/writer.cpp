@@ -27,6 +27,7 @@ namespace {
 
 constexpr const char* kCreate = "cannot create trace";
 constexpr const char* kWrite = "cannot write trace";
+constexpr int kCreateBusyMs = 5'000;
 
 // The order append() takes rows in: by start, then track, the longer first.
 bool key_less(const EventRow& a, const EventRow& b) {
@@ -84,6 +85,11 @@ Writer::Writer(const std::string& path, const WriterOptions& options)
       cache_mib_(options.cache_mib) {
   clear_path(path);
   db_.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, kCreate);
+  // While the file is being set up a reader opening it (a viewer, a job waiting for a rank's
+  // part) holds locks the switch to WAL and the first commits must wait out: a short wait, never
+  // a failed capture. Once set up, readers of the WAL file never block this writer, and it never
+  // waits on them: the timeout is lifted at the end of the constructor.
+  sqlite3_busy_timeout(db_.get(), kCreateBusyMs);
   const int page = options.page_size;
   if (options.bulk) db_.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF", kCreate);
   // Staging: incremental auto-vacuum, so that the pages the staged blocks held go back to the
@@ -120,6 +126,7 @@ Writer::Writer(const std::string& path, const WriterOptions& options)
   put_meta(meta_key::kSchemaVersion, std::to_string(kSchemaVersion));
   put_meta(meta_key::kTrainscopeVersion, TRAINSCOPE_VERSION);
   commit();
+  sqlite3_busy_timeout(db_.get(), 0);
 }
 
 Writer::Writer(Db& db, Adopt) : db_(db), owns_file_(false) {

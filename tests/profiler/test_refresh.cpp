@@ -2,6 +2,7 @@
 // then reads exactly what a reader opened afresh reads.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <limits>
 #include <span>
@@ -224,6 +225,37 @@ TEST(Refresh, SnapshotsAreReadOnOtherThreadsAndDoNotChange) {
   // A finished file's readers read the file: there is nothing to copy.
   w.finish();
   EXPECT_EQ(Reader(path).snapshot_copy(), nullptr);
+}
+
+// A viewer (or a job polling a rank's part) opening a capture while it is being created: the
+// capture waits for the reader's moment instead of failing with "database is locked".
+TEST(Refresh, ACaptureBeingCreatedWaitsForAReaderPeekingAtIt) {
+  TempDir dir;
+  const std::string path = dir.file("peeked.db");
+  std::atomic<bool> stop{false};
+  std::thread peek([&] {
+    while (!stop.load()) {
+      try {
+        (void)Reader(path).meta("process.pid");
+      } catch (const ts::store::Error&) {
+        // not yet a trace, or one without its tables: the next try reads more
+      }
+    }
+  });
+  int created = 0;
+  for (int i = 0; i < 150; ++i) {
+    try {
+      Writer w(path, staged());
+      ts::test::write_dictionary(w);
+      ++created;
+    } catch (const ts::store::Error& e) {
+      ADD_FAILURE() << e.what();
+      break;
+    }
+  }
+  stop = true;
+  peek.join();
+  EXPECT_EQ(created, 150);
 }
 
 }  // namespace
