@@ -9,6 +9,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
+#include <QSortFilterProxyModel>
 #include <algorithm>
 #include <atomic>
 #include <charconv>
@@ -19,7 +20,9 @@
 #include <string_view>
 #include <vector>
 
+#include "gui/models/step_model.hpp"
 #include "gui/models/summary_builder.hpp"
+#include "gui/models/table_roles.hpp"
 #include "gui/models/trace_session.hpp"
 #include "gui/widgets/timeline/timeline_view.hpp"
 #include "profiler/store/reader.hpp"
@@ -239,6 +242,47 @@ int main(int argc, char** argv) {
       "windows\n",
       rss, rss0, rss / file_mib,
       static_cast<unsigned long long>(session->windows().cached_events()));
+
+  // The steps table: the session's packed per-step figures sorted by the model itself; and, on
+  // the first 20 000 steps (a proxy takes minutes on all of them: each comparison reads two rows
+  // through data(), decoding their blocks), the model against a proxy model sorting through
+  // data(), as the table did before the figures were packed.
+  {
+    const auto sort_ms = [](QAbstractItemModel& m) {
+      QElapsedTimer t;
+      t.start();
+      m.sort(ts::gui::StepModel::Duration, Qt::DescendingOrder);
+      return std::pair(static_cast<double>(t.nsecsElapsed()) / 1e6,
+                       m.index(0, 0).data(ts::gui::StepModel::StepNumberRole).toLongLong());
+    };
+    const ts::gui::PackedSteps& packed = *session->step_figures();
+    ts::gui::StepModel all;
+    all.set_steps(session->step_figures());
+    const double all_ms = sort_ms(all).first;
+    std::vector<ts::analysis::StepSummary> first;
+    packed.for_each([&](std::size_t i, const ts::analysis::StepSummary& st) {
+      if (i < 20'000) first.push_back(st);
+    });
+    ts::gui::StepModel own, behind_proxy;
+    own.set_steps(first);
+    behind_proxy.set_steps(first);
+    QSortFilterProxyModel proxy;
+    proxy.setSortRole(ts::gui::SortRole);
+    proxy.setSourceModel(&behind_proxy);
+    const auto [own_ms, own_first] = sort_ms(own);
+    const auto [proxy_ms, proxy_first] = sort_ms(proxy);
+    const double list_bytes =
+        static_cast<double>(packed.size() * sizeof(ts::analysis::StepSummary));
+    std::printf(
+        "steps table: %zu steps packed in %.1f MiB (%.0f B a step; %.1f MiB, %.1fx, as a list), "
+        "sorted by duration in %.0f ms; %zu steps: %.1f ms by the model, %.0f ms through a proxy "
+        "(%.0fx)%s\n",
+        packed.size(), static_cast<double>(packed.packed_bytes()) / (1 << 20),
+        static_cast<double>(packed.packed_bytes()) / std::max<double>(1, packed.size()),
+        list_bytes / (1 << 20), list_bytes / std::max<double>(1, packed.packed_bytes()), all_ms,
+        first.size(), own_ms, proxy_ms, proxy_ms / std::max(own_ms, 1e-3),
+        own_first == proxy_first ? "" : " (the two put different steps first!)");
+  }
   view.set_session(nullptr);
   session.reset();
 

@@ -8,15 +8,17 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "gui/models/packed_steps.hpp"
 #include "profiler/analysis/report.hpp"
 
 namespace ts::gui {
 
 struct StepBar {
   std::int64_t first_step = 0, last_step = 0;
-  std::size_t first_index = 0, count = 0;              // into Report::per_step
+  std::size_t first_index = 0, count = 0;              // into the steps
   std::array<double, analysis::kPartCount> part_ms{};  // mean per step
   std::size_t input_bound = 0;                         // input-bound steps among them
   std::size_t warmup = 0;                              // warm-up steps among them
@@ -39,7 +41,8 @@ struct StepBar {
 
 inline constexpr std::size_t kMaxStepBars = 200;
 
-std::vector<StepBar> step_bars(const std::vector<analysis::StepSummary>& steps,
+std::vector<StepBar> step_bars(std::span<const analysis::StepSummary> steps,
                                std::size_t max_bars = kMaxStepBars);
+std::vector<StepBar> step_bars(const PackedSteps& steps, std::size_t max_bars = kMaxStepBars);
 
 }  // namespace ts::gui

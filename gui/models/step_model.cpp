@@ -3,28 +3,73 @@
 #include <QBrush>
 #include <QColor>
 #include <algorithm>
+#include <numeric>
 
 #include "gui/models/format.hpp"
 #include "gui/models/palette.hpp"
 
 namespace ts::gui {
 
-void StepModel::set_steps(std::vector<analysis::StepSummary> steps) {
-  set_steps(std::make_shared<const std::vector<analysis::StepSummary>>(std::move(steps)));
+void StepModel::set_steps(std::span<const analysis::StepSummary> steps) {
+  set_steps(std::make_shared<const PackedSteps>(steps));
 }
 
-void StepModel::set_steps(std::shared_ptr<const std::vector<analysis::StepSummary>> steps) {
+void StepModel::set_steps(std::shared_ptr<const PackedSteps> steps) {
   beginResetModel();
-  steps_ = steps ? std::move(steps) : std::make_shared<const std::vector<analysis::StepSummary>>();
-  origin_ns_ = steps_->empty() ? 0 : steps_->front().start_ns;
-  for (const auto& s : *steps_) origin_ns_ = std::min(origin_ns_, s.start_ns);
+  steps_ = steps ? std::move(steps) : std::make_shared<const PackedSteps>();
+  order_.clear();
+  origin_ns_ = steps_->earliest_start_ns();
   endResetModel();
 }
 
 int StepModel::row_of_step(std::int64_t step) const {
-  for (std::size_t i = 0; i < steps_->size(); ++i)
-    if ((*steps_)[i].step == step) return static_cast<int>(i);
-  return -1;
+  const std::optional<std::size_t> index = steps_->find_step(step);
+  if (!index) return -1;
+  if (order_.empty()) return static_cast<int>(*index);
+  const auto it = std::find(order_.begin(), order_.end(), *index);
+  return it == order_.end() ? -1 : static_cast<int>(it - order_.begin());
+}
+
+void StepModel::sort(int column, Qt::SortOrder order) {
+  if (column < 0 || column >= ColumnCount) return;
+  emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+  const QModelIndexList before = persistentIndexList();
+  std::vector<std::size_t> held;  // the step each persistent index shows
+  held.reserve(static_cast<std::size_t>(before.size()));
+  for (const QModelIndex& i : before) held.push_back(step_of_row(i.row()));
+
+  // One value per step; the input share is the only column that is not an integer.
+  const bool by_pct = column == InputPct;
+  std::vector<std::int64_t> ints(by_pct ? 0 : steps_->size());
+  std::vector<double> pcts(by_pct ? steps_->size() : 0);
+  steps_->for_each([&](std::size_t i, const analysis::StepSummary& s) {
+    if (by_pct)
+      pcts[i] = s.input_pct;
+    else
+      ints[i] = cell(s, column, true).toLongLong();
+  });
+  order_.resize(steps_->size());
+  std::iota(order_.begin(), order_.end(), std::uint32_t{0});
+  const auto less = [&](std::uint32_t a, std::uint32_t b) {
+    return by_pct ? pcts[a] < pcts[b] : ints[a] < ints[b];
+  };
+  if (order == Qt::AscendingOrder)
+    std::stable_sort(order_.begin(), order_.end(), less);
+  else
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return less(b, a); });
+
+  if (!before.isEmpty()) {
+    std::vector<std::uint32_t> row_of(order_.size());
+    for (std::size_t row = 0; row < order_.size(); ++row)
+      row_of[order_[row]] = static_cast<std::uint32_t>(row);
+    QModelIndexList after;
+    for (std::size_t k = 0; k < held.size(); ++k)
+      after.push_back(
+          index(static_cast<int>(row_of[held[k]]), before[static_cast<int>(k)].column()));
+    changePersistentIndexList(before, after);
+  }
+  emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 int StepModel::rowCount(const QModelIndex& parent) const {
@@ -63,7 +108,7 @@ QVariant StepModel::cell(const analysis::StepSummary& s, int column, bool raw) c
 QVariant StepModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
     return {};
-  const analysis::StepSummary& s = (*steps_)[static_cast<std::size_t>(index.row())];
+  const analysis::StepSummary s = steps_->at(step_of_row(index.row()));
   switch (role) {
     case Qt::DisplayRole:
       return cell(s, index.column(), false);

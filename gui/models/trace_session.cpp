@@ -12,6 +12,24 @@
 
 namespace ts::gui {
 
+namespace {
+
+// Packs the per-step figures an analysis hands over.
+class PackingSink : public analysis::StepSink {
+ public:
+  void take(std::vector<analysis::StepSummary>& steps) override { packed_->append(steps); }
+  void discard() override { packed_ = std::make_shared<PackedSteps>(); }
+  std::shared_ptr<const PackedSteps> finish() {
+    packed_->finish();
+    return std::move(packed_);
+  }
+
+ private:
+  std::shared_ptr<PackedSteps> packed_ = std::make_shared<PackedSteps>();
+};
+
+}  // namespace
+
 TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions& options,
                            bool analyse, std::shared_ptr<const store::Snapshot> snapshot,
                            std::shared_ptr<LiveState> live, QObject* parent)
@@ -49,10 +67,17 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
             const store::Reader reader(file, snapshot);
             analysis::AnalysisOptions o = options;
             o.keep_gaps = whole_gaps;
+            // The viewer holds the per-step figures packed (step_figures()), not as a list: a
+            // kept report's go straight from its parts into the packing.
+            PackingSink packing;
             r.report = std::make_shared<analysis::Report>(
-                live ? live->analysis.analyse(reader, o) : analysis::analyse_or_reuse(reader, o));
+                live ? live->analysis.analyse(reader, o)
+                     : analysis::analyse_or_reuse(reader, o, packing));
+            packing.take(r.report->per_step);
+            r.report->per_step = {};
+            r.steps = packing.finish();
             r.gaps = std::make_shared<const GapRow>(whole_gaps ? make_gap_row(r.report->device.gaps)
-                                                               : make_step_idle_row(*r.report));
+                                                               : make_step_idle_row(*r.steps));
             r.report->device.gaps = {};
           } catch (const std::exception& e) {
             r.error = QString::fromStdString(e.what());
@@ -155,6 +180,7 @@ void TraceSession::analysis_done() {
   if (r.report) {
     report_ = std::move(r.report);
     gaps_ = std::move(r.gaps);
+    step_figures_ = std::move(r.steps);
     emit reportReady();
   } else {
     analysis_error_ = r.error;

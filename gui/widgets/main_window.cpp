@@ -183,7 +183,7 @@ void MainWindow::report_ready() {
   const analysis::Report* r = session_ ? session_->report() : nullptr;
   kernels_->set_report(r);
   pipeline_->set_report(r);
-  steps_->set_report(session_ ? session_->shared_report() : nullptr);
+  steps_->set_steps(session_ ? session_->step_figures() : nullptr);
 }
 
 void MainWindow::reload_live() {

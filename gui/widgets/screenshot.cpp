@@ -20,13 +20,9 @@ const std::pair<const char*, MainWindow::View> kViews[] = {
 // A few steps around the first input-bound step (or the middle of the run, past warm-up).
 std::optional<std::pair<std::int64_t, std::int64_t>> screenshot_steps(const TraceSession& s) {
   std::optional<std::int64_t> at;
-  if (const analysis::Report* r = s.report()) {
-    for (const analysis::StepSummary& st : r->per_step)
-      if (st.input_bound) {
-        at = st.step;
-        break;
-      }
-  }
+  const PackedSteps& steps = *s.step_figures();
+  for (std::size_t i = 0; i < steps.size() && !at; ++i)
+    if (const analysis::StepSummary st = steps.at(i); st.input_bound) at = st.step;
   return typical_steps(s.steps(), at);
 }
 

@@ -40,9 +40,12 @@ std::string trace_key(const store::Reader& reader, const AnalysisOptions& option
   return kept_report_key(options) + " events=" + std::to_string(first) + ":" + std::to_string(last);
 }
 
-// The report kept for `options`, whether or not it holds the gaps the caller needs.
-std::optional<Report> decode_kept(const store::Reader& reader, const AnalysisOptions& options) {
+// The report kept for `options`, whether or not it holds the gaps the caller needs; its steps
+// go to `sink` when there is one.
+std::optional<Report> decode_kept(const store::Reader& reader, const AnalysisOptions& options,
+                                  StepSink* sink = nullptr) {
   ReportDecoder decoder;
+  if (sink) decoder.set_step_sink([sink](std::vector<StepSummary>& steps) { sink->take(steps); });
   try {
     if (!reader.kept_analysis(trace_key(reader, options),
                               [&](std::string_view part, std::uint64_t all_bytes) {
@@ -76,16 +79,35 @@ bool keep_report(const store::Reader& reader, const Report& report,
                               [&](std::size_t part) { return encode_report_part(report, part); });
 }
 
-Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& options,
-                        std::int64_t keep_from_events) {
-  std::optional<Report> kept = decode_kept(reader, options);
+namespace {
+
+Report reuse_or_analyse(const store::Reader& reader, const AnalysisOptions& options,
+                        std::int64_t keep_from_events, StepSink* sink) {
+  std::optional<Report> kept = decode_kept(reader, options, sink);
   if (kept && !lacks_gaps(*kept, options)) return std::move(*kept);
+  if (sink) sink->discard();
   Report report = analyse(reader, options);
   // A kept report without the gaps asked for stays: keeping this one would only write it again.
   if (!kept && report.events >= keep_from_events && !reader.staged_events_indexed() &&
       !reader.snapshot())
     keep_report(reader, report, options);
+  if (sink) {
+    sink->take(report.per_step);
+    report.per_step = {};
+  }
   return report;
+}
+
+}  // namespace
+
+Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& options,
+                        std::int64_t keep_from_events) {
+  return reuse_or_analyse(reader, options, keep_from_events, nullptr);
+}
+
+Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& options,
+                        StepSink& steps, std::int64_t keep_from_events) {
+  return reuse_or_analyse(reader, options, keep_from_events, &steps);
 }
 
 }  // namespace ts::analysis

@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "profiler/analysis/report.hpp"
 #include "profiler/store/reader.hpp"
@@ -47,5 +48,21 @@ bool keep_report(const store::Reader& reader, const Report& report, const Analys
 // `keep_from_events` events. Throws what analyse() throws.
 Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& options,
                         std::int64_t keep_from_events = kKeepFromEvents);
+
+// Where a caller that keeps the per-step figures in a form of its own (the viewer packs them)
+// takes them, a part at a time and in step order, instead of in the report's list: a kept
+// report's 2 M steps then never stand in memory as StepSummary (460 MB).
+class StepSink {
+ public:
+  virtual ~StepSink() = default;
+  virtual void take(std::vector<StepSummary>& steps) = 0;  // may move from them
+  // Everything taken so far is void (a kept report that failed to decode half-way): the steps
+  // come again from the first.
+  virtual void discard() = 0;
+};
+
+// analyse_or_reuse(), handing the per-step figures to `steps`: the report's list is empty.
+Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& options,
+                        StepSink& steps, std::int64_t keep_from_events = kKeepFromEvents);
 
 }  // namespace ts::analysis

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <concepts>
+#include <span>
 #include <type_traits>
 
 #include "profiler/store/byte_codec.hpp"
@@ -259,19 +260,43 @@ std::string encode_report_part(const Report& report, std::size_t part) {
   const std::vector<StepSummary>& steps = report.per_step;
   const std::size_t at = (part - 1) * kStepsPerPart;
   const std::size_t n = at < steps.size() ? std::min(kStepsPerPart, steps.size() - at) : 0;
-  out.bytes.reserve(n * 64);
-  out(static_cast<std::uint64_t>(n));
-  // Deltas from the previous part's last step, as the decoder reads them.
-  std::int64_t step = at == 0 ? 0 : steps[at - 1].step;
-  std::int64_t start = at == 0 ? 0 : steps[at - 1].start_ns;
-  for (std::size_t i = at; i < at + n; ++i) {
-    out(varint::wrapping_sub(steps[i].step, step));
-    out(varint::wrapping_sub(steps[i].start_ns, start));
-    step = steps[i].step;
-    start = steps[i].start_ns;
-    out(steps[i]);
+  return encode_step_run(std::span(steps).subspan(at, n), at == 0 ? nullptr : &steps[at - 1]);
+}
+
+std::string encode_step_run(std::span<const StepSummary> steps, const StepSummary* before) {
+  Out out;
+  out.bytes.reserve(steps.size() * 64);
+  out(static_cast<std::uint64_t>(steps.size()));
+  // Deltas from the step before the run, as the decoder reads them.
+  std::int64_t step = before ? before->step : 0;
+  std::int64_t start = before ? before->start_ns : 0;
+  for (const StepSummary& s : steps) {
+    out(varint::wrapping_sub(s.step, step));
+    out(varint::wrapping_sub(s.start_ns, start));
+    step = s.step;
+    start = s.start_ns;
+    out(s);
   }
   return std::move(out.bytes);
+}
+
+bool decode_step_run(std::string_view bytes, const StepSummary* before, std::size_t most,
+                     std::vector<StepSummary>& out) {
+  In in(bytes);
+  std::size_t n = 0;
+  if (!in.input().count(n, kMinStepBytes) || n == 0 || n > most) return false;
+  std::int64_t step = before ? before->step : 0;
+  std::int64_t start = before ? before->start_ns : 0;
+  out.reserve(out.size() + n);
+  for (std::size_t i = 0; i < n && in.ok(); ++i) {
+    std::int64_t step_delta = 0, start_delta = 0;
+    in(step_delta), in(start_delta);
+    StepSummary& s = out.emplace_back();
+    s.step = step = varint::wrapping_add(step, step_delta);
+    s.start_ns = start = varint::wrapping_add(start, start_delta);
+    in(s);
+  }
+  return in.done();
 }
 
 std::vector<std::string> encode_report(const Report& report) {
@@ -283,44 +308,40 @@ std::vector<std::string> encode_report(const Report& report) {
 
 bool ReportDecoder::add(std::string_view part, std::uint64_t all_bytes) {
   if (failed_) return false;
-  In in(part);
-  if (parts_++ == 0) {
-    std::uint64_t format = 0;
-    if (!in.input().skip(kMagic) || !in.input().u64(format) || format != kFormat) {
-      failed_ = true;
-      return false;
+  if (parts_++ > 0) {
+    std::vector<StepSummary>& steps = report_.per_step;
+    const std::size_t had = steps.size();
+    failed_ =
+        !decode_step_run(part, last_step_ ? &*last_step_ : nullptr,
+                         std::min<std::uint64_t>(kStepsPerPart, steps_ - decoded_steps_), steps);
+    if (failed_) return false;
+    decoded_steps_ += steps.size() - had;
+    last_step_ = steps.back();
+    if (sink_) {
+      sink_(steps);
+      steps.clear();
     }
-    in(steps_);
-    if (!in.ok() || steps_ > all_bytes / kMinStepBytes) {
-      failed_ = true;
-      return false;
-    }
-    in(report_);
-    report_.per_step.reserve(static_cast<std::size_t>(steps_));
-  } else {
-    std::size_t n = 0;
-    if (!in.input().count(n, kMinStepBytes) || n == 0 || n > kStepsPerPart ||
-        n > steps_ - report_.per_step.size()) {
-      failed_ = true;
-      return false;
-    }
-    std::int64_t step = report_.per_step.empty() ? 0 : report_.per_step.back().step;
-    std::int64_t start = report_.per_step.empty() ? 0 : report_.per_step.back().start_ns;
-    for (std::size_t i = 0; i < n && in.ok(); ++i) {
-      std::int64_t step_delta = 0, start_delta = 0;
-      in(step_delta), in(start_delta);
-      StepSummary& s = report_.per_step.emplace_back();
-      s.step = step = varint::wrapping_add(step, step_delta);
-      s.start_ns = start = varint::wrapping_add(start, start_delta);
-      in(s);
-    }
+    return true;
   }
+  In in(part);
+  std::uint64_t format = 0;
+  if (!in.input().skip(kMagic) || !in.input().u64(format) || format != kFormat) {
+    failed_ = true;
+    return false;
+  }
+  in(steps_);
+  if (!in.ok() || steps_ > all_bytes / kMinStepBytes) {
+    failed_ = true;
+    return false;
+  }
+  in(report_);
+  report_.per_step.reserve(sink_ ? kStepsPerPart : static_cast<std::size_t>(steps_));
   if (!in.done()) failed_ = true;
   return !failed_;
 }
 
 std::optional<Report> ReportDecoder::finish() {
-  if (failed_ || parts_ == 0 || report_.per_step.size() != steps_) return std::nullopt;
+  if (failed_ || parts_ == 0 || decoded_steps_ != steps_) return std::nullopt;
   failed_ = true;  // the report moves out once
   return std::move(report_);
 }

@@ -18,7 +18,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +37,16 @@ std::size_t report_parts(const Report& report);
 std::string encode_report_part(const Report& report, std::size_t part);
 std::vector<std::string> encode_report(const Report& report);  // every part
 
+// A run of steps in the form of a report's step part: the count, then each step, its number and
+// start delta-coded from the step before it (from `before`, the step preceding the run, for the
+// first; from 0 when null). About 60 bytes a step, against sizeof(StepSummary), 208.
+std::string encode_step_run(std::span<const StepSummary> steps, const StepSummary* before);
+// Appends the steps of a run encode_step_run() made with the same `before` to `out`; false when
+// the bytes do not decode, hold no step or more than `most`, or have bytes left over (`out` then
+// holds what decoded).
+bool decode_step_run(std::string_view bytes, const StepSummary* before, std::size_t most,
+                     std::vector<StepSummary>& out);
+
 // Decodes the parts encode_report() made, fed one at a time.
 class ReportDecoder {
  public:
@@ -43,11 +55,18 @@ class ReportDecoder {
   bool add(std::string_view part, std::uint64_t all_bytes);
   // The report, when every part decoded and the steps the head announced all came.
   std::optional<Report> finish();
+  // Hands each part's steps to `sink` as it decodes (it may move them) instead of keeping them
+  // in the report: finish()'s report then has no per-step list. Set before the first part.
+  void set_step_sink(std::function<void(std::vector<StepSummary>&)> sink) {
+    sink_ = std::move(sink);
+  }
 
  private:
   Report report_;
   std::size_t parts_ = 0;
-  std::uint64_t steps_ = 0;
+  std::uint64_t steps_ = 0, decoded_steps_ = 0;
+  std::optional<StepSummary> last_step_;  // the last step decoded, where the next part goes on
+  std::function<void(std::vector<StepSummary>&)> sink_;
   bool failed_ = false;
 };
 

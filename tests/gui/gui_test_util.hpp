@@ -6,7 +6,10 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <vector>
 
+#include "gui/models/packed_steps.hpp"
+#include "profiler/analysis/report.hpp"
 #include "profiler/store/writer.hpp"
 #include "profiler/synth/synth.hpp"
 
@@ -18,6 +21,13 @@ inline QStringList sample_traces() {
   const QDir dir(QStringLiteral(TS_SOURCE_DIR "/traces"));
   for (const QString& f : dir.entryList({QStringLiteral("*.db")}, QDir::Files, QDir::Name))
     out << dir.filePath(f);
+  return out;
+}
+
+// Packed per-step figures (a session's step_figures()), unpacked.
+inline std::vector<analysis::StepSummary> unpacked(const PackedSteps& steps) {
+  std::vector<analysis::StepSummary> out;
+  steps.for_each([&](std::size_t, const analysis::StepSummary& s) { out.push_back(s); });
   return out;
 }
 

@@ -3,11 +3,17 @@
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
 #include <QtTest>
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <set>
+#include <vector>
 
 #include "gui/models/diff_model.hpp"
 #include "gui/models/format.hpp"
 #include "gui/models/kernel_model.hpp"
 #include "gui/models/overview_figures.hpp"
+#include "gui/models/packed_steps.hpp"
 #include "gui/models/stage_model.hpp"
 #include "gui/models/step_bars.hpp"
 #include "gui/models/step_model.hpp"
@@ -36,6 +42,42 @@ void read_all(const QAbstractItemModel& m) {
     }
   for (int c = 0; c < m.columnCount(); ++c)
     QVERIFY(!m.headerData(c, Qt::Horizontal).toString().isEmpty());
+}
+
+// Every field of two step summaries.
+bool same_step(const ts::analysis::StepSummary& a, const ts::analysis::StepSummary& b) {
+  return a.step == b.step && a.start_ns == b.start_ns && a.dur_ns == b.dur_ns &&
+         a.parts.ns == b.parts.ns && a.input_ns == b.input_ns && a.input_pct == b.input_pct &&
+         a.input_bound == b.input_bound && a.device_busy_ns == b.device_busy_ns &&
+         a.idle_by_cause_ns == b.idle_by_cause_ns && a.h2d_all_ns == b.h2d_all_ns &&
+         a.input_wait_all_ns == b.input_wait_all_ns &&
+         a.input_work_in_wait_ns == b.input_work_in_wait_ns && a.rank_index == b.rank_index &&
+         a.epoch == b.epoch && a.warmup == b.warmup;
+}
+
+// Steps over several packing blocks, with numbers that repeat (two ranks) and go back.
+std::vector<ts::analysis::StepSummary> varied_steps(std::size_t n) {
+  std::vector<ts::analysis::StepSummary> steps(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto& s = steps[i];
+    const auto k = static_cast<std::int64_t>(i);
+    s.step = i % 2 == 0 ? k / 2 : k / 2 + (i % 7 == 0 ? -3 : 0);
+    s.start_ns = 1'700'000'000'000'000'000 + k * 1'000'003 - (i % 5) * 17;
+    s.dur_ns = 900'000 + (k * 7919) % 100'000;
+    for (std::size_t p = 0; p < s.parts.ns.size(); ++p) s.parts.ns[p] = (k + 1) * (p + 3);
+    s.input_ns = k % 1000;
+    s.input_pct = static_cast<double>(k % 97) / 3.0;
+    s.input_bound = i % 3 == 0;
+    s.device_busy_ns = k * 11;
+    for (std::size_t c = 0; c < s.idle_by_cause_ns.size(); ++c) s.idle_by_cause_ns[c] = k % (c + 2);
+    s.h2d_all_ns = -k;  // hostile files carry anything: packing keeps it
+    s.input_wait_all_ns = k << 20;
+    s.input_work_in_wait_ns = 1;
+    s.rank_index = static_cast<int>(i % 2);
+    s.epoch = static_cast<int>(i / 1000) + 1;
+    s.warmup = i < 10;
+  }
+  return steps;
 }
 
 }  // namespace
@@ -183,6 +225,90 @@ class TestModels : public QObject {
     QCOMPARE(f[0].raw, static_cast<double>(a_.steps));
   }
 
+  // Packed steps read back every field of every step, in any order, at a third of the memory.
+  void packed_steps_read_back_what_they_packed() {
+    const auto steps = varied_steps(3 * PackedSteps::kBlockSteps + 17);
+    const PackedSteps packed(steps);
+    QCOMPARE(packed.size(), steps.size());
+    QVERIFY(packed.packed_bytes() * 3 < steps.size() * sizeof(ts::analysis::StepSummary));
+    for (std::size_t i = steps.size(); i-- > 0;) QVERIFY(same_step(packed.at(i), steps[i]));
+    std::size_t next = 0;
+    packed.for_each([&](std::size_t i, const ts::analysis::StepSummary& s) {
+      QCOMPARE(i, next++);
+      QVERIFY(same_step(s, steps[i]));
+    });
+    QCOMPARE(next, steps.size());
+    const auto earliest = std::min_element(
+        steps.begin(), steps.end(), [](auto& a, auto& b) { return a.start_ns < b.start_ns; });
+    QCOMPARE(packed.earliest_start_ns(), earliest->start_ns);
+    // The last step with a number, wherever it lies.
+    for (const std::int64_t number : {std::int64_t{0}, std::int64_t{700}, std::int64_t{1500}}) {
+      std::optional<std::size_t> want;
+      for (std::size_t i = 0; i < steps.size(); ++i)
+        if (steps[i].step == number) want = i;
+      QCOMPARE(packed.find_step(number), want);
+    }
+    QCOMPARE(packed.find_step(-12345), std::optional<std::size_t>());
+    QVERIFY(PackedSteps().empty());
+
+    // Built in pieces of any size, it packs the same; a share the encoding refuses (a hostile
+    // trace's) reads as 0, and the rest of its block reads back whole.
+    auto odd = steps;
+    odd[1500].input_pct = std::numeric_limits<double>::quiet_NaN();
+    odd[1501].input_pct = 1e300;
+    PackedSteps pieces;
+    for (std::size_t at = 0; at < odd.size(); at += 333)
+      pieces.append(std::span(odd).subspan(at, std::min<std::size_t>(333, odd.size() - at)));
+    pieces.finish();
+    QCOMPARE(pieces.size(), odd.size());
+    QCOMPARE(pieces.packed_bytes(), packed.packed_bytes());
+    QCOMPARE(pieces.at(1500).input_pct, 0.0);
+    QCOMPARE(pieces.at(1501).input_pct, 0.0);
+    odd[1500].input_pct = odd[1501].input_pct = 0;
+    for (std::size_t i = 0; i < odd.size(); ++i) QVERIFY(same_step(pieces.at(i), odd[i]));
+  }
+
+  // The steps table sorts itself: stable, every column, and a held index follows its step.
+  void step_model_sorts_itself_stably() {
+    const auto steps = varied_steps(2 * PackedSteps::kBlockSteps + 5);
+    StepModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.set_steps(steps);
+    const QPersistentModelIndex held = model.index(1234, StepModel::Duration);
+    const std::int64_t held_step = steps[1234].step;
+    const std::int64_t held_start = steps[1234].start_ns;
+    for (const int column : {int(StepModel::Duration), int(StepModel::InputPct),
+                             int(StepModel::InputBound), int(StepModel::Step)}) {
+      for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+        model.sort(column, order);
+        QCOMPARE(model.rowCount(), static_cast<int>(steps.size()));
+        std::set<std::int64_t> starts;
+        for (int r = 0; r < model.rowCount(); ++r) {
+          starts.insert(model.index(r, 0).data(StepModel::StartNsRole).toLongLong());
+          if (r == 0) continue;
+          const QVariant a = model.index(r - 1, column).data(SortRole);
+          const QVariant b = model.index(r, column).data(SortRole);
+          const bool in_order = order == Qt::AscendingOrder
+                                    ? QVariant::compare(a, b) != QPartialOrdering::Greater
+                                    : QVariant::compare(a, b) != QPartialOrdering::Less;
+          QVERIFY2(in_order, qPrintable(QStringLiteral("column %1 row %2").arg(column).arg(r)));
+          // Equal values keep the steps' order (their starts ascend), whichever way it sorts.
+          if (QVariant::compare(a, b) == QPartialOrdering::Equivalent)
+            QVERIFY(model.index(r - 1, 0).data(StepModel::StartNsRole).toLongLong() <
+                    model.index(r, 0).data(StepModel::StartNsRole).toLongLong());
+        }
+        QCOMPARE(starts.size(), steps.size());  // every step once
+        QVERIFY(held.isValid());
+        QCOMPARE(held.data(StepModel::StepNumberRole).toLongLong(), held_step);
+        QCOMPARE(held.data(StepModel::StartNsRole).toLongLong(), held_start);
+        const int row = model.row_of_step(steps.back().step);
+        QVERIFY(row >= 0);
+        QCOMPARE(model.index(row, 0).data(StepModel::StepNumberRole).toLongLong(),
+                 steps.back().step);
+      }
+    }
+  }
+
   void step_bars_bucket_long_runs() {
     const auto one = step_bars(a_.per_step, 100000);
     QCOMPARE(one.size(), a_.per_step.size());
@@ -194,7 +320,7 @@ class TestModels : public QObject {
     std::size_t steps = 0;
     for (const StepBar& b : few) steps += b.count;
     QCOMPARE(steps, a_.per_step.size());
-    QVERIFY(step_bars({}, 10).empty());
+    QVERIFY(step_bars(std::span<const ts::analysis::StepSummary>{}, 10).empty());
     // A bar of several steps keeps its slowest: a spike does not vanish in the mean.
     for (const StepBar& b : few) {
       QVERIFY(b.max_ms + 1e-9 >= b.total_ms());

@@ -7,9 +7,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QTableView>
 #include <QtTest>
 
+#include "gui/models/table_roles.hpp"
 #include "gui/widgets/main_window.hpp"
+#include "gui/widgets/tables/steps_page.hpp"
 #include "gui_test_util.hpp"
 #include "profiler/store/reader.hpp"
 
@@ -108,6 +111,18 @@ class TestOverview : public QObject {
     }
     if (bars.size() == r.per_step.size())
       QCOMPARE(static_cast<std::int64_t>(marked), r.input_bound_steps);
+
+    // The steps page: every step of the analysis, from the session's packed figures, with the
+    // model itself behind the view (it sorts itself).
+    StepModel* model = w.steps()->model();
+    QCOMPARE(model->rowCount(), static_cast<int>(r.per_step.size()));
+    for (int row = 0; row < model->rowCount(); ++row) {
+      const auto& st = r.per_step[static_cast<std::size_t>(row)];
+      QCOMPARE(model->index(row, 0).data(StepModel::StepNumberRole).toLongLong(), st.step);
+      QCOMPARE(model->index(row, StepModel::Duration).data(SortRole).toLongLong(), st.dur_ns);
+      QCOMPARE(model->index(row, 0).data(StepModel::InputBoundRole).toBool(), st.input_bound);
+    }
+    QCOMPARE(w.steps()->findChild<QTableView*>()->model(), static_cast<QAbstractItemModel*>(model));
   }
 
   // A trace that lacks data says so above the figures, one line per gap; a complete one shows

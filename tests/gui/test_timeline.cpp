@@ -62,11 +62,12 @@ class TestTimeline : public QObject {
     for (const QString& path : test::sample_traces()) {
       auto session = std::make_unique<TraceSession>(path);
       session->wait();
-      const ts::analysis::Report* r = session->report();
-      QVERIFY(r);
+      QVERIFY(session->report());
       const auto range = session->initial_range();
       QVERIFY(range);
-      for (const ts::analysis::StepSummary& st : r->per_step)
+      const auto per_step = test::unpacked(*session->step_figures());
+      QVERIFY(!per_step.empty());
+      for (const ts::analysis::StepSummary& st : per_step)
         if (st.warmup)  // no warm-up step in view (the margin may show its last microseconds)
           QVERIFY2(st.start_ns + st.dur_ns / 2 < range->first, qPrintable(path));
     }
@@ -113,20 +114,19 @@ class TestTimeline : public QObject {
 
       // Where: the first input-bound step as the analysis finds it, with a little context.
       session->wait();
-      const ts::analysis::Report* r = session->report();
-      QVERIFY(r);
+      QVERIFY(session->report());
+      const auto per_step = test::unpacked(*session->step_figures());
       std::size_t index = 0;
-      while (index < r->per_step.size() &&
-             !(r->per_step[index].input_bound && !r->per_step[index].warmup))
+      while (index < per_step.size() && !(per_step[index].input_bound && !per_step[index].warmup))
         ++index;
-      QVERIFY(index < r->per_step.size());
+      QVERIFY(index < per_step.size());
       if (path == rare_) QVERIFY(index >= 4);  // not merely the first steps
-      const ts::analysis::StepSummary& st = r->per_step[index];
+      const ts::analysis::StepSummary& st = per_step[index];
       QCOMPARE(session->first_input_bound_step(), std::optional<std::int64_t>(st.step));
       QVERIFY(m.view_begin() <= st.start_ns);
       QVERIFY(m.view_end() >= st.start_ns + st.dur_ns);
       std::int64_t longest = 0;
-      for (const auto& s : r->per_step) longest = std::max(longest, s.dur_ns);
+      for (const auto& s : per_step) longest = std::max(longest, s.dur_ns);
       QVERIFY(m.view_span_ns() <= 4.2 * static_cast<double>(longest));
       QVERIFY(m.view_span_ns() >= static_cast<double>(st.dur_ns));
 

@@ -84,22 +84,21 @@ void step_details(const TraceSession& s, const StepRow& steps, const Selection& 
     d.emplace_back(QStringLiteral("Breakdown"), QStringLiteral("analysing…"));
     return;
   }
-  for (const analysis::StepSummary& st : r->per_step) {
-    if (st.step != number) continue;
-    d.emplace_back(
-        QStringLiteral("Input"),
-        format_pct(st.input_pct) + (st.input_bound ? QStringLiteral(" — input-bound") : QString()));
-    for (int p = 0; p < analysis::kPartCount; ++p) {
-      const std::int64_t ns = st.parts.ns[static_cast<std::size_t>(p)];
-      if (ns > 0)
-        d.emplace_back(part_label(static_cast<analysis::Part>(p)),
-                       format_ns(static_cast<double>(ns)));
-    }
-    if (r->device.has_device)
-      d.emplace_back(QStringLiteral("Device busy"),
-                     format_ns(static_cast<double>(st.device_busy_ns)));
-    break;
+  const std::optional<std::size_t> index = s.step_figures()->find_step(number);
+  if (!index) return;
+  const analysis::StepSummary st = s.step_figures()->at(*index);
+  d.emplace_back(
+      QStringLiteral("Input"),
+      format_pct(st.input_pct) + (st.input_bound ? QStringLiteral(" — input-bound") : QString()));
+  for (int p = 0; p < analysis::kPartCount; ++p) {
+    const std::int64_t ns = st.parts.ns[static_cast<std::size_t>(p)];
+    if (ns > 0)
+      d.emplace_back(part_label(static_cast<analysis::Part>(p)),
+                     format_ns(static_cast<double>(ns)));
   }
+  if (r->device.has_device)
+    d.emplace_back(QStringLiteral("Device busy"),
+                   format_ns(static_cast<double>(st.device_busy_ns)));
 }
 
 void gap_details(const TraceSession& s, const GapRow& gaps, const Selection& sel, Details& d) {

@@ -3,58 +3,61 @@
 #include <algorithm>
 #include <array>
 #include <limits>
-#include <span>
 
 namespace ts::gui {
 
 namespace {
 
-// The report's summary of a step number (of several with that number, the last listed) by
-// binary search: per_step is in step order, so millions of steps need no map of their own.
+// The input share and flag of each step number (of several steps with one number, the last
+// listed), looked up by binary search: millions of steps need no map of their own.
 class StepLookup {
  public:
-  explicit StepLookup(const analysis::Report* report) {
-    if (report == nullptr) return;
-    steps_ = report->per_step;
-    const auto by_step = [](const analysis::StepSummary& a, const analysis::StepSummary& b) {
-      return a.step < b.step;
-    };
-    if (std::is_sorted(steps_.begin(), steps_.end(), by_step)) return;
-    sorted_.assign(steps_.begin(), steps_.end());  // a hostile file's report: sorted apart
-    std::stable_sort(sorted_.begin(), sorted_.end(), by_step);
-    steps_ = sorted_;
+  struct Entry {
+    std::int64_t step = 0;
+    float input_pct = 0;
+    bool input_bound = false;
+  };
+
+  explicit StepLookup(const PackedSteps* steps) {
+    if (steps == nullptr) return;
+    entries_.reserve(steps->size());
+    steps->for_each([&](std::size_t, const analysis::StepSummary& s) {
+      entries_.push_back({s.step, static_cast<float>(s.input_pct), s.input_bound});
+    });
+    const auto by_step = [](const Entry& a, const Entry& b) { return a.step < b.step; };
+    // A hostile file's report need not be in step order; stable keeps the last listed last.
+    if (!std::is_sorted(entries_.begin(), entries_.end(), by_step))
+      std::stable_sort(entries_.begin(), entries_.end(), by_step);
   }
 
-  const analysis::StepSummary* find(std::int64_t step) const {
-    const auto it =
-        std::upper_bound(steps_.begin(), steps_.end(), step,
-                         [](std::int64_t n, const analysis::StepSummary& s) { return n < s.step; });
-    return it == steps_.begin() || (it - 1)->step != step ? nullptr : &*(it - 1);
+  const Entry* find(std::int64_t step) const {
+    const auto it = std::upper_bound(entries_.begin(), entries_.end(), step,
+                                     [](std::int64_t n, const Entry& e) { return n < e.step; });
+    return it == entries_.begin() || (it - 1)->step != step ? nullptr : &*(it - 1);
   }
 
  private:
-  std::span<const analysis::StepSummary> steps_;
-  std::vector<analysis::StepSummary> sorted_;
+  std::vector<Entry> entries_;
 };
 
 }  // namespace
 
-void mark_step_row(StepRow& r, const analysis::Report* report) {
-  const StepLookup by_number(report);
+void mark_step_row(StepRow& r, const PackedSteps* steps) {
+  const StepLookup by_number(steps);
   const std::size_t n = r.numbers.size();
   r.input_pct.assign(n, -1.f);
   r.input_bound.assign(n, 0);
   r.bound_cum.assign(n + 1, 0);
   for (std::size_t i = 0; i < n; ++i) {
-    const analysis::StepSummary* summary = by_number.find(r.numbers[i]);
+    const StepLookup::Entry* summary = by_number.find(r.numbers[i]);
     const bool bound = summary != nullptr && summary->input_bound;
-    if (summary != nullptr) r.input_pct[i] = static_cast<float>(summary->input_pct);
+    if (summary != nullptr) r.input_pct[i] = summary->input_pct;
     r.input_bound[i] = bound ? 1 : 0;
     r.bound_cum[i + 1] = r.bound_cum[i] + (bound ? 1 : 0);
   }
 }
 
-StepRow make_step_row(const std::vector<store::Step>& steps, const analysis::Report* report,
+StepRow make_step_row(const std::vector<store::Step>& steps, const PackedSteps* figures,
                       const std::vector<std::int64_t>& epoch_first_steps) {
   StepRow r;
   r.row.zones.reserve(steps.size());
@@ -68,7 +71,7 @@ StepRow make_step_row(const std::vector<store::Step>& steps, const analysis::Rep
         Zone{s.start_ns, s.start_ns + s.dur_ns, static_cast<std::uint32_t>(r.numbers.size()), 1});
     r.numbers.push_back(s.step);
   }
-  mark_step_row(r, report);
+  mark_step_row(r, figures);
   // An epoch starts at the first step numbered at least its first step (numbers ascend in time).
   if (epoch_first_steps.size() >= 2) {
     std::size_t zone = 0;
@@ -104,7 +107,7 @@ GapRow make_gap_row(const std::vector<analysis::IdleGap>& gaps) {
   return g;
 }
 
-GapRow make_step_idle_row(const analysis::Report& report) {
+GapRow make_step_idle_row(const PackedSteps& steps) {
   GapRow g;
   g.per_step = true;
   const auto idle_of = [](const analysis::StepSummary& s) {
@@ -112,24 +115,23 @@ GapRow make_step_idle_row(const analysis::Report& report) {
     for (const std::int64_t ns : s.idle_by_cause_ns) idle += ns;
     return idle;
   };
-  // Exactly the room needed: millions of steps would otherwise be held up to twice over.
-  const auto zones = static_cast<std::size_t>(
-      std::count_if(report.per_step.begin(), report.per_step.end(),
-                    [&](const analysis::StepSummary& s) { return idle_of(s) > 0; }));
-  g.row.zones.reserve(zones);
-  g.steps.reserve(zones);
-  g.idle_ns.reserve(zones);
+  // Room for a zone per step, in one pass over the packed steps: growing would hold millions of
+  // zones up to twice over, and the room steps without idle time leave is never touched (the
+  // allocation is mapped, not written).
+  g.row.zones.reserve(steps.size());
+  g.steps.reserve(steps.size());
+  g.idle_ns.reserve(steps.size());
   std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
-  for (const analysis::StepSummary& s : report.per_step) {
+  steps.for_each([&](std::size_t, const analysis::StepSummary& s) {
     const std::int64_t idle = idle_of(s);
-    if (idle <= 0 || s.start_ns < last_end) continue;  // ranks' steps overlap: one lane
+    if (idle <= 0 || s.start_ns < last_end) return;  // ranks' steps overlap: one lane
     const auto& by_cause = s.idle_by_cause_ns;
     const auto cause = std::max_element(by_cause.begin(), by_cause.end()) - by_cause.begin();
     last_end = s.start_ns + s.dur_ns;
     g.row.zones.push_back(Zone{s.start_ns, last_end, static_cast<std::uint32_t>(cause), 1});
     g.steps.push_back(s.step);
     g.idle_ns.push_back(idle);
-  }
+  });
   return g;
 }
 

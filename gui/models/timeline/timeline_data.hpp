@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gui/models/packed_steps.hpp"
 #include "gui/models/zone.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/store/reader.hpp"
@@ -47,16 +48,17 @@ struct GapRow {
   analysis::IdleCause dominant(std::size_t first, std::size_t last) const;
 };
 
-// Steps in time order (the store's step_span rows); `report` adds the input-bound flags;
-// epoch_first_steps (trace_meta.hpp) the step number each epoch starts at, ascending.
-StepRow make_step_row(const std::vector<store::Step>& steps, const analysis::Report* report,
+// Steps in time order (the store's step_span rows); `figures` (the analysis's per-step figures,
+// null until it is done) adds the input-bound flags; epoch_first_steps (trace_meta.hpp) the step
+// number each epoch starts at, ascending.
+StepRow make_step_row(const std::vector<store::Step>& steps, const PackedSteps* figures,
                       const std::vector<std::int64_t>& epoch_first_steps = {});
-// Sets the input-bound flags and input shares of `row`'s steps from `report` (null: unknown), in
+// Sets the input-bound flags and input shares of `row`'s steps from `figures` (null: unknown), in
 // place: a report arriving after the row was built does not build it again.
-void mark_step_row(StepRow& row, const analysis::Report* report);
+void mark_step_row(StepRow& row, const PackedSteps* figures);
 GapRow make_gap_row(const std::vector<analysis::IdleGap>& gaps);
-// One zone per step of the report with idle device time, in time order (of the overlapping steps
-// of several ranks, the first to start: the idle lane is one lane).
-GapRow make_step_idle_row(const analysis::Report& report);
+// One zone per step (the analysis's per-step figures) with idle device time, in time order (of the
+// overlapping steps of several ranks, the first to start: the idle lane is one lane).
+GapRow make_step_idle_row(const PackedSteps& steps);
 
 }  // namespace ts::gui

@@ -24,18 +24,18 @@ StepChart::StepChart(QWidget* parent) : QChartView(parent) {
   chart()->legend()->setAlignment(Qt::AlignBottom);
 }
 
-void StepChart::set_report(const analysis::Report* report) {
+void StepChart::set_report(const analysis::Report* report, const PackedSteps* steps) {
   chart()->removeAllSeries();
   for (QAbstractAxis* a : chart()->axes()) {
     chart()->removeAxis(a);
     delete a;
   }
   bars_.clear();
-  if (report) rebuild(*report);
+  if (report && steps) rebuild(*report, *steps);
 }
 
-void StepChart::rebuild(const analysis::Report& report) {
-  bars_ = step_bars(report.per_step);
+void StepChart::rebuild(const analysis::Report& report, const PackedSteps& steps) {
+  bars_ = step_bars(steps);
   if (bars_.empty()) {
     chart()->setTitle(tr("No steps recorded"));
     return;

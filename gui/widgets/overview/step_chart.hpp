@@ -17,14 +17,15 @@ class StepChart : public QChartView {
 
  public:
   explicit StepChart(QWidget* parent = nullptr);
-  void set_report(const analysis::Report* report);
+  // The report and its per-step figures (the session's step_figures()); null clears the chart.
+  void set_report(const analysis::Report* report, const PackedSteps* steps);
   const std::vector<StepBar>& bars() const { return bars_; }
 
  signals:
   void stepActivated(std::int64_t step);
 
  private:
-  void rebuild(const analysis::Report& report);
+  void rebuild(const analysis::Report& report, const PackedSteps& steps);
 
   std::vector<StepBar> bars_;
 };

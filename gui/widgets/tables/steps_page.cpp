@@ -8,7 +8,7 @@
 namespace ts::gui {
 
 StepsPage::StepsPage(QWidget* parent) : QWidget(parent), model_(new StepModel(this)) {
-  view_ = make_table_view(model_, nullptr, this);
+  view_ = make_self_sorting_table_view(model_, this);
   view_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   auto* layout = new QVBoxLayout(this);
@@ -18,11 +18,8 @@ StepsPage::StepsPage(QWidget* parent) : QWidget(parent), model_(new StepModel(th
   });
 }
 
-void StepsPage::set_report(const std::shared_ptr<const analysis::Report>& report) {
-  // Shares the report's per-step list rather than copying it.
-  model_->set_steps(
-      report ? std::shared_ptr<const std::vector<analysis::StepSummary>>(report, &report->per_step)
-             : nullptr);
+void StepsPage::set_steps(const std::shared_ptr<const PackedSteps>& steps) {
+  model_->set_steps(steps);  // shared with the session, not copied
 }
 
 }  // namespace ts::gui

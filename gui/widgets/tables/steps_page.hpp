@@ -8,7 +8,6 @@
 #include <memory>
 
 #include "gui/models/step_model.hpp"
-#include "profiler/analysis/report.hpp"
 
 namespace ts::gui {
 
@@ -17,7 +16,7 @@ class StepsPage : public QWidget {
 
  public:
   explicit StepsPage(QWidget* parent = nullptr);
-  void set_report(const std::shared_ptr<const analysis::Report>& report);
+  void set_steps(const std::shared_ptr<const PackedSteps>& steps);
   StepModel* model() const { return model_; }
 
  signals:

@@ -6,15 +6,10 @@
 
 namespace ts::gui {
 
-QTableView* make_table_view(QAbstractItemModel* model, QSortFilterProxyModel* proxy,
-                            QWidget* parent) {
-  auto* view = new QTableView(parent);
-  if (!proxy) {
-    proxy = new QSortFilterProxyModel(view);
-    proxy->setSortRole(SortRole);
-  }
-  proxy->setSourceModel(model);
-  view->setModel(proxy);
+namespace {
+
+// The look, once the view has its model.
+QTableView* style_sortable(QTableView* view) {
   view->setSortingEnabled(true);
   view->setAlternatingRowColors(true);
   view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -27,6 +22,26 @@ QTableView* make_table_view(QAbstractItemModel* model, QSortFilterProxyModel* pr
   view->horizontalHeader()->setMinimumSectionSize(70);
   view->sortByColumn(-1, Qt::AscendingOrder);
   return view;
+}
+
+}  // namespace
+
+QTableView* make_table_view(QAbstractItemModel* model, QSortFilterProxyModel* proxy,
+                            QWidget* parent) {
+  auto* view = new QTableView(parent);
+  if (!proxy) {
+    proxy = new QSortFilterProxyModel(view);
+    proxy->setSortRole(SortRole);
+  }
+  proxy->setSourceModel(model);
+  view->setModel(proxy);
+  return style_sortable(view);
+}
+
+QTableView* make_self_sorting_table_view(QAbstractItemModel* model, QWidget* parent) {
+  auto* view = new QTableView(parent);
+  view->setModel(model);
+  return style_sortable(view);
 }
 
 }  // namespace ts::gui

@@ -91,7 +91,7 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
     return;
   }
   epochs_ = epoch_first_steps(session->reader());
-  steps_ = make_step_row(session->steps(), session->report(), epochs_);
+  steps_ = make_step_row(session->steps(), nullptr, epochs_);
   if (session->report()) report_ready();
   const auto [begin, end] = session->extent();
   if (keep_view) {
@@ -122,7 +122,7 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
 void TimelineView::report_ready() {
   if (!session_ || !session_->report()) return;
   const analysis::Report& r = *session_->report();
-  mark_step_row(steps_, &r);
+  mark_step_row(steps_, session_->step_figures().get());
   gaps_ = session_->gap_row();
   shown_gaps_ = gaps_;
   has_gaps_ = r.device.has_device;

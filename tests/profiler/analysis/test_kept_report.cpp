@@ -247,6 +247,63 @@ TEST(KeptReport, DamagedOrMissingKeptReportIsAnalysedAgain) {
   expect_same(*a::kept_report(again, o), fresh);
 }
 
+// Steps handed over, as a viewer packing them takes them.
+struct RecordingSink : a::StepSink {
+  void take(std::vector<a::StepSummary>& steps) override {
+    ++parts;
+    taken.insert(taken.end(), steps.begin(), steps.end());
+  }
+  void discard() override {
+    ++discards;
+    taken.clear();
+  }
+  std::vector<a::StepSummary> taken;
+  int parts = 0, discards = 0;
+};
+
+// A caller taking the steps through a StepSink gets every step once, a part at a time, and a
+// report without its list; a kept report failing half-way voids what it handed over.
+TEST(KeptReport, StepsGoToASinkAPartAtATime) {
+  ts::test::TempDir dir;
+  const auto [path, fresh] = kept_trace(dir);
+  const a::AnalysisOptions o = without_gaps();
+  a::Report many = fresh;  // kept under the trace's key: its steps are what comes back
+  many.per_step.clear();
+  for (std::int64_t i = 0; i < 40'000; ++i) {
+    a::StepSummary& s = many.per_step.emplace_back();
+    s.step = i;
+    s.start_ns = i * 1'000'003;
+    s.dur_ns = i + 1;
+    s.input_bound = i % 3 == 0;
+  }
+  {
+    const ts::store::Reader reader(path);
+    ASSERT_TRUE(a::keep_report(reader, many, o));
+  }
+  {
+    const ts::store::Reader reader(path);
+    RecordingSink sink;
+    a::Report got = a::analyse_or_reuse(reader, o, sink, 0);
+    EXPECT_TRUE(got.per_step.empty());
+    EXPECT_EQ(sink.parts, 3);  // 40 000 steps in parts of 16 384
+    EXPECT_EQ(sink.discards, 0);
+    got.per_step = sink.taken;
+    expect_same(got, many);
+  }
+  // The last part damaged (a byte too many): the first two were handed over, then voided, then
+  // the analysis's steps came.
+  ASSERT_TRUE(
+      exec_sql(path, "UPDATE analysis SET data = CAST(data || x'00' AS BLOB) WHERE part = 3"));
+  const ts::store::Reader reader(path);
+  RecordingSink sink;
+  a::Report got = a::analyse_or_reuse(reader, o, sink, 0);
+  EXPECT_EQ(sink.discards, 1);
+  EXPECT_EQ(sink.parts, 3);
+  EXPECT_TRUE(got.per_step.empty());
+  got.per_step = sink.taken;
+  expect_same(got, fresh);
+}
+
 // Events removed (or added) at either end outside trainscope, the overview left as it was: the
 // kept report is missed all the same.
 TEST(KeptReport, MissedWhenTheTracesEndsChangeBehindItsBack) {

@@ -1,0 +1,116 @@
+#include "gui/models/packed_steps.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "profiler/analysis/report_codec.hpp"
+
+namespace ts::gui {
+
+void PackedSteps::append(std::span<const analysis::StepSummary> steps) {
+  for (const analysis::StepSummary& s : steps) {
+    earliest_start_ns_ = size_ == 0 ? s.start_ns : std::min(earliest_start_ns_, s.start_ns);
+    ++size_;
+  }
+  while (!steps.empty()) {
+    if (pending_.empty() && steps.size() >= kBlockSteps) {  // whole blocks need no copy
+      pack(steps.first(kBlockSteps));
+      steps = steps.subspan(kBlockSteps);
+      continue;
+    }
+    const std::size_t n = std::min(kBlockSteps - pending_.size(), steps.size());
+    pending_.insert(pending_.end(), steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(n));
+    steps = steps.subspan(n);
+    if (pending_.size() == kBlockSteps) {
+      pack(pending_);
+      pending_.clear();
+    }
+  }
+}
+
+void PackedSteps::finish() {
+  if (!pending_.empty()) pack(pending_);
+  pending_ = {};
+  blocks_.shrink_to_fit();
+}
+
+void PackedSteps::pack(std::span<const analysis::StepSummary> run) {
+  // The encoding refuses a share that is not finite or beyond 2^62 (what a hostile trace's
+  // analysis could make of impossible times): such a share is packed as 0.
+  const auto refused = [](const analysis::StepSummary& s) {
+    return !(std::abs(s.input_pct) <= 0x1p62);
+  };
+  std::vector<analysis::StepSummary> fixed;
+  if (std::any_of(run.begin(), run.end(), refused)) {
+    fixed.assign(run.begin(), run.end());
+    for (analysis::StepSummary& s : fixed)
+      if (refused(s)) s.input_pct = 0;
+    run = fixed;
+  }
+  Block& b = blocks_.emplace_back();
+  b.bytes = analysis::encode_step_run(run, last_packed_ ? &*last_packed_ : nullptr);
+  b.bytes.shrink_to_fit();
+  if (last_packed_) {
+    b.has_before = true;
+    b.before_step = last_packed_->step;
+    b.before_start_ns = last_packed_->start_ns;
+  }
+  const auto [least, most] = std::minmax_element(
+      run.begin(), run.end(), [](const auto& x, const auto& y) { return x.step < y.step; });
+  b.least_step = least->step;
+  b.most_step = most->step;
+  last_packed_ = run.back();
+}
+
+const std::vector<analysis::StepSummary>& PackedSteps::decoded(std::size_t b) const {
+  if (cached_block_ == b) return cache_;
+  const Block& block = blocks_[b];
+  analysis::StepSummary before;
+  before.step = block.before_step;
+  before.start_ns = block.before_start_ns;
+  cache_.clear();
+  cached_block_ = SIZE_MAX;
+  // The bytes were encoded here from a report in memory: they always decode.
+  if (!analysis::decode_step_run(block.bytes, block.has_before ? &before : nullptr, kBlockSteps,
+                                 cache_))
+    throw std::logic_error("packed steps do not decode");
+  cached_block_ = b;
+  return cache_;
+}
+
+analysis::StepSummary PackedSteps::at(std::size_t i) const {
+  const std::lock_guard lock(mutex_);
+  return decoded(i / kBlockSteps).at(i % kBlockSteps);
+}
+
+void PackedSteps::for_each(
+    const std::function<void(std::size_t, const analysis::StepSummary&)>& fn) const {
+  std::vector<analysis::StepSummary> block;
+  for (std::size_t b = 0; b < blocks_.size(); ++b) {
+    {
+      const std::lock_guard lock(mutex_);
+      block = decoded(b);  // a copy: fn may read other steps through at()
+    }
+    for (std::size_t k = 0; k < block.size(); ++k) fn(b * kBlockSteps + k, block[k]);
+  }
+}
+
+std::optional<std::size_t> PackedSteps::find_step(std::int64_t step) const {
+  const std::lock_guard lock(mutex_);
+  for (std::size_t b = blocks_.size(); b-- > 0;) {
+    if (step < blocks_[b].least_step || step > blocks_[b].most_step) continue;
+    const auto& steps = decoded(b);
+    for (std::size_t k = steps.size(); k-- > 0;)
+      if (steps[k].step == step) return b * kBlockSteps + k;
+  }
+  return std::nullopt;
+}
+
+std::size_t PackedSteps::packed_bytes() const {
+  std::size_t n = blocks_.capacity() * sizeof(Block);
+  for (const Block& b : blocks_) n += b.bytes.capacity();
+  return n;
+}
+
+}  // namespace ts::gui
