@@ -135,6 +135,47 @@ class TestLanes : public QObject {
     QCOMPARE(pinned, 4);  // rank 1's header, main, its GPU 0's header and stream
   }
 
+  // The step lane's marks come from the analysis's figures: of several figures with one number
+  // (ranks), the last listed; whether the figures' numbers ascend (one walk) or not (a lookup).
+  void the_step_row_is_marked_from_the_figures() {
+    std::vector<ts::store::Step> steps;
+    for (int s = 0; s < 3000; ++s) steps.push_back({s, 1000 + s * 100, 100, 0});
+    const auto figure = [](std::int64_t step, bool bound, double pct) {
+      ts::analysis::StepSummary f;
+      f.step = step;
+      f.input_bound = bound;
+      f.input_pct = pct;
+      return f;
+    };
+    std::vector<ts::analysis::StepSummary> ascending, two_ranks;
+    for (std::int64_t s = 0; s < 3000; s += 2) {  // odd steps have no figures
+      ascending.push_back(figure(s, false, 1));
+      ascending.push_back(figure(s, s % 3 == 0, 40));  // the same number again: it wins
+    }
+    for (const bool second : {false, true})
+      for (std::int64_t s = 0; s < 3000; ++s)
+        two_ranks.push_back(figure(s, second && s % 5 == 0, second ? 50 : 2));
+    for (const auto* figures : {&ascending, &two_ranks}) {
+      const PackedSteps packed(*figures);
+      StepRow row = make_step_row(steps, nullptr);
+      QCOMPARE(row.bound_in(0, row.numbers.size()), 0u);
+      mark_step_row(row, &packed);
+      std::uint32_t bound = 0;
+      for (std::size_t i = 0; i < row.numbers.size(); ++i) {
+        const ts::analysis::StepSummary* want = nullptr;
+        for (const auto& f : *figures)
+          if (f.step == row.numbers[i]) want = &f;
+        QCOMPARE(row.input_bound[i] != 0, want && want->input_bound);
+        QCOMPARE(row.input_pct[i], want ? static_cast<float>(want->input_pct) : -1.f);
+        bound += row.input_bound[i];
+        QCOMPARE(row.bound_in(0, i + 1), bound);
+      }
+      QVERIFY(bound > 0);
+      mark_step_row(row, nullptr);  // unknown again
+      QCOMPARE(row.bound_in(0, row.numbers.size()), 0u);
+    }
+  }
+
   void the_step_row_knows_where_each_epoch_starts() {
     std::vector<ts::store::Step> steps;
     for (int s = 0; s < 12; ++s) steps.push_back({s, 1000 + s * 100, 100, 0});

@@ -9,7 +9,8 @@ namespace ts::gui {
 namespace {
 
 // The input share and flag of each step number (of several steps with one number, the last
-// listed), looked up by binary search: millions of steps need no map of their own.
+// listed), looked up by binary search: for figures whose numbers do not ascend (several ranks
+// listed apart, a hostile file), 16 bytes a step for the time of the marking.
 class StepLookup {
  public:
   struct Entry {
@@ -18,16 +19,14 @@ class StepLookup {
     bool input_bound = false;
   };
 
-  explicit StepLookup(const PackedSteps* steps) {
-    if (steps == nullptr) return;
-    entries_.reserve(steps->size());
-    steps->for_each([&](std::size_t, const analysis::StepSummary& s) {
+  explicit StepLookup(const PackedSteps& steps) {
+    entries_.reserve(steps.size());
+    steps.for_each([&](std::size_t, const analysis::StepSummary& s) {
       entries_.push_back({s.step, static_cast<float>(s.input_pct), s.input_bound});
     });
-    const auto by_step = [](const Entry& a, const Entry& b) { return a.step < b.step; };
-    // A hostile file's report need not be in step order; stable keeps the last listed last.
-    if (!std::is_sorted(entries_.begin(), entries_.end(), by_step))
-      std::stable_sort(entries_.begin(), entries_.end(), by_step);
+    // Stable: of steps with one number, the last listed stays last.
+    std::stable_sort(entries_.begin(), entries_.end(),
+                     [](const Entry& a, const Entry& b) { return a.step < b.step; });
   }
 
   const Entry* find(std::int64_t step) const {
@@ -40,21 +39,52 @@ class StepLookup {
   std::vector<Entry> entries_;
 };
 
+// Marks the row's steps walking the figures and the row together, both in ascending step
+// order (a trace's usual shape): nothing besides the row. False, leaving the marks partly set,
+// when the figures' numbers do not ascend.
+bool mark_in_one_walk(StepRow& r, const PackedSteps& steps) {
+  if (!std::is_sorted(r.numbers.begin(), r.numbers.end())) return false;
+  const std::size_t n = r.numbers.size();
+  std::size_t zone = 0;
+  std::int64_t last = std::numeric_limits<std::int64_t>::min();
+  bool ascending = true;
+  steps.for_each([&](std::size_t, const analysis::StepSummary& s) {
+    if (!ascending || s.step < last) {
+      ascending = false;
+      return;
+    }
+    last = s.step;
+    while (zone < n && r.numbers[zone] < s.step) ++zone;
+    // Every zone with the number; a later step with the same number overwrites (the last wins).
+    for (std::size_t k = zone; k < n && r.numbers[k] == s.step; ++k) {
+      r.input_pct[k] = static_cast<float>(s.input_pct);
+      r.input_bound[k] = s.input_bound ? 1 : 0;
+    }
+  });
+  return ascending;
+}
+
 }  // namespace
 
 void mark_step_row(StepRow& r, const PackedSteps* steps) {
-  const StepLookup by_number(steps);
   const std::size_t n = r.numbers.size();
-  r.input_pct.assign(n, -1.f);
-  r.input_bound.assign(n, 0);
-  r.bound_cum.assign(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const StepLookup::Entry* summary = by_number.find(r.numbers[i]);
-    const bool bound = summary != nullptr && summary->input_bound;
-    if (summary != nullptr) r.input_pct[i] = summary->input_pct;
-    r.input_bound[i] = bound ? 1 : 0;
-    r.bound_cum[i + 1] = r.bound_cum[i] + (bound ? 1 : 0);
+  const auto unmarked = [&] {
+    r.input_pct.assign(n, -1.f);
+    r.input_bound.assign(n, 0);
+  };
+  unmarked();
+  if (steps != nullptr && !mark_in_one_walk(r, *steps)) {
+    unmarked();
+    const StepLookup by_number(*steps);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (const StepLookup::Entry* e = by_number.find(r.numbers[i])) {
+        r.input_pct[i] = e->input_pct;
+        r.input_bound[i] = e->input_bound ? 1 : 0;
+      }
+    }
   }
+  r.bound_cum.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) r.bound_cum[i + 1] = r.bound_cum[i] + r.input_bound[i];
 }
 
 StepRow make_step_row(const std::vector<store::Step>& steps, const PackedSteps* figures,
