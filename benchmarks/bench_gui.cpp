@@ -274,10 +274,11 @@ int main(int argc, char** argv) {
     const double list_bytes =
         static_cast<double>(packed.size() * sizeof(ts::analysis::StepSummary));
     std::printf(
-        "steps table: %zu steps packed in %.1f MiB (%.0f B a step; %.1f MiB, %.1fx, as a list), "
+        "steps table: %zu steps %s in %.1f MiB (%.0f B a step; %.1f MiB, %.1fx, as a list), "
         "sorted by duration in %.0f ms; %zu steps: %.1f ms by the model, %.0f ms through a proxy "
         "(%.0fx)%s\n",
-        packed.size(), static_cast<double>(packed.packed_bytes()) / (1 << 20),
+        packed.size(), packed.in_file() ? "read from the file, indexed" : "packed",
+        static_cast<double>(packed.packed_bytes()) / (1 << 20),
         static_cast<double>(packed.packed_bytes()) / std::max<double>(1, packed.size()),
         list_bytes / (1 << 20), list_bytes / std::max<double>(1, packed.packed_bytes()), all_ms,
         first.size(), own_ms, proxy_ms, proxy_ms / std::max(own_ms, 1e-3),

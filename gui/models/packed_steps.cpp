@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "profiler/analysis/report_codec.hpp"
@@ -29,10 +30,69 @@ void PackedSteps::append(std::span<const analysis::StepSummary> steps) {
   }
 }
 
+bool PackedSteps::add_kept_part(const std::string& path, std::string_view key, std::size_t part,
+                                std::string_view bytes) {
+  // The file's blocks must each hold kBlockSteps steps but the last, as packed ones do: a part
+  // after one of fewer (the report's last part is its only short one) cannot be added.
+  if (!pending_.empty() || part == 0 || (!blocks_.empty() && blocks_.back().count != kBlockSteps))
+    return false;
+  const std::optional<analysis::StepRunHead> head = analysis::step_run_head(bytes);
+  if (!head || head->count == 0) return false;
+  std::vector<Block> added;
+  std::optional<analysis::StepSummary> before = last_packed_;
+  std::vector<analysis::StepSummary> run;
+  std::size_t offset = head->first_offset, left = head->count;
+  std::int64_t earliest =
+      size_ == 0 ? std::numeric_limits<std::int64_t>::max() : earliest_start_ns_;
+  while (left > 0) {
+    const std::size_t n = std::min(kBlockSteps, left);
+    run.clear();
+    const std::optional<std::size_t> next =
+        analysis::decode_steps_at(bytes, offset, n, before ? &*before : nullptr, run);
+    if (!next) return false;
+    Block& b = added.emplace_back();
+    b.part = part;
+    b.offset = offset;
+    b.count = n;
+    if (before) {
+      b.has_before = true;
+      b.before_step = before->step;
+      b.before_start_ns = before->start_ns;
+    }
+    index_block(b, run);
+    for (const analysis::StepSummary& s : run) earliest = std::min(earliest, s.start_ns);
+    before = run.back();
+    offset = *next;
+    left -= n;
+  }
+  if (offset != bytes.size()) return false;
+  if (!parts_) {
+    try {
+      parts_ = std::make_unique<store::KeptParts>(path);
+    } catch (const std::exception&) {
+      return false;
+    }
+    key_ = std::string(key);
+  }
+  earliest_start_ns_ = earliest;
+  size_ += head->count;
+  last_packed_ = before;
+  blocks_.insert(blocks_.end(), std::make_move_iterator(added.begin()),
+                 std::make_move_iterator(added.end()));
+  return true;
+}
+
 void PackedSteps::finish() {
   if (!pending_.empty()) pack(pending_);
   pending_ = {};
   blocks_.shrink_to_fit();
+}
+
+void PackedSteps::index_block(Block& b, std::span<const analysis::StepSummary> run) {
+  const auto [least, most] = std::minmax_element(
+      run.begin(), run.end(), [](const auto& x, const auto& y) { return x.step < y.step; });
+  b.least_step = least->step;
+  b.most_step = most->step;
 }
 
 void PackedSteps::pack(std::span<const analysis::StepSummary> run) {
@@ -51,15 +111,13 @@ void PackedSteps::pack(std::span<const analysis::StepSummary> run) {
   Block& b = blocks_.emplace_back();
   b.bytes = analysis::encode_step_run(run, last_packed_ ? &*last_packed_ : nullptr);
   b.bytes.shrink_to_fit();
+  b.count = run.size();
   if (last_packed_) {
     b.has_before = true;
     b.before_step = last_packed_->step;
     b.before_start_ns = last_packed_->start_ns;
   }
-  const auto [least, most] = std::minmax_element(
-      run.begin(), run.end(), [](const auto& x, const auto& y) { return x.step < y.step; });
-  b.least_step = least->step;
-  b.most_step = most->step;
+  index_block(b, run);
   last_packed_ = run.back();
 }
 
@@ -69,12 +127,31 @@ const std::vector<analysis::StepSummary>& PackedSteps::decoded(std::size_t b) co
   analysis::StepSummary before;
   before.step = block.before_step;
   before.start_ns = block.before_start_ns;
+  const analysis::StepSummary* from = block.has_before ? &before : nullptr;
   cache_.clear();
   cached_block_ = SIZE_MAX;
-  // The bytes were encoded here from a report in memory: they always decode.
-  if (!analysis::decode_step_run(block.bytes, block.has_before ? &before : nullptr, kBlockSteps,
-                                 cache_))
-    throw std::logic_error("packed steps do not decode");
+  if (block.part == 0) {
+    // Packed here from a report in memory: the bytes always decode.
+    if (!analysis::decode_step_run(block.bytes, from, kBlockSteps, cache_))
+      throw std::logic_error("packed steps do not decode");
+  } else {
+    bool read = cached_part_ == block.part;
+    if (!read) {
+      cached_part_ = 0;
+      if (std::optional<std::string> bytes =
+              parts_->part(key_, static_cast<std::int64_t>(block.part))) {
+        part_bytes_ = std::move(*bytes);
+        cached_part_ = block.part;
+        read = true;
+      }
+    }
+    if (!read || !analysis::decode_steps_at(part_bytes_, block.offset, block.count, from, cache_)) {
+      read_failed_ = true;
+      cache_.assign(block.count, analysis::StepSummary{});
+      for (analysis::StepSummary& s : cache_) s.step = -1;
+    }
+    cache_.resize(block.count);
+  }
   cached_block_ = b;
   return cache_;
 }
@@ -111,6 +188,11 @@ std::size_t PackedSteps::packed_bytes() const {
   std::size_t n = blocks_.capacity() * sizeof(Block);
   for (const Block& b : blocks_) n += b.bytes.capacity();
   return n;
+}
+
+bool PackedSteps::read_failed() const {
+  const std::lock_guard lock(mutex_);
+  return read_failed_;
 }
 
 }  // namespace ts::gui

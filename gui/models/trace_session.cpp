@@ -12,24 +12,6 @@
 
 namespace ts::gui {
 
-namespace {
-
-// Packs the per-step figures an analysis hands over.
-class PackingSink : public analysis::StepSink {
- public:
-  void take(std::vector<analysis::StepSummary>& steps) override { packed_->append(steps); }
-  void discard() override { packed_ = std::make_shared<PackedSteps>(); }
-  std::shared_ptr<const PackedSteps> finish() {
-    packed_->finish();
-    return std::move(packed_);
-  }
-
- private:
-  std::shared_ptr<PackedSteps> packed_ = std::make_shared<PackedSteps>();
-};
-
-}  // namespace
-
 TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions& options,
                            bool analyse, std::shared_ptr<const store::Snapshot> snapshot,
                            std::shared_ptr<LiveState> live, QObject* parent)
@@ -69,7 +51,7 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
             o.keep_gaps = whole_gaps;
             // The viewer holds the per-step figures packed (step_figures()), not as a list: a
             // kept report's go straight from its parts into the packing.
-            PackingSink packing;
+            PackedStepsSink packing(file);
             r.report = std::make_shared<analysis::Report>(
                 live ? live->analysis.analyse(reader, o)
                      : analysis::analyse_or_reuse(reader, o, packing));

@@ -47,10 +47,13 @@ std::optional<Report> decode_kept(const store::Reader& reader, const AnalysisOpt
   ReportDecoder decoder;
   if (sink) decoder.set_step_sink([sink](std::vector<StepSummary>& steps) { sink->take(steps); });
   try {
-    if (!reader.kept_analysis(trace_key(reader, options),
-                              [&](std::string_view part, std::uint64_t all_bytes) {
-                                return decoder.add(part, all_bytes);
-                              }))
+    const std::string key = trace_key(reader, options);
+    std::size_t index = 0;
+    if (!reader.kept_analysis(key, [&](std::string_view part, std::uint64_t all_bytes) {
+          if (sink && index > 0) sink->kept_part(key, index, part);  // part 0 is the head
+          ++index;
+          return decoder.add(part, all_bytes);
+        }))
       return std::nullopt;
   } catch (const store::Error&) {
     return std::nullopt;  // the analysis reads the file again and names what is wrong with it

@@ -56,6 +56,12 @@ class StepSink {
  public:
   virtual ~StepSink() = default;
   virtual void take(std::vector<StepSummary>& steps) = 0;  // may move from them
+  // Before a kept report's part of steps is taken: where it is kept (store::KeptParts reads it
+  // again by `key` and `part`) and its bytes (a run of report_codec.hpp), for a caller that
+  // would rather read them from the file again than hold them.
+  virtual void kept_part(std::string_view key, std::size_t part, std::string_view bytes) {
+    (void)key, (void)part, (void)bytes;
+  }
   // Everything taken so far is void (a kept report that failed to decode half-way): the steps
   // come again from the first.
   virtual void discard() = 0;

@@ -280,11 +280,18 @@ std::string encode_step_run(std::span<const StepSummary> steps, const StepSummar
   return std::move(out.bytes);
 }
 
-bool decode_step_run(std::string_view bytes, const StepSummary* before, std::size_t most,
-                     std::vector<StepSummary>& out) {
-  In in(bytes);
+std::optional<StepRunHead> step_run_head(std::string_view run) {
+  In in(run);
   std::size_t n = 0;
-  if (!in.input().count(n, kMinStepBytes) || n == 0 || n > most) return false;
+  if (!in.input().count(n, kMinStepBytes)) return std::nullopt;
+  return StepRunHead{n, run.size() - in.input().left()};
+}
+
+std::optional<std::size_t> decode_steps_at(std::string_view run, std::size_t offset, std::size_t n,
+                                           const StepSummary* before,
+                                           std::vector<StepSummary>& out) {
+  if (offset > run.size()) return std::nullopt;
+  In in(run.substr(offset));
   std::int64_t step = before ? before->step : 0;
   std::int64_t start = before ? before->start_ns : 0;
   out.reserve(out.size() + n);
@@ -296,7 +303,16 @@ bool decode_step_run(std::string_view bytes, const StepSummary* before, std::siz
     s.start_ns = start = varint::wrapping_add(start, start_delta);
     in(s);
   }
-  return in.done();
+  if (!in.ok()) return std::nullopt;
+  return run.size() - in.input().left();
+}
+
+bool decode_step_run(std::string_view bytes, const StepSummary* before, std::size_t most,
+                     std::vector<StepSummary>& out) {
+  const std::optional<StepRunHead> head = step_run_head(bytes);
+  if (!head || head->count == 0 || head->count > most) return false;
+  const auto end = decode_steps_at(bytes, head->first_offset, head->count, before, out);
+  return end && *end == bytes.size();
 }
 
 std::vector<std::string> encode_report(const Report& report) {

@@ -47,6 +47,19 @@ std::string encode_step_run(std::span<const StepSummary> steps, const StepSummar
 bool decode_step_run(std::string_view bytes, const StepSummary* before, std::size_t most,
                      std::vector<StepSummary>& out);
 
+// A run read in pieces (the viewer reads a kept report's steps a block at a time): its count and
+// the offset of its first step; then `n` steps from any step boundary `offset`, the first
+// delta-coded from `before` (the step before it), appended to `out`. decode_steps_at returns the
+// offset after them, or nullopt when they do not decode (`out` then holds what did).
+struct StepRunHead {
+  std::size_t count = 0;
+  std::size_t first_offset = 0;
+};
+std::optional<StepRunHead> step_run_head(std::string_view run);
+std::optional<std::size_t> decode_steps_at(std::string_view run, std::size_t offset, std::size_t n,
+                                           const StepSummary* before,
+                                           std::vector<StepSummary>& out);
+
 // Decodes the parts encode_report() made, fed one at a time.
 class ReportDecoder {
  public:

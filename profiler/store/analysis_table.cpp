@@ -84,4 +84,32 @@ bool keep_analysis(const std::string& path, std::string_view key, std::string_vi
   }
 }
 
+KeptParts::KeptParts(const std::string& path) {
+  constexpr std::string_view kRead = "cannot read the analysis kept in";
+  db_.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, kRead);
+  sqlite3_busy_timeout(db_.get(), 2000);  // a report being kept by another process
+  sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+  db_.exec("PRAGMA trusted_schema=OFF; PRAGMA query_only=ON; PRAGMA cache_size=-2048", kRead);
+  if (has_table(db_))
+    read_ = Stmt(db_, "SELECT data FROM analysis WHERE key = ? AND part = ?", kRead);
+}
+
+std::optional<std::string> KeptParts::part(std::string_view key, std::int64_t part) noexcept {
+  try {
+    if (!read_.get()) return std::nullopt;
+    read_.reset();
+    read_.bind(1, key);
+    read_.bind(2, part);
+    if (!read_.step()) return std::nullopt;
+    const auto* p = static_cast<const char*>(sqlite3_column_blob(read_.get(), 0));
+    const auto n = static_cast<std::size_t>(sqlite3_column_bytes(read_.get(), 0));
+    std::string bytes(p ? p : "", p ? n : 0);
+    read_.reset();
+    return bytes;
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace ts::store

@@ -4,7 +4,9 @@
 // events, so storing the overview again (the events changed) clears them.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -29,5 +31,20 @@ bool keep_analysis(const std::string& path, std::string_view key, std::string_vi
 
 // Drops whatever the trace keeps, inside the caller's transaction on `db`.
 void clear_kept_analysis(const Db& db);
+
+// Single parts of what a trace keeps, read on a connection of its own (one caller at a time):
+// the viewer reads a kept report's steps a block at a time instead of holding them.
+class KeptParts {
+ public:
+  // Opens `path` read-only; throws Error when it cannot.
+  explicit KeptParts(const std::string& path);
+  // The bytes of part `part` kept under `key`; nullopt when there is none (another build or
+  // other options replaced it since) or the file cannot be read.
+  std::optional<std::string> part(std::string_view key, std::int64_t part) noexcept;
+
+ private:
+  Db db_;
+  Stmt read_;
+};
 
 }  // namespace ts::store

@@ -1,5 +1,7 @@
 // The table models (kernels, pipeline stages, steps, diff), each under QAbstractItemModelTester,
 // filled from real analyses of synthetic traces and from hand-made reports.
+#include <sqlite3.h>
+
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
 #include <QtTest>
@@ -19,6 +21,7 @@
 #include "gui/models/step_model.hpp"
 #include "gui_test_util.hpp"
 #include "profiler/analysis/diff.hpp"
+#include "profiler/analysis/kept_report.hpp"
 #include "profiler/store/reader.hpp"
 
 using namespace ts::gui;
@@ -266,6 +269,50 @@ class TestModels : public QObject {
     QCOMPARE(pieces.at(1501).input_pct, 0.0);
     odd[1500].input_pct = odd[1501].input_pct = 0;
     for (std::size_t i = 0; i < odd.size(); ++i) QVERIFY(same_step(pieces.at(i), odd[i]));
+  }
+
+  // The steps of a report the trace keeps stay in the file: indexed, read back a block at a time
+  // across its parts, the same as the report's; a part that no longer reads back reads as empty
+  // steps, without a crash.
+  void packed_steps_read_a_kept_report_from_the_file() {
+    const QString path = test::synth_trace(dir_, 5000, 0.3, QStringLiteral("kept.db"));
+    const ts::store::Reader reader(path.toStdString());
+    ts::analysis::AnalysisOptions o;
+    o.keep_gaps = false;
+    Report many = ts::analysis::analyse(reader, o);  // kept under the trace's key: its steps
+    many.per_step = varied_steps(40'000);            // are what comes back
+    QVERIFY(ts::analysis::keep_report(reader, many, o));
+
+    PackedStepsSink sink(path.toStdString());
+    const Report got = ts::analysis::analyse_or_reuse(reader, o, sink, 0);
+    QVERIFY(got.per_step.empty());
+    const auto packed = sink.finish();
+    QVERIFY(packed->in_file());
+    QCOMPARE(packed->size(), many.per_step.size());
+    QVERIFY(packed->packed_bytes() < many.per_step.size() * 4);  // an index, not the steps
+    for (std::size_t i = many.per_step.size(); i-- > 0;)  // backwards: every block read again
+      QVERIFY(same_step(packed->at(i), many.per_step[i]));
+    packed->for_each([&](std::size_t i, const ts::analysis::StepSummary& s) {
+      QVERIFY(same_step(s, many.per_step[i]));
+    });
+    std::optional<std::size_t> last_700;
+    for (std::size_t i = 0; i < many.per_step.size(); ++i)
+      if (many.per_step[i].step == 700) last_700 = i;
+    QVERIFY(last_700);
+    QCOMPARE(packed->find_step(700), last_700);
+    QVERIFY(!packed->read_failed());
+
+    // The trace's kept report replaced behind the viewer's back: empty steps, said once.
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(db, "UPDATE analysis SET data = x'01' WHERE part = 2", nullptr, nullptr,
+                          nullptr),
+             SQLITE_OK);
+    sqlite3_close(db);
+    const auto lost = packed->at(PackedSteps::kBlockSteps * 20);  // in part 2
+    QCOMPARE(lost.step, std::int64_t{-1});
+    QVERIFY(packed->read_failed());
+    QVERIFY(same_step(packed->at(5), many.per_step[5]));  // part 1 still reads
   }
 
   // The steps table sorts itself: stable, every column, and a held index follows its step.

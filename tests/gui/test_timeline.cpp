@@ -11,6 +11,7 @@
 #include "gui/models/timeline/selection_details.hpp"
 #include "gui/widgets/timeline/timeline_page.hpp"
 #include "gui_test_util.hpp"
+#include "profiler/analysis/kept_report.hpp"
 #include "profiler/store/writer.hpp"
 
 using namespace ts::gui;
@@ -195,6 +196,38 @@ class TestTimeline : public QObject {
       break;
     }
     o.page->set_session(nullptr);
+  }
+
+  // A long trace that keeps its analysis: the session reads the kept report's steps from the
+  // file (nothing per step in memory but their index), and the step lane's marks and every
+  // step's figures are the analysis's.
+  void a_long_trace_keeping_its_analysis_reads_its_steps_from_the_file() {
+    const QString path = test::synth_trace(dir_, 40000, 0.5, QStringLiteral("keeps.db"));
+    ts::analysis::AnalysisOptions o;
+    o.keep_gaps = false;  // the session's options for a trace whose gaps it does not hold
+    const ts::store::Reader reader(path.toStdString());
+    const ts::analysis::Report want = ts::analysis::analyse_or_reuse(reader, o, 0);  // keeps it
+    QVERIFY(ts::analysis::kept_report(reader, o));
+    const std::size_t whole = TraceSession::whole_gaps_steps();
+    TraceSession::set_whole_gaps_steps(10);
+    Opened opened = open(path);
+    TraceSession::set_whole_gaps_steps(whole);
+    const PackedSteps& figures = *opened.session->step_figures();
+    QVERIFY(figures.in_file());
+    QCOMPARE(figures.size(), want.per_step.size());
+    const auto got = test::unpacked(figures);
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      QCOMPARE(got[i].step, want.per_step[i].step);
+      QCOMPARE(got[i].dur_ns, want.per_step[i].dur_ns);
+      QCOMPARE(got[i].input_bound, want.per_step[i].input_bound);
+      QCOMPARE(got[i].idle_by_cause_ns, want.per_step[i].idle_by_cause_ns);
+    }
+    const StepRow& row = opened.page->view()->step_row();
+    std::uint32_t bound = 0;
+    for (const auto& s : want.per_step) bound += s.input_bound;
+    QVERIFY(bound > 0);
+    QCOMPARE(row.bound_in(0, row.numbers.size()), bound);
+    opened.page->set_session(nullptr);
   }
 
   // A trace with more steps than a session holds every gap of: the session keeps one idle zone

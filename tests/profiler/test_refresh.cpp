@@ -228,24 +228,29 @@ TEST(Refresh, SnapshotsAreReadOnOtherThreadsAndDoNotChange) {
 }
 
 // A viewer (or a job polling a rank's part) opening a capture while it is being created: the
-// capture waits for the reader's moment instead of failing with "database is locked".
+// capture waits for the reader's moment instead of failing with "database is locked". Each
+// capture is a new file, as a rank's part is (replacing a file under readers of the same process
+// is another matter: SQLite shares one lock table per file among a process's connections).
 TEST(Refresh, ACaptureBeingCreatedWaitsForAReaderPeekingAtIt) {
   TempDir dir;
-  const std::string path = dir.file("peeked.db");
+  constexpr int kCaptures = 150;
+  std::atomic<int> current{0};
   std::atomic<bool> stop{false};
   std::thread peek([&] {
     while (!stop.load()) {
       try {
-        (void)Reader(path).meta("process.pid");
+        (void)Reader(dir.file("peeked" + std::to_string(current.load()) + ".db"))
+            .meta("process.pid");
       } catch (const ts::store::Error&) {
         // not yet a trace, or one without its tables: the next try reads more
       }
     }
   });
   int created = 0;
-  for (int i = 0; i < 150; ++i) {
+  for (int i = 0; i < kCaptures; ++i) {
+    current = i;
     try {
-      Writer w(path, staged());
+      Writer w(dir.file("peeked" + std::to_string(i) + ".db"), staged());
       ts::test::write_dictionary(w);
       ++created;
     } catch (const ts::store::Error& e) {
@@ -255,7 +260,7 @@ TEST(Refresh, ACaptureBeingCreatedWaitsForAReaderPeekingAtIt) {
   }
   stop = true;
   peek.join();
-  EXPECT_EQ(created, 150);
+  EXPECT_EQ(created, kCaptures);
 }
 
 }  // namespace
