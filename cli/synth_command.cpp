@@ -1,5 +1,5 @@
-// trainscope synth --events N -o OUT.db: a realistic synthetic training trace of any size, the one
-// the benchmarks measure, so anyone can reproduce their figures.
+// trainscope synth --events N --out OUT.db: a realistic synthetic training trace of any size, the
+// one the benchmarks measure, so anyone can reproduce their figures.
 #include <chrono>
 #include <iostream>
 
@@ -10,7 +10,7 @@
 
 namespace ts::cli {
 
-const char* const kSynthHelp = R"(usage: trainscope synth --events N -o OUT.db [options]
+const char* const kSynthHelp = R"(usage: trainscope synth --events N --out OUT.db [options]
 
 Writes a synthetic trace of about N events (whole steps) shaped like a traced training run on an
 accelerator: a trainer thread (steps, input waits, launches, optimizer, syncs), input workers
@@ -20,7 +20,7 @@ bytes, d2h) and the prefetch-fill counter. A chosen share of the steps wait for 
 bench_gui) measure traces made this way.
 
   --events N                   events to write, at least one step's worth (required)
-  -o, --output OUT.db          the trace to write (an existing trace there is replaced)
+  -o, --out, --output OUT.db   the trace to write (an existing trace there is replaced)
   --input-bound-fraction F     share of steps made to wait for input, 0 to 1 (default 0.3)
   --workers N                  input worker threads (default 2)
   --prefetch N                 batches ready ahead at most (default 2)
@@ -41,12 +41,16 @@ int run_synth(Args& args) {
   o.seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
   const bool analyse = !args.flag("no-analysis");
   std::optional<std::string> out = args.value("output");
+  if (std::optional<std::string> alias = args.value("out")) {
+    if (out) throw UsageError("give the output once (-o, --out or --output)");
+    out = std::move(alias);
+  }
   const std::vector<std::string> words = args.positionals();
   for (std::size_t i = 0; i < words.size(); ++i) {
     if (words[i] != "-o")
       throw UsageError("'trainscope synth' takes no file argument but -o OUT.db");
     if (i + 1 == words.size()) throw UsageError("-o needs a value: the trace file to write");
-    if (out) throw UsageError("give the output once (-o or --output)");
+    if (out) throw UsageError("give the output once (-o, --out or --output)");
     out = words[++i];
   }
   args.finish();

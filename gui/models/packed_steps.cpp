@@ -89,6 +89,9 @@ void PackedSteps::finish() {
 }
 
 void PackedSteps::index_block(Block& b, std::span<const analysis::StepSummary> run) {
+  const auto by_number = [](const auto& x, const auto& y) { return x.step < y.step; };
+  ascending_ = ascending_ && std::is_sorted(run.begin(), run.end(), by_number) &&
+               (!b.has_before || b.before_step <= run.front().step);
   const auto [least, most] = std::minmax_element(
       run.begin(), run.end(), [](const auto& x, const auto& y) { return x.step < y.step; });
   b.least_step = least->step;
@@ -171,6 +174,33 @@ void PackedSteps::for_each(
     }
     for (std::size_t k = 0; k < block.size(); ++k) fn(b * kBlockSteps + k, block[k]);
   }
+}
+
+void PackedSteps::for_each_from(
+    std::size_t first,
+    const std::function<bool(std::size_t, const analysis::StepSummary&)>& fn) const {
+  std::vector<analysis::StepSummary> block;
+  for (std::size_t b = first / kBlockSteps; b < blocks_.size(); ++b) {
+    {
+      const std::lock_guard lock(mutex_);
+      block = decoded(b);  // a copy: fn may read other steps through at()
+    }
+    for (std::size_t k = b == first / kBlockSteps ? first % kBlockSteps : 0; k < block.size(); ++k)
+      if (!fn(b * kBlockSteps + k, block[k])) return;
+  }
+}
+
+std::size_t PackedSteps::first_at_least(std::int64_t step) const {
+  if (!ascending_) return 0;
+  const auto it = std::partition_point(blocks_.begin(), blocks_.end(),
+                                       [&](const Block& b) { return b.most_step < step; });
+  if (it == blocks_.end()) return size_;
+  const auto b = static_cast<std::size_t>(it - blocks_.begin());
+  const std::lock_guard lock(mutex_);
+  const auto& steps = decoded(b);
+  const auto in = std::partition_point(
+      steps.begin(), steps.end(), [&](const analysis::StepSummary& s) { return s.step < step; });
+  return b * kBlockSteps + static_cast<std::size_t>(in - steps.begin());
 }
 
 std::optional<std::size_t> PackedSteps::find_step(std::int64_t step) const {

@@ -44,8 +44,17 @@ class PackedSteps {
   analysis::StepSummary at(std::size_t i) const;
   // fn(i, step) for every step, in order, decoding each block once.
   void for_each(const std::function<void(std::size_t, const analysis::StepSummary&)>& fn) const;
+  // fn(i, step) for the steps from index `first` on, in order, until fn returns false.
+  void for_each_from(
+      std::size_t first,
+      const std::function<bool(std::size_t, const analysis::StepSummary&)>& fn) const;
   // The index of the last step numbered `step`, or nullopt.
   std::optional<std::size_t> find_step(std::int64_t step) const;
+  // True when the step numbers never decrease (a trace's usual order, ranks' steps side by side).
+  bool ascending() const { return ascending_; }
+  // With ascending(): the index of the first step numbered at least `step` (size() if none),
+  // found among the blocks' number ranges and one block decoded; 0 otherwise.
+  std::size_t first_at_least(std::int64_t step) const;
   // The earliest step start (0 when empty).
   std::int64_t earliest_start_ns() const { return earliest_start_ns_; }
   // The bytes held in memory for the steps (blocks and their bytes), for the memory figures.
@@ -82,6 +91,7 @@ class PackedSteps {
   std::vector<Block> blocks_;
   std::size_t size_ = 0;
   std::int64_t earliest_start_ns_ = 0;
+  bool ascending_ = true;
   std::vector<analysis::StepSummary> pending_;        // appended, short of a block
   std::optional<analysis::StepSummary> last_packed_;  // the step before the next block
   std::unique_ptr<store::KeptParts> parts_;           // in the file: where they are read

@@ -58,8 +58,9 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
             packing.take(r.report->per_step);
             r.report->per_step = {};
             r.steps = packing.finish();
-            r.gaps = std::make_shared<const GapRow>(whole_gaps ? make_gap_row(r.report->device.gaps)
-                                                               : make_step_idle_row(*r.steps));
+            r.gaps = std::make_shared<const GapRow>(
+                whole_gaps ? make_gap_row(r.report->device.gaps)
+                           : make_step_idle_row(*r.steps, steps_per_zone(r.steps->size())));
             r.report->device.gaps = {};
           } catch (const std::exception& e) {
             r.error = QString::fromStdString(e.what());

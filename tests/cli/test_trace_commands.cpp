@@ -271,6 +271,14 @@ TEST(Synth, WritesATraceOfTheSizeAsked) {
       << "every step made to wait for input";
   EXPECT_EQ(run_trainscope("synth --events 0 -o " + out).status, 2);
   EXPECT_EQ(run_trainscope("synth --events 100").status, 2);
+  // --out and --output name the file as -o does; twice is an error.
+  const std::string named = dir.file("named.db");
+  ASSERT_EQ(run_trainscope("synth --events 5000 --no-analysis --out " + named).status, 0);
+  EXPECT_EQ(sql(named, "SELECT count(*) > 0 FROM event").rows.at(0).at(0), "1");
+  EXPECT_EQ(run_trainscope("synth --events 5000 --output " + named).status, 0);
+  const CommandResult twice = run_trainscope("synth --events 5000 --out " + named + " -o " + named);
+  EXPECT_EQ(twice.status, 2);
+  EXPECT_NE(twice.err.find("give the output once"), std::string::npos) << twice.err;
 }
 
 // synth keeps the trace's analysis in it; report reads it back and prints exactly what a fresh

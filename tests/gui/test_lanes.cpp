@@ -161,10 +161,12 @@ class TestLanes : public QObject {
       QCOMPARE(row.bound_in(0, row.numbers.size()), 0u);
       mark_step_row(row, &packed);
       std::uint32_t bound = 0;
+      std::vector<std::uint32_t> want_bound(row.numbers.size());
       for (std::size_t i = 0; i < row.numbers.size(); ++i) {
         const ts::analysis::StepSummary* want = nullptr;
         for (const auto& f : *figures)
           if (f.step == row.numbers[i]) want = &f;
+        want_bound[i] = want && want->input_bound ? 1 : 0;
         QCOMPARE(row.input_bound[i] != 0, want && want->input_bound);
         QCOMPARE(row.input_pct[i], want ? static_cast<float>(want->input_pct) : -1.f);
         bound += row.input_bound[i];
@@ -173,7 +175,76 @@ class TestLanes : public QObject {
       QVERIFY(bound > 0);
       mark_step_row(row, nullptr);  // unknown again
       QCOMPARE(row.bound_in(0, row.numbers.size()), 0u);
+
+      // A whole-trace row of very many steps gives a zone several: the same input-bound steps,
+      // counted per zone, and every step in one zone.
+      StepRow coarse = make_step_row(steps, nullptr, {}, 7);
+      QCOMPARE(coarse.per_zone, std::size_t{7});
+      QCOMPARE(coarse.row.zones.size(), std::size_t{(3000 + 6) / 7});
+      QCOMPARE(coarse.steps_in(0, coarse.row.zones.size()), std::size_t{3000});
+      QCOMPARE(coarse.steps_in(428, 429), std::size_t{4});  // the last zone: what is left
+      QCOMPARE(coarse.numbers[2], std::int64_t{14});
+      QCOMPARE(coarse.row.zones[2].start_ns, steps[14].start_ns);
+      QCOMPARE(coarse.row.zones[2].end_ns, steps[20].start_ns + steps[20].dur_ns);
+      mark_step_row(coarse, &packed);
+      QCOMPARE(coarse.bound_in(0, coarse.row.zones.size()), bound);
+      for (std::size_t z = 0; z < coarse.row.zones.size(); ++z) {
+        std::uint32_t in_zone = 0;
+        for (std::size_t k = z * 7; k < std::min<std::size_t>(z * 7 + 7, 3000); ++k)
+          in_zone += want_bound[k];
+        QCOMPARE(coarse.bound_in(z, z + 1), in_zone);
+        QCOMPARE(coarse.input_bound[z] != 0, in_zone > 0);
+      }
     }
+  }
+
+  // The per-step idle lane of a trace of very many steps: a zone per run of steps with idle time,
+  // their idle time summed, the commonest cause by time, and how many steps it stands for.
+  void the_idle_row_of_very_many_steps_gives_a_zone_several() {
+    std::vector<ts::analysis::StepSummary> steps(50);
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      auto& s = steps[i];
+      s.step = static_cast<std::int64_t>(i);
+      s.start_ns = 1000 + static_cast<std::int64_t>(i) * 100;
+      s.dur_ns = 90;
+      if (i % 5 != 4)  // every fifth step has no idle time
+        s.idle_by_cause_ns[i < 25 ? 1 : 2] = static_cast<std::int64_t>(i) + 1;
+    }
+    const PackedSteps packed(steps);
+    const GapRow one = make_step_idle_row(packed);
+    QCOMPARE(one.row.zones.size(), std::size_t{40});
+    const GapRow runs = make_step_idle_row(packed, 4);
+    QCOMPARE(runs.per_zone, std::size_t{4});
+    QCOMPARE(runs.row.zones.size(), std::size_t{10});
+    std::int64_t idle = 0, idle_runs = 0;
+    std::uint32_t counted = 0;
+    for (std::size_t z = 0; z < one.row.zones.size(); ++z) idle += one.idle_ns[z];
+    for (std::size_t z = 0; z < runs.row.zones.size(); ++z) {
+      idle_runs += runs.idle_ns[z];
+      counted += runs.row.zones[z].count;
+      QVERIFY(runs.row.zones[z].start_ns < runs.row.zones[z].end_ns);
+    }
+    QCOMPARE(idle_runs, idle);
+    QCOMPARE(counted, 40u);
+    QCOMPARE(runs.steps[1], std::int64_t{5});  // the second run starts at step 5 (4 has none)
+    QCOMPARE(runs.row.zones[0].label, 1u);
+    QCOMPARE(runs.row.zones.back().label, 2u);
+    // Labelled by the cause of most of its idle time: one long wait for input among three short
+    // host-bound idles is a run idle for input; merged with others, weighed by idle time too.
+    std::vector<ts::analysis::StepSummary> mixed(4);
+    for (std::size_t i = 0; i < mixed.size(); ++i) {
+      mixed[i].step = static_cast<std::int64_t>(i);
+      mixed[i].start_ns = static_cast<std::int64_t>(i) * 100;
+      mixed[i].dur_ns = 90;
+      mixed[i].idle_by_cause_ns[i == 0 ? 0 : 1] = i == 0 ? 80 : 5;
+    }
+    const GapRow voted = make_step_idle_row(PackedSteps(mixed), 4);
+    QCOMPARE(voted.row.zones.size(), std::size_t{1});
+    QCOMPARE(voted.row.zones[0].label, 0u);
+    QCOMPARE(voted.idle_ns[0], std::int64_t{95});
+    const GapRow each = make_step_idle_row(PackedSteps(mixed));
+    QCOMPARE(each.row.zones.size(), std::size_t{4});
+    QCOMPARE(static_cast<int>(each.dominant(0, 4)), 0);  // 80 ns against 15, over equal steps
   }
 
   void the_step_row_knows_where_each_epoch_starts() {

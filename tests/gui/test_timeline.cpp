@@ -3,6 +3,7 @@
 #include <QLineEdit>
 #include <QtTest>
 #include <algorithm>
+#include <numeric>
 #include <optional>
 #include <set>
 
@@ -228,6 +229,70 @@ class TestTimeline : public QObject {
     QVERIFY(bound > 0);
     QCOMPARE(row.bound_in(0, row.numbers.size()), bound);
     opened.page->set_session(nullptr);
+  }
+
+  // A trace of very many steps: seen whole, the step and idle lanes give a zone several steps
+  // (the counts still exact); closing in on a step shows the exact steps around the view, marked
+  // from the analysis, and the selection names the step.
+  void a_trace_of_very_many_steps_draws_runs_of_them_until_the_view_is_close() {
+    struct Lowered {  // for this test only: the view reads the budget as it goes
+      std::size_t zones = whole_row_zones(), gaps = TraceSession::whole_gaps_steps();
+      Lowered() {
+        set_whole_row_zones(50);
+        TraceSession::set_whole_gaps_steps(10);
+      }
+      ~Lowered() {
+        set_whole_row_zones(zones);
+        TraceSession::set_whole_gaps_steps(gaps);
+      }
+    } lowered;
+    Opened o = open(synth_);
+    TimelineView* v = o.page->view();
+    v->show_all();
+    const DrawList list = v->build_frame();
+    const StepRow& runs = v->step_row();
+    QVERIFY(runs.per_zone > 1);
+    QVERIFY(runs.row.zones.size() <= 50);
+    const auto figures = test::unpacked(*o.session->step_figures());
+    QCOMPARE(runs.steps_in(0, runs.row.zones.size()), figures.size());
+    std::uint32_t bound = 0;
+    for (const auto& f : figures) bound += f.input_bound;
+    QVERIFY(bound > 0);
+    QCOMPARE(runs.bound_in(0, runs.row.zones.size()), bound);
+    std::uint64_t drawn = 0;
+    for (const DrawBox& b : list.boxes)
+      if (b.hit.kind == Selection::Kind::step) drawn += b.events;
+    QCOMPARE(drawn, static_cast<std::uint64_t>(figures.size()));  // every step, counted once
+    const GapRow& idle = *o.session->gap_row();
+    QVERIFY(idle.per_step && idle.per_zone > 1);
+    std::uint32_t with_idle = 0;
+    for (const Zone& z : idle.row.zones) with_idle += z.count;
+    std::uint32_t want_idle = 0;
+    for (const auto& f : figures)
+      want_idle += std::accumulate(f.idle_by_cause_ns.begin(), f.idle_by_cause_ns.end(),
+                                   std::int64_t{0}) > 0;
+    QCOMPARE(with_idle, want_idle);
+
+    const ts::store::Step& middle = o.session->steps()[o.session->steps().size() / 2];
+    QVERIFY(v->show_step(middle.step));
+    v->build_frame();
+    const StepRow& exact = v->step_row();
+    QCOMPARE(exact.per_zone, std::size_t{1});
+    QVERIFY(exact.row.zones.size() < figures.size());  // the steps around the view only
+    QCOMPARE(exact.numbers[v->selection().index], middle.step);
+    for (std::size_t i = 0; i < exact.numbers.size(); ++i) {
+      const auto f = std::find_if(figures.begin(), figures.end(),
+                                  [&](const auto& s) { return s.step == exact.numbers[i]; });
+      QVERIFY(f != figures.end());
+      QCOMPARE(exact.input_bound[i] != 0, f->input_bound);
+    }
+    const Details d = selection_details(*o.session, exact, v->gap_row(), v->selection());
+    QVERIFY(std::find(d.begin(), d.end(),
+                      std::pair(QStringLiteral("Step"), QString::number(middle.step))) != d.end());
+    v->show_all();
+    v->build_frame();
+    QVERIFY(v->step_row().per_zone > 1);
+    o.page->set_session(nullptr);
   }
 
   // A trace with more steps than a session holds every gap of: the session keeps one idle zone

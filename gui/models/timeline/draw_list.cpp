@@ -209,7 +209,8 @@ class Builder {
     for (const DrawItem& it : items_) {
       const std::size_t i = it.first, j = it.first + it.zones;
       const std::uint32_t nbound = s.bound_in(i, j);
-      const double frac = static_cast<double>(nbound) / static_cast<double>(it.zones);
+      const std::size_t nsteps = std::max<std::size_t>(1, s.steps_in(i, j));
+      const double frac = std::min(1.0, static_cast<double>(nbound) / static_cast<double>(nsteps));
       DrawBox b;
       b.rect = rect(it, top + 1, lane.height - 2);
       if (nbound > 0) {
@@ -224,7 +225,7 @@ class Builder {
       b.text_color = text_color_on(b.fill);
       b.hit = {Selection::Kind::step,     0, 0, s.row.zones[i].start_ns,
                s.row.zones[j - 1].end_ns, 0, i, {}};
-      if (it.zones == 1) {
+      if (it.zones == 1 && s.per_zone == 1) {
         const QString step = QStringLiteral("step %1").arg(s.numbers[i]);
         if (s.input_bound[i]) {
           const QString pct = format_pct(s.input_pct[i]);
@@ -237,9 +238,9 @@ class Builder {
         }
       } else {
         b.style = DrawBox::Style::merged;
-        b.events = it.zones;
-        b.text = fit({QStringLiteral("%1 steps, %2 input-bound").arg(it.zones).arg(nbound),
-                      QStringLiteral("%1 steps").arg(it.zones)},
+        b.events = nsteps;
+        b.text = fit({QStringLiteral("%1 steps, %2 input-bound").arg(nsteps).arg(nbound),
+                      QStringLiteral("%1 steps").arg(nsteps)},
                      b.rect.width());
       }
       out_.boxes.push_back(std::move(b));
@@ -268,7 +269,7 @@ class Builder {
       b.hit = {Selection::Kind::gap,      0, 0, g.row.zones[i].start_ns,
                g.row.zones[j - 1].end_ns, 0, i, {}};
       const QString why = idle_cause_label(cause);
-      if (it.zones == 1) {
+      if (it.zones == 1 && g.per_zone == 1) {
         // A per-step row's zone is the whole step; its idle time is apart.
         const QString dur = format_ns(static_cast<double>(
             g.per_step && i < g.idle_ns.size() ? g.idle_ns[i]
@@ -277,11 +278,17 @@ class Builder {
             {QStringLiteral("idle %1 · %2").arg(dur, why), QStringLiteral("idle · ") + why, why},
             b.rect.width());
       } else {
+        // A zone of a per-step row may stand for several steps (GapRow::per_zone): its count.
+        std::size_t n = it.zones;
+        if (g.per_step && g.per_zone > 1) {
+          n = 0;
+          for (std::size_t k = i; k < j; ++k) n += g.row.zones[k].count;
+        }
         b.style = DrawBox::Style::merged;
-        b.events = it.zones;
+        b.events = n;
         const QString what = g.per_step ? QStringLiteral("%1 steps with idle time, mostly %2")
                                         : QStringLiteral("%1 idle gaps, mostly %2");
-        b.text = fit({what.arg(it.zones).arg(why), why}, b.rect.width());
+        b.text = fit({what.arg(n).arg(why), why}, b.rect.width());
       }
       out_.boxes.push_back(std::move(b));
     }

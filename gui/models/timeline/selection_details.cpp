@@ -107,11 +107,15 @@ void gap_details(const TraceSession& s, const GapRow& gaps, const Selection& sel
   const Zone& z = gaps.row.zones[sel.index];
   const QString cause = idle_cause_label(static_cast<analysis::IdleCause>(z.label));
   if (gaps.per_step && sel.index < gaps.idle_ns.size()) {
-    // A step of a trace too long to hold every gap, seen from afar: zoom in for its gaps.
-    d.emplace_back(QStringLiteral("Device idle in the step"),
+    // A step (or, in a trace of very many steps, a run of them) of a trace too long to hold
+    // every gap, seen from afar: zoom in for its gaps.
+    const bool one = gaps.per_zone == 1;
+    d.emplace_back(one ? QStringLiteral("Device idle in the step")
+                       : QStringLiteral("Device idle in %1 steps").arg(z.count),
                    format_ns(static_cast<double>(gaps.idle_ns[sel.index])));
     d.emplace_back(QStringLiteral("Mostly"), cause);
-    d.emplace_back(QStringLiteral("Step"), QString::number(gaps.steps[sel.index]));
+    d.emplace_back(one ? QStringLiteral("Step") : QStringLiteral("First step"),
+                   QString::number(gaps.steps[sel.index]));
     d.emplace_back(QStringLiteral("Step start"), offset(s, z.start_ns));
     return;
   }

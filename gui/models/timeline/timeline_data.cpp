@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <limits>
+#include <optional>
 
 namespace ts::gui {
 
@@ -40,31 +42,82 @@ class StepLookup {
 };
 
 // Marks the row's steps walking the figures and the row together, both in ascending step
-// order (a trace's usual shape): nothing besides the row. False, leaving the marks partly set,
-// when the figures' numbers do not ascend.
+// order (a trace's usual shape): nothing besides the row, and only the figures from the row's
+// first number to its last (a row of the steps around a view reads a few blocks). False,
+// leaving the marks partly set, when the figures' numbers do not ascend.
 bool mark_in_one_walk(StepRow& r, const PackedSteps& steps) {
   if (!std::is_sorted(r.numbers.begin(), r.numbers.end())) return false;
+  if (!steps.ascending()) return false;
   const std::size_t n = r.numbers.size();
+  if (n == 0) return true;
   std::size_t zone = 0;
-  std::int64_t last = std::numeric_limits<std::int64_t>::min();
-  bool ascending = true;
-  steps.for_each([&](std::size_t, const analysis::StepSummary& s) {
-    if (!ascending || s.step < last) {
-      ascending = false;
-      return;
-    }
-    last = s.step;
-    while (zone < n && r.numbers[zone] < s.step) ++zone;
-    // Every zone with the number; a later step with the same number overwrites (the last wins).
-    for (std::size_t k = zone; k < n && r.numbers[k] == s.step; ++k) {
-      r.input_pct[k] = static_cast<float>(s.input_pct);
-      r.input_bound[k] = s.input_bound ? 1 : 0;
-    }
-  });
-  return ascending;
+  steps.for_each_from(steps.first_at_least(r.numbers.front()),
+                      [&](std::size_t, const analysis::StepSummary& s) {
+                        if (s.step > r.numbers.back()) return false;
+                        while (zone < n && r.numbers[zone] < s.step) ++zone;
+                        // Every zone with the number; a later step with the same number
+                        // overwrites (the last wins).
+                        for (std::size_t k = zone; k < n && r.numbers[k] == s.step; ++k) {
+                          r.input_pct[k] = static_cast<float>(s.input_pct);
+                          r.input_bound[k] = s.input_bound ? 1 : 0;
+                        }
+                        return true;
+                      });
+  return true;
 }
 
 }  // namespace
+
+namespace {
+
+// Marks a row whose zones stand for several steps each: how many of each zone's steps are
+// input-bound, a step's zone found by its number (the zones' first numbers ascend; a row whose
+// numbers do not stays unmarked). Of figures listed one after another with one number (ranks),
+// the last counts.
+void mark_zones(StepRow& r, const PackedSteps& steps) {
+  const std::size_t n = r.numbers.size();
+  std::vector<std::uint32_t> bound(n, 0);
+  if (std::is_sorted(r.numbers.begin(), r.numbers.end())) {
+    std::optional<std::size_t> last_zone;
+    std::int64_t last_step = 0;
+    bool last_bound = false;
+    steps.for_each([&](std::size_t, const analysis::StepSummary& s) {
+      const auto it = std::upper_bound(r.numbers.begin(), r.numbers.end(), s.step);
+      if (it == r.numbers.begin()) return;
+      const auto zone = static_cast<std::size_t>(it - r.numbers.begin()) - 1;
+      if (last_zone && last_step == s.step && last_bound) --bound[*last_zone];  // replaced
+      last_zone = zone;
+      last_step = s.step;
+      last_bound = s.input_bound;
+      if (s.input_bound) ++bound[zone];
+    });
+  }
+  r.bound_cum.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto most = static_cast<std::uint32_t>(r.steps_in(i, i + 1));
+    r.input_bound[i] = bound[i] > 0 ? 1 : 0;
+    r.bound_cum[i + 1] = r.bound_cum[i] + std::min(bound[i], most);
+  }
+}
+
+}  // namespace
+
+namespace {
+std::atomic<std::size_t> g_whole_row_zones{kWholeRowZones};
+}  // namespace
+
+std::size_t whole_row_zones() {
+  return g_whole_row_zones.load();
+}
+
+void set_whole_row_zones(std::size_t zones) {
+  g_whole_row_zones = std::max<std::size_t>(1, zones);
+}
+
+std::size_t steps_per_zone(std::size_t steps) {
+  const std::size_t most = whole_row_zones();
+  return steps <= most ? 1 : (steps + most - 1) / most;
+}
 
 void mark_step_row(StepRow& r, const PackedSteps* steps) {
   const std::size_t n = r.numbers.size();
@@ -73,6 +126,13 @@ void mark_step_row(StepRow& r, const PackedSteps* steps) {
     r.input_bound.assign(n, 0);
   };
   unmarked();
+  if (r.per_zone > 1) {
+    if (steps != nullptr)
+      mark_zones(r, *steps);
+    else
+      r.bound_cum.assign(n + 1, 0);
+    return;
+  }
   if (steps != nullptr && !mark_in_one_walk(r, *steps)) {
     unmarked();
     const StepLookup by_number(*steps);
@@ -87,20 +147,28 @@ void mark_step_row(StepRow& r, const PackedSteps* steps) {
   for (std::size_t i = 0; i < n; ++i) r.bound_cum[i + 1] = r.bound_cum[i] + r.input_bound[i];
 }
 
-StepRow make_step_row(const std::vector<store::Step>& steps, const PackedSteps* figures,
-                      const std::vector<std::int64_t>& epoch_first_steps) {
+StepRow make_step_row(std::span<const store::Step> steps, const PackedSteps* figures,
+                      const std::vector<std::int64_t>& epoch_first_steps, std::size_t per_zone) {
   StepRow r;
-  r.row.zones.reserve(steps.size());
-  r.numbers.reserve(steps.size());
+  r.per_zone = std::max<std::size_t>(1, per_zone);
+  r.row.zones.reserve(steps.size() / r.per_zone + 1);
+  r.numbers.reserve(steps.size() / r.per_zone + 1);
   std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
   for (const store::Step& s : steps) {
     // Steps of one trainer never overlap; with several (a hostile or odd file) keep a row.
     if (s.start_ns < last_end) continue;
     last_end = s.start_ns + s.dur_ns;
-    r.row.zones.push_back(
-        Zone{s.start_ns, s.start_ns + s.dur_ns, static_cast<std::uint32_t>(r.numbers.size()), 1});
-    r.numbers.push_back(s.step);
+    if (r.steps++ % r.per_zone == 0) {
+      r.row.zones.push_back(
+          Zone{s.start_ns, last_end, static_cast<std::uint32_t>(r.numbers.size()), 1});
+      r.numbers.push_back(s.step);
+    } else {
+      r.row.zones.back().end_ns = last_end;
+      ++r.row.zones.back().count;
+    }
   }
+  r.row.zones.shrink_to_fit();
+  r.numbers.shrink_to_fit();
   mark_step_row(r, figures);
   // An epoch starts at the first step numbered at least its first step (numbers ascend in time).
   if (epoch_first_steps.size() >= 2) {
@@ -137,31 +205,47 @@ GapRow make_gap_row(const std::vector<analysis::IdleGap>& gaps) {
   return g;
 }
 
-GapRow make_step_idle_row(const PackedSteps& steps) {
+GapRow make_step_idle_row(const PackedSteps& steps, std::size_t per_zone) {
   GapRow g;
   g.per_step = true;
-  const auto idle_of = [](const analysis::StepSummary& s) {
-    std::int64_t idle = 0;
-    for (const std::int64_t ns : s.idle_by_cause_ns) idle += ns;
-    return idle;
+  g.per_zone = std::max<std::size_t>(1, per_zone);
+  // Room for a zone per step (per_zone steps), in one pass over the packed steps: growing would
+  // hold millions of zones up to twice over, and the room steps without idle time leave is never
+  // touched (the allocation is mapped, not written).
+  const std::size_t room = steps.size() / g.per_zone + 1;
+  g.row.zones.reserve(room);
+  g.steps.reserve(room);
+  g.idle_ns.reserve(room);
+  // A zone is labelled with the cause of most of its idle time, as the exact gaps of a merged run
+  // are (GapRow::dominant weighs a step's zone by its idle time).
+  std::array<std::int64_t, analysis::kIdleCauseCount> by_cause{};
+  std::size_t in_zone = 0;
+  const auto close_zone = [&] {
+    if (in_zone == 0) return;
+    g.row.zones.back().label = static_cast<std::uint32_t>(
+        std::max_element(by_cause.begin(), by_cause.end()) - by_cause.begin());
+    by_cause = {};
+    in_zone = 0;
   };
-  // Room for a zone per step, in one pass over the packed steps: growing would hold millions of
-  // zones up to twice over, and the room steps without idle time leave is never touched (the
-  // allocation is mapped, not written).
-  g.row.zones.reserve(steps.size());
-  g.steps.reserve(steps.size());
-  g.idle_ns.reserve(steps.size());
   std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
   steps.for_each([&](std::size_t, const analysis::StepSummary& s) {
-    const std::int64_t idle = idle_of(s);
+    std::int64_t idle = 0;
+    for (const std::int64_t ns : s.idle_by_cause_ns) idle += ns;
     if (idle <= 0 || s.start_ns < last_end) return;  // ranks' steps overlap: one lane
-    const auto& by_cause = s.idle_by_cause_ns;
-    const auto cause = std::max_element(by_cause.begin(), by_cause.end()) - by_cause.begin();
     last_end = s.start_ns + s.dur_ns;
-    g.row.zones.push_back(Zone{s.start_ns, last_end, static_cast<std::uint32_t>(cause), 1});
-    g.steps.push_back(s.step);
-    g.idle_ns.push_back(idle);
+    if (in_zone == 0) {
+      g.row.zones.push_back(Zone{s.start_ns, last_end, 0, 0});
+      g.steps.push_back(s.step);
+      g.idle_ns.push_back(0);
+    }
+    Zone& z = g.row.zones.back();
+    z.end_ns = last_end;
+    ++z.count;
+    g.idle_ns.back() += idle;
+    for (std::size_t c = 0; c < by_cause.size(); ++c) by_cause[c] += s.idle_by_cause_ns[c];
+    if (++in_zone == g.per_zone) close_zone();
   });
+  close_zone();
   return g;
 }
 
@@ -170,7 +254,9 @@ analysis::IdleCause GapRow::dominant(std::size_t first, std::size_t last) const 
   const std::size_t step = std::max<std::size_t>(1, (last - first) / 16);
   for (std::size_t i = first; i < last; i += step) {
     const Zone& z = row.zones[i];
-    if (z.label < ns.size()) ns[z.label] += z.end_ns - z.start_ns;
+    // A gap by its length; a step's zone (per_step) by its idle time, not the step's.
+    const std::int64_t idle = per_step && i < idle_ns.size() ? idle_ns[i] : z.end_ns - z.start_ns;
+    if (z.label < ns.size()) ns[z.label] += idle;
   }
   return static_cast<analysis::IdleCause>(std::max_element(ns.begin(), ns.end()) - ns.begin());
 }

@@ -4,8 +4,10 @@
 // were input-bound without visiting each one; a merged run of gaps samples its cause.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "gui/models/packed_steps.hpp"
@@ -15,12 +17,33 @@
 
 namespace ts::gui {
 
+// How many steps a zone of a whole-trace row stands for: 1 for a trace of up to kWholeRowZones
+// steps; past that, enough for kWholeRowZones zones (a 100 M-event trace's 2.2 M steps: 9 a
+// zone), which stay narrower than a pixel until the view spans few enough steps for exact rows
+// of what it shows (kExactRowSteps).
+inline constexpr std::size_t kWholeRowZones = std::size_t{1} << 18;
+inline constexpr std::size_t kExactRowSteps = 20'000;
+std::size_t steps_per_zone(std::size_t steps);
+// The zones a whole-trace row may have (kWholeRowZones); tests and benchmarks lower it (rows made
+// afterwards use the new value).
+std::size_t whole_row_zones();
+void set_whole_row_zones(std::size_t zones);
+// The most steps a row of exact steps around a view holds (the view: a third of them):
+// kExactRowSteps, or fewer with whole_row_zones() lowered below it.
+inline std::size_t exact_row_steps() {
+  return std::min(kExactRowSteps, whole_row_zones());
+}
+
 struct StepRow {
-  Row row;  // zone i is step steps[i]; zones[i].label = i
+  // Zone i stands for `per_zone` consecutive steps (the last zone for what is left), numbers[i]
+  // the first one's number; per_zone is 1 but in a whole-trace row of very many steps.
+  Row row;
+  std::size_t per_zone = 1;
+  std::size_t steps = 0;  // the steps the zones stand for
   std::vector<std::int64_t> numbers;
-  std::vector<float> input_pct;  // -1 until the analysis is done
-  std::vector<std::uint8_t> input_bound;
-  std::vector<std::uint32_t> bound_cum;  // input-bound steps in zones[0, i)
+  std::vector<float> input_pct;  // per_zone 1: the step's input share; -1 unknown (or per_zone > 1)
+  std::vector<std::uint8_t> input_bound;  // any step of the zone input-bound
+  std::vector<std::uint32_t> bound_cum;   // input-bound steps in zones[0, i)
   // Where the epochs start, when the trace records two or more: the zone of each epoch's first
   // step and the epoch's number (1-based), in time order.
   struct EpochStart {
@@ -33,32 +56,43 @@ struct StepRow {
   std::uint32_t bound_in(std::size_t first, std::size_t last) const {
     return bound_cum.empty() ? 0 : bound_cum[last] - bound_cum[first];
   }
+  // The steps zones[first, last) stand for.
+  std::size_t steps_in(std::size_t first, std::size_t last) const {
+    return std::min(last * per_zone, steps) - std::min(first * per_zone, steps);
+  }
 };
 
 // Either the idle gaps themselves (zone i is gap i, zones[i].label its cause), or, for a trace too
 // long to hold every gap (gap_windows.hpp loads those of what is shown), one zone per step that
-// had idle time: the whole step, labelled with its commonest cause, idle_ns[i] its idle time.
+// had idle time (per_zone 1; per_zone steps' worth in a trace of very many steps): the whole step
+// (from the first to the last of them), labelled with its commonest cause, idle_ns[i] its idle
+// time and zones[i].count how many steps with idle time it stands for.
 struct GapRow {
   Row row;
-  std::vector<std::int64_t> steps;  // the step zone i lies in (per_step: is)
+  std::vector<std::int64_t> steps;  // the step zone i lies in (per_step: is, or the first)
   bool per_step = false;
+  std::size_t per_zone = 1;
   std::vector<std::int64_t> idle_ns;  // per_step: the device's idle time in step i
-  // The cause with the most idle time among up to 16 gaps sampled over zones[first, last): a
-  // 10 M-event trace has millions of gaps, so no per-gap bookkeeping beyond the zone itself.
+  // The cause with the most idle time among up to 16 zones sampled over zones[first, last) (a
+  // gap's length, a step's idle time): a 10 M-event trace has millions of gaps, so no per-gap
+  // bookkeeping beyond the zone itself.
   analysis::IdleCause dominant(std::size_t first, std::size_t last) const;
 };
 
-// Steps in time order (the store's step_span rows); `figures` (the analysis's per-step figures,
-// null until it is done) adds the input-bound flags; epoch_first_steps (trace_meta.hpp) the step
-// number each epoch starts at, ascending.
-StepRow make_step_row(const std::vector<store::Step>& steps, const PackedSteps* figures,
-                      const std::vector<std::int64_t>& epoch_first_steps = {});
+// Steps in time order (the store's step_span rows, all of them or those around a view), per_zone
+// of them a zone; `figures` (the analysis's per-step figures, null until it is done) adds the
+// input-bound flags; epoch_first_steps (trace_meta.hpp) the step number each epoch starts at,
+// ascending.
+StepRow make_step_row(std::span<const store::Step> steps, const PackedSteps* figures,
+                      const std::vector<std::int64_t>& epoch_first_steps = {},
+                      std::size_t per_zone = 1);
 // Sets the input-bound flags and input shares of `row`'s steps from `figures` (null: unknown), in
 // place: a report arriving after the row was built does not build it again.
 void mark_step_row(StepRow& row, const PackedSteps* figures);
 GapRow make_gap_row(const std::vector<analysis::IdleGap>& gaps);
-// One zone per step (the analysis's per-step figures) with idle device time, in time order (of the
-// overlapping steps of several ranks, the first to start: the idle lane is one lane).
-GapRow make_step_idle_row(const PackedSteps& steps);
+// One zone per step (per_zone steps; the analysis's per-step figures) with idle device time, in
+// time order (of the overlapping steps of several ranks, the first to start: the idle lane is one
+// lane).
+GapRow make_step_idle_row(const PackedSteps& steps, std::size_t per_zone = 1);
 
 }  // namespace ts::gui

@@ -77,6 +77,9 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
   session_ = session;
   labels_.reset(session ? &session->reader() : nullptr);
   steps_ = {};
+  window_steps_ = {};
+  window_steps_from_ = window_steps_to_ = 0;
+  shown_steps_ = &steps_;
   gaps_ = std::make_shared<const GapRow>();
   shown_gaps_ = gaps_;
   has_gaps_ = false;
@@ -91,7 +94,8 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
     return;
   }
   epochs_ = epoch_first_steps(session->reader());
-  steps_ = make_step_row(session->steps(), nullptr, epochs_);
+  steps_ =
+      make_step_row(session->steps(), nullptr, epochs_, steps_per_zone(session->steps().size()));
   if (session->report()) report_ready();
   const auto [begin, end] = session->extent();
   if (keep_view) {
@@ -123,10 +127,39 @@ void TimelineView::report_ready() {
   if (!session_ || !session_->report()) return;
   const analysis::Report& r = *session_->report();
   mark_step_row(steps_, session_->step_figures().get());
+  mark_step_row(window_steps_, session_->step_figures().get());
   gaps_ = session_->gap_row();
   shown_gaps_ = gaps_;
   has_gaps_ = r.device.has_device;
   update();
+}
+
+// A trace whose whole step row gives a zone several steps: the exact steps around the view (as
+// far on each side as the view is wide), once it spans few enough for them to show; built here,
+// from the session's steps and the figures of those steps alone.
+void TimelineView::request_steps() {
+  shown_steps_ = &steps_;
+  if (!session_ || steps_.per_zone == 1) return;
+  const std::int64_t v0 = std::max(mapping_.view_begin(), mapping_.extent_begin());
+  const std::int64_t v1 = std::min(mapping_.view_end(), mapping_.extent_end() + 1);
+  if (v1 <= v0 || session_->steps_starting_in(v0, v1) > exact_row_steps() / 3) return;
+  if (window_steps_from_ > v0 || window_steps_to_ < v1) {
+    const std::int64_t span = v1 - v0;
+    window_steps_from_ = std::max(mapping_.extent_begin(), v0 - span);
+    window_steps_to_ = std::min(mapping_.extent_end() + 1, v1 + span);
+    const std::vector<store::Step>& all = session_->steps();
+    // From the last step starting before the window (it may reach into it) to the window's end.
+    auto first = std::partition_point(all.begin(), all.end(), [&](const store::Step& s) {
+      return s.start_ns < window_steps_from_;
+    });
+    if (first != all.begin()) --first;
+    const auto last = std::partition_point(
+        first, all.end(), [&](const store::Step& s) { return s.start_ns < window_steps_to_; });
+    window_steps_ =
+        make_step_row(std::span(first, last),
+                      session_->report() ? session_->step_figures().get() : nullptr, epochs_);
+  }
+  shown_steps_ = &window_steps_;
 }
 
 // A trace too long to hold every idle gap: the exact gaps of the steps around the view (as far
@@ -206,13 +239,21 @@ void TimelineView::show_all() {
 }
 
 bool TimelineView::show_step(std::int64_t step) {
-  for (std::size_t i = 0; i < steps_.numbers.size(); ++i) {
-    if (steps_.numbers[i] != step) continue;
-    const Zone& z = steps_.row.zones[i];
-    const std::int64_t margin = std::max<std::int64_t>(1, (z.end_ns - z.start_ns) / 6);
-    show_range(z.start_ns - margin, z.end_ns + margin);
-    select({Selection::Kind::step, 0, 0, z.start_ns, z.end_ns, 0, i, {}});
-    return true;
+  if (!session_) return false;
+  // The session's steps: the whole row's zones may each stand for several.
+  for (const store::Step& s : session_->steps()) {
+    if (s.step != step) continue;
+    const std::int64_t margin = std::max<std::int64_t>(1, s.dur_ns / 6);
+    show_range(s.start_ns - margin, s.start_ns + s.dur_ns + margin);
+    request_steps();  // the row the next frame shows, whose zone the selection names
+    const StepRow& row = *shown_steps_;
+    for (std::size_t i = 0; i < row.numbers.size(); ++i) {
+      if (row.numbers[i] != step || row.per_zone != 1) continue;
+      const Zone& z = row.row.zones[i];
+      select({Selection::Kind::step, 0, 0, z.start_ns, z.end_ns, 0, i, {}});
+      return true;
+    }
+    return false;
   }
   return false;
 }
@@ -299,6 +340,7 @@ DrawList TimelineView::build_frame() {
   if (!session_) return {};
   sync_extent();
   request_window();
+  request_steps();
   request_gaps();
   const TimelineGeometry g = geometry();
   const EventWindow* window = session_->windows().find(mapping_.view_begin(), mapping_.view_end());
@@ -320,7 +362,7 @@ DrawList TimelineView::build_frame() {
     ctx.scroll_y = g.scroll_y;
     ctx.summary = &d;
     ctx.window = window;
-    ctx.steps = &steps_;
+    ctx.steps = shown_steps_;
     ctx.gaps = has_gaps_ ? shown_gaps_.get() : nullptr;
     ctx.labels = &labels_;
     ctx.metrics = QFontMetricsF(font());
@@ -602,11 +644,12 @@ bool TimelineView::event(QEvent* e) {
     const LabelInfo& l = labels_.get(h.label);
     tip = QStringLiteral("%1 (%2) — %3").arg(l.name, category_label(l.category), dur);
   } else if (h.kind == Selection::Kind::step) {
-    tip = tr("step %1 — %2").arg(steps_.numbers[h.index]).arg(dur);
-    if (const int epoch = steps_.epoch_of(h.index); epoch > 0) tip += tr(" (epoch %1)").arg(epoch);
-    if (steps_.input_pct[h.index] >= 0)
-      tip += tr(", input %1").arg(format_pct(steps_.input_pct[h.index]));
-    if (steps_.input_bound[h.index]) tip += tr(" — input-bound");
+    const StepRow& row = *shown_steps_;
+    tip = tr("step %1 — %2").arg(row.numbers[h.index]).arg(dur);
+    if (const int epoch = row.epoch_of(h.index); epoch > 0) tip += tr(" (epoch %1)").arg(epoch);
+    if (row.input_pct[h.index] >= 0)
+      tip += tr(", input %1").arg(format_pct(row.input_pct[h.index]));
+    if (row.input_bound[h.index]) tip += tr(" — input-bound");
   } else if (h.index < shown_gaps_->row.zones.size()) {
     const GapRow& g = *shown_gaps_;
     const QString why =

@@ -86,7 +86,9 @@ class TimelineView : public QWidget {
   double content_y_at(double y) const;
   double last_build_ms() const { return build_ms_; }
   double last_paint_ms() const { return paint_ms_; }
-  const StepRow& step_row() const { return steps_; }
+  // What the step lane shows: the whole trace's step row, or, for a trace whose whole row gives
+  // a zone several steps (StepRow::per_zone), the exact steps around a view spanning few enough.
+  const StepRow& step_row() const { return *shown_steps_; }
   // What the idle lane shows: the session's gap row, or the exact gaps loaded around the view
   // (TraceSession::gap_windows).
   const GapRow& gap_row() const { return *shown_gaps_; }
@@ -128,7 +130,11 @@ class TimelineView : public QWidget {
   Selection link_;                    // the selected event's correlated partner
   Selection range_selection(std::int64_t t0, std::int64_t t1, double y0, double y1) const;
   LabelCache labels_;
-  StepRow steps_;
+  StepRow steps_;         // the whole trace
+  StepRow window_steps_;  // per_zone > 1: the exact steps of [window_steps_from_, _to_)
+  std::int64_t window_steps_from_ = 0, window_steps_to_ = 0;
+  const StepRow* shown_steps_ = &steps_;  // the last frame's
+  void request_steps();
   std::shared_ptr<const GapRow> gaps_ = std::make_shared<const GapRow>();  // the session's
   std::shared_ptr<const GapRow> shown_gaps_ = gaps_;                       // the last frame's
   bool has_gaps_ = false;
