@@ -2,6 +2,7 @@
 // groups per rank and per device, folding and pinning, where each epoch starts and its marks,
 // and the instances of one name.
 #include <QtTest>
+#include <array>
 
 #include "gui/models/event_search.hpp"
 #include "gui/models/timeline/draw_list.hpp"
@@ -196,6 +197,34 @@ class TestLanes : public QObject {
         QCOMPARE(coarse.input_bound[z] != 0, in_zone > 0);
       }
     }
+  }
+
+  // A merged run of gaps is coloured by the cause of most of its idle time, exactly: ten long
+  // waits for input among 990 short host-bound gaps, which sampling would miss, win.
+  void a_merged_run_of_gaps_is_coloured_by_most_idle_time() {
+    std::vector<ts::analysis::IdleGap> gaps;
+    for (int i = 0; i < 1000; ++i) {
+      ts::analysis::IdleGap g;
+      g.start_ns = i * 3000;
+      const bool input = i % 100 == 37;
+      g.end_ns = g.start_ns + (input ? 2000 : 10);
+      g.cause = input ? ts::analysis::IdleCause::input : ts::analysis::IdleCause::host;
+      g.step = i / 10;
+      gaps.push_back(g);
+    }
+    const GapRow row = make_gap_row(gaps);
+    QVERIFY(!row.cause_sums.empty());
+    for (const auto [first, last] :
+         {std::pair<std::size_t, std::size_t>{0, 1000}, {5, 999}, {30, 200}, {60, 70}}) {
+      std::array<std::int64_t, ts::analysis::kIdleCauseCount> ns{};
+      for (std::size_t i = first; i < last; ++i)
+        ns[static_cast<std::size_t>(gaps[i].cause)] += gaps[i].end_ns - gaps[i].start_ns;
+      const auto want =
+          static_cast<ts::analysis::IdleCause>(std::max_element(ns.begin(), ns.end()) - ns.begin());
+      QCOMPARE(static_cast<int>(row.dominant(first, last)), static_cast<int>(want));
+    }
+    QCOMPARE(static_cast<int>(row.dominant(0, 1000)),
+             static_cast<int>(ts::analysis::IdleCause::input));
   }
 
   // The per-step idle lane of a trace of very many steps: a zone per run of steps with idle time,

@@ -202,6 +202,7 @@ GapRow make_gap_row(const std::vector<analysis::IdleGap>& gaps) {
     g.row.zones.push_back(Zone{start, end, static_cast<std::uint32_t>(gap.cause), 1});
     g.steps.push_back(gap.step);
   }
+  g.sum_causes();
   return g;
 }
 
@@ -246,17 +247,45 @@ GapRow make_step_idle_row(const PackedSteps& steps, std::size_t per_zone) {
     if (++in_zone == g.per_zone) close_zone();
   });
   close_zone();
+  g.sum_causes();
   return g;
+}
+
+namespace {
+
+std::int64_t idle_of_zone(const GapRow& g, std::size_t i) {
+  const Zone& z = g.row.zones[i];
+  return g.per_step && i < g.idle_ns.size() ? g.idle_ns[i] : z.end_ns - z.start_ns;
+}
+
+}  // namespace
+
+void GapRow::sum_causes() {
+  const std::size_t n = row.zones.size();
+  cause_sums.assign(n / kCauseStride + 1, {});
+  std::array<std::int64_t, analysis::kIdleCauseCount> sum{};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % kCauseStride == 0) cause_sums[i / kCauseStride] = sum;
+    const std::uint32_t cause = row.zones[i].label;
+    if (cause < sum.size()) sum[cause] += idle_of_zone(*this, i);
+  }
+  if (n % kCauseStride == 0) cause_sums[n / kCauseStride] = sum;
 }
 
 analysis::IdleCause GapRow::dominant(std::size_t first, std::size_t last) const {
   std::array<std::int64_t, analysis::kIdleCauseCount> ns{};
-  const std::size_t step = std::max<std::size_t>(1, (last - first) / 16);
-  for (std::size_t i = first; i < last; i += step) {
-    const Zone& z = row.zones[i];
-    // A gap by its length; a step's zone (per_step) by its idle time, not the step's.
-    const std::int64_t idle = per_step && i < idle_ns.size() ? idle_ns[i] : z.end_ns - z.start_ns;
-    if (z.label < ns.size()) ns[z.label] += idle;
+  const auto add = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to; ++i)
+      if (row.zones[i].label < ns.size()) ns[row.zones[i].label] += idle_of_zone(*this, i);
+  };
+  last = std::min(last, row.zones.size());
+  const std::size_t b0 = (first + kCauseStride - 1) / kCauseStride, b1 = last / kCauseStride;
+  if (b0 < b1 && b1 < cause_sums.size()) {
+    add(first, b0 * kCauseStride);
+    for (std::size_t c = 0; c < ns.size(); ++c) ns[c] += cause_sums[b1][c] - cause_sums[b0][c];
+    add(b1 * kCauseStride, last);
+  } else {
+    add(first, last);  // few zones, or a row made without its sums
   }
   return static_cast<analysis::IdleCause>(std::max_element(ns.begin(), ns.end()) - ns.begin());
 }

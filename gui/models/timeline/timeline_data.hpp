@@ -1,7 +1,8 @@
 // The timeline's rows that come from the steps and the analysis rather than from track events:
 // the step lane (with which steps are input-bound and where each epoch starts) and the
 // device-idle lane (gaps with their cause). A prefix sum lets a merged run of steps say how many
-// were input-bound without visiting each one; a merged run of gaps samples its cause.
+// were input-bound without visiting each one; running sums by cause give a merged run of gaps its
+// cause.
 #pragma once
 
 #include <algorithm>
@@ -73,10 +74,16 @@ struct GapRow {
   bool per_step = false;
   std::size_t per_zone = 1;
   std::vector<std::int64_t> idle_ns;  // per_step: the device's idle time in step i
-  // The cause with the most idle time among up to 16 zones sampled over zones[first, last) (a
-  // gap's length, a step's idle time): a 10 M-event trace has millions of gaps, so no per-gap
-  // bookkeeping beyond the zone itself.
+  // The cause with the most idle time over zones[first, last) (a gap by its length, a step's zone
+  // by its idle time), exactly: from the running sums every kCauseStride zones and at most
+  // 2 * kCauseStride zones at the ends (a merged run may stand for millions of gaps; a few long
+  // waits for input among many short host-bound gaps must not be sampled away).
   analysis::IdleCause dominant(std::size_t first, std::size_t last) const;
+  // Makes those running sums, once the zones are in (the makers below call it).
+  void sum_causes();
+  static constexpr std::size_t kCauseStride = 64;
+  // Idle time by cause of zones[0, kCauseStride * k): 0.6 bytes a zone.
+  std::vector<std::array<std::int64_t, analysis::kIdleCauseCount>> cause_sums;
 };
 
 // Steps in time order (the store's step_span rows, all of them or those around a view), per_zone
