@@ -133,7 +133,10 @@ std::optional<std::pair<std::int64_t, std::int64_t>> TraceSession::initial_range
 }
 
 namespace {
-std::atomic<std::size_t> whole_gaps_steps_limit{250'000};
+// As many steps as one exact gap window may span: a trace that short shows every gap at any zoom
+// for little memory; a longer one keeps a zone per step with idle time and loads the exact gaps
+// around the view, and its analysis lists no gap, so the report the trace keeps serves it.
+std::atomic<std::size_t> whole_gaps_steps_limit{GapWindows::kMaxSteps};
 }  // namespace
 
 std::size_t TraceSession::steps_starting_in(std::int64_t t0, std::int64_t t1) const {

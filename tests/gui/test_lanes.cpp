@@ -214,7 +214,7 @@ class TestLanes : public QObject {
     }
     const GapRow row = make_gap_row(gaps);
     QVERIFY(!row.cause_sums.empty());
-    for (const auto [first, last] :
+    for (const auto& [first, last] :
          {std::pair<std::size_t, std::size_t>{0, 1000}, {5, 999}, {30, 200}, {60, 70}}) {
       std::array<std::int64_t, ts::analysis::kIdleCauseCount> ns{};
       for (std::size_t i = first; i < last; ++i)
