@@ -109,6 +109,13 @@ QVariant StepModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
     return {};
   const analysis::StepSummary s = steps_->at(step_of_row(index.row()));
+  // Figures read from the trace file that no longer read back (PackedSteps): said in the row.
+  if (s.step < 0 && steps_->read_failed()) {
+    if (role == Qt::DisplayRole && index.column() == Step) return tr("unreadable");
+    if (role == Qt::ToolTipRole)
+      return tr("The trace file changed since it was opened: open it again for these figures.");
+    if (role == Qt::DisplayRole) return QString();
+  }
   switch (role) {
     case Qt::DisplayRole:
       return cell(s, index.column(), false);

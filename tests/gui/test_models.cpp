@@ -312,6 +312,12 @@ class TestModels : public QObject {
     const auto lost = packed->at(PackedSteps::kBlockSteps * 20);  // in part 2
     QCOMPARE(lost.step, std::int64_t{-1});
     QVERIFY(packed->read_failed());
+    StepModel model;  // the steps table says so in the row
+    model.set_steps(packed);
+    const QModelIndex row = model.index(PackedSteps::kBlockSteps * 20, StepModel::Step);
+    QCOMPARE(row.data().toString(), QStringLiteral("unreadable"));
+    QVERIFY(row.data(Qt::ToolTipRole).toString().contains(QStringLiteral("open it again")));
+    QCOMPARE(model.index(5, StepModel::Step).data().toLongLong(), many.per_step[5].step);
     QVERIFY(same_step(packed->at(5), many.per_step[5]));  // part 1 still reads
   }
 
