@@ -645,6 +645,10 @@ bool TimelineView::event(QEvent* e) {
     tip = QStringLiteral("%1 (%2) — %3").arg(l.name, category_label(l.category), dur);
   } else if (h.kind == Selection::Kind::step) {
     const StepRow& row = *shown_steps_;
+    if (h.index >= row.numbers.size()) {  // a box of a row built again since (show_step)
+      QToolTip::hideText();
+      return true;
+    }
     tip = tr("step %1 — %2").arg(row.numbers[h.index]).arg(dur);
     if (const int epoch = row.epoch_of(h.index); epoch > 0) tip += tr(" (epoch %1)").arg(epoch);
     if (row.input_pct[h.index] >= 0)
