@@ -32,12 +32,16 @@ void PackedSteps::append(std::span<const analysis::StepSummary> steps) {
 
 bool PackedSteps::add_kept_part(const std::string& path, std::string_view key, std::size_t part,
                                 std::string_view bytes) {
-  // The file's blocks must each hold kBlockSteps steps but the last, as packed ones do: a part
-  // after one of fewer (the report's last part is its only short one) cannot be added.
-  if (!pending_.empty() || part == 0 || (!blocks_.empty() && blocks_.back().count != kBlockSteps))
-    return false;
+  if (part == 0) return false;
   const std::optional<analysis::StepRunHead> head = analysis::step_run_head(bytes);
   if (!head || head->count == 0) return false;
+  // Steps appended before it come first: a block of their own, however short (blocks may hold
+  // fewer than kBlockSteps: a hostile file's parts may be of any length).
+  if (!pending_.empty()) {
+    pack(pending_);
+    pending_.clear();
+  }
+  std::size_t first = steps_in_blocks();
   std::vector<Block> added;
   std::optional<analysis::StepSummary> before = last_packed_;
   std::vector<analysis::StepSummary> run;
@@ -51,6 +55,8 @@ bool PackedSteps::add_kept_part(const std::string& path, std::string_view key, s
         analysis::decode_steps_at(bytes, offset, n, before ? &*before : nullptr, run);
     if (!next) return false;
     Block& b = added.emplace_back();
+    b.first = first;
+    first += n;
     b.part = part;
     b.offset = offset;
     b.count = n;
@@ -111,7 +117,9 @@ void PackedSteps::pack(std::span<const analysis::StepSummary> run) {
       if (refused(s)) s.input_pct = 0;
     run = fixed;
   }
+  const std::size_t first = steps_in_blocks();
   Block& b = blocks_.emplace_back();
+  b.first = first;
   b.bytes = analysis::encode_step_run(run, last_packed_ ? &*last_packed_ : nullptr);
   b.bytes.shrink_to_fit();
   b.count = run.size();
@@ -159,9 +167,16 @@ const std::vector<analysis::StepSummary>& PackedSteps::decoded(std::size_t b) co
   return cache_;
 }
 
+std::size_t PackedSteps::block_of(std::size_t i) const {
+  const auto it = std::partition_point(blocks_.begin(), blocks_.end(),
+                                       [&](const Block& b) { return b.first <= i; });
+  return static_cast<std::size_t>(it - blocks_.begin()) - 1;
+}
+
 analysis::StepSummary PackedSteps::at(std::size_t i) const {
   const std::lock_guard lock(mutex_);
-  return decoded(i / kBlockSteps).at(i % kBlockSteps);
+  const std::size_t b = block_of(i);
+  return decoded(b).at(i - blocks_[b].first);
 }
 
 void PackedSteps::for_each(
@@ -172,21 +187,23 @@ void PackedSteps::for_each(
       const std::lock_guard lock(mutex_);
       block = decoded(b);  // a copy: fn may read other steps through at()
     }
-    for (std::size_t k = 0; k < block.size(); ++k) fn(b * kBlockSteps + k, block[k]);
+    for (std::size_t k = 0; k < block.size(); ++k) fn(blocks_[b].first + k, block[k]);
   }
 }
 
 void PackedSteps::for_each_from(
     std::size_t first,
     const std::function<bool(std::size_t, const analysis::StepSummary&)>& fn) const {
+  if (first >= size_) return;
   std::vector<analysis::StepSummary> block;
-  for (std::size_t b = first / kBlockSteps; b < blocks_.size(); ++b) {
+  for (std::size_t b = block_of(first); b < blocks_.size(); ++b) {
     {
       const std::lock_guard lock(mutex_);
       block = decoded(b);  // a copy: fn may read other steps through at()
     }
-    for (std::size_t k = b == first / kBlockSteps ? first % kBlockSteps : 0; k < block.size(); ++k)
-      if (!fn(b * kBlockSteps + k, block[k])) return;
+    const std::size_t from = blocks_[b].first;
+    for (std::size_t k = first > from ? first - from : 0; k < block.size(); ++k)
+      if (!fn(from + k, block[k])) return;
   }
 }
 
@@ -200,7 +217,7 @@ std::size_t PackedSteps::first_at_least(std::int64_t step) const {
   const auto& steps = decoded(b);
   const auto in = std::partition_point(
       steps.begin(), steps.end(), [&](const analysis::StepSummary& s) { return s.step < step; });
-  return b * kBlockSteps + static_cast<std::size_t>(in - steps.begin());
+  return blocks_[b].first + static_cast<std::size_t>(in - steps.begin());
 }
 
 std::optional<std::size_t> PackedSteps::find_step(std::int64_t step) const {
@@ -209,7 +226,7 @@ std::optional<std::size_t> PackedSteps::find_step(std::int64_t step) const {
     if (step < blocks_[b].least_step || step > blocks_[b].most_step) continue;
     const auto& steps = decoded(b);
     for (std::size_t k = steps.size(); k-- > 0;)
-      if (steps[k].step == step) return b * kBlockSteps + k;
+      if (steps[k].step == step) return blocks_[b].first + k;
   }
   return std::nullopt;
 }

@@ -1,5 +1,6 @@
-// The analysis's per-step figures as the viewer holds them, in blocks of kBlockSteps steps in the
-// kept report's step encoding (report_codec.hpp), a block decoded when one of its steps is read:
+// The analysis's per-step figures as the viewer holds them, in blocks of up to kBlockSteps steps in
+// the kept report's step encoding (report_codec.hpp), a block decoded when one of its steps is
+// read:
 //   - packed in memory: about 60 bytes a step against 208 for an analysis::StepSummary (a
 //     100 M-event trace has 2.2 M steps: 130 MB instead of 460 MB);
 //   - or left in the trace file, when they come from the report the trace keeps
@@ -75,7 +76,8 @@ class PackedSteps {
 
  private:
   struct Block {
-    std::string bytes;  // in memory: encode_step_run() of the block's steps
+    std::size_t first = 0;  // the index of its first step (blocks hold up to kBlockSteps)
+    std::string bytes;      // in memory: encode_step_run() of the block's steps
     // In the file: the kept part, the offset of the block's first step and how many it holds.
     std::size_t part = 0, offset = 0, count = 0;
     std::int64_t before_step = 0, before_start_ns = 0;  // of the step before (0: none)
@@ -84,6 +86,11 @@ class PackedSteps {
   };
   // The steps of block b, decoded (the caller holds mutex_).
   const std::vector<analysis::StepSummary>& decoded(std::size_t b) const;
+  // The block holding step i (i < size()).
+  std::size_t block_of(std::size_t i) const;
+  std::size_t steps_in_blocks() const {
+    return blocks_.empty() ? 0 : blocks_.back().first + blocks_.back().count;
+  }
   void pack(std::span<const analysis::StepSummary> run);
   // Adds a block's place and its steps' figures to the index.
   void index_block(Block& b, std::span<const analysis::StepSummary> run);

@@ -6,6 +6,7 @@
 #include <QSortFilterProxyModel>
 #include <QtTest>
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <optional>
 #include <set>
@@ -22,6 +23,7 @@
 #include "gui_test_util.hpp"
 #include "profiler/analysis/diff.hpp"
 #include "profiler/analysis/kept_report.hpp"
+#include "profiler/analysis/report_codec.hpp"
 #include "profiler/store/reader.hpp"
 
 using namespace ts::gui;
@@ -319,6 +321,83 @@ class TestModels : public QObject {
     QVERIFY(row.data(Qt::ToolTipRole).toString().contains(QStringLiteral("open it again")));
     QCOMPARE(model.index(5, StepModel::Step).data().toLongLong(), many.per_step[5].step);
     QVERIFY(same_step(packed->at(5), many.per_step[5]));  // part 1 still reads
+  }
+
+  // A kept report's parts may be of any length in a hostile file, and steps packed in memory may
+  // come before and after them: every step reads back at its index, whatever the blocks' sizes.
+  void packed_steps_mix_blocks_of_any_length() {
+    const QString path = test::synth_trace(dir_, 5000, 0.3, QStringLiteral("parts.db"));
+    const ts::store::Reader reader(path.toStdString());
+    ts::analysis::AnalysisOptions o;
+    o.keep_gaps = false;
+    Report report = ts::analysis::analyse(reader, o);
+    report.per_step = varied_steps(4700);
+    QVERIFY(ts::analysis::keep_report(reader, report, o));
+    const std::span<const ts::analysis::StepSummary> all(report.per_step);
+    // Parts of 1000, 3000 and 700 steps in place of the one of 4700.
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    std::string key;
+    {
+      sqlite3_stmt* st = nullptr;
+      sqlite3_prepare_v2(db, "SELECT key FROM analysis WHERE part = 0", -1, &st, nullptr);
+      QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+      key = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+      sqlite3_finalize(st);
+    }
+    QCOMPARE(sqlite3_exec(db, "DELETE FROM analysis WHERE part > 0", nullptr, nullptr, nullptr),
+             SQLITE_OK);
+    const std::array<std::pair<std::size_t, std::size_t>, 3> runs{
+        {{0, 1000}, {1000, 4000}, {4000, 4700}}};
+    std::vector<std::string> parts;
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      const auto [from, to] = runs[r];
+      parts.push_back(ts::analysis::encode_step_run(all.subspan(from, to - from),
+                                                    from == 0 ? nullptr : &all[from - 1]));
+      sqlite3_stmt* st = nullptr;
+      sqlite3_prepare_v2(db, "INSERT INTO analysis (key, part, data) VALUES (?, ?, ?)", -1, &st,
+                         nullptr);
+      sqlite3_bind_text(st, 1, key.c_str(), -1, SQLITE_TRANSIENT);
+      sqlite3_bind_int64(st, 2, static_cast<sqlite3_int64>(r + 1));
+      sqlite3_bind_blob(st, 3, parts.back().data(), static_cast<int>(parts.back().size()),
+                        SQLITE_TRANSIENT);
+      QCOMPARE(sqlite3_step(st), SQLITE_DONE);
+      sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+
+    const auto reads_back = [&](const PackedSteps& packed) {
+      QCOMPARE(packed.size(), all.size());
+      for (std::size_t i = all.size(); i-- > 0;) QVERIFY(same_step(packed.at(i), all[i]));
+      std::size_t next = 1500;
+      bool in_order = true;
+      packed.for_each_from(1500, [&](std::size_t i, const ts::analysis::StepSummary& s) {
+        in_order = in_order && i == next++ && same_step(s, all[i]);
+        return i < 4100;
+      });
+      QVERIFY(in_order);
+      QCOMPARE(next, std::size_t{4101});
+      std::optional<std::size_t> last_700;
+      for (std::size_t i = 0; i < all.size(); ++i)
+        if (all[i].step == 700) last_700 = i;
+      QCOMPARE(packed.find_step(700), last_700);
+    };
+    {  // through the analysis, as the viewer takes them: every part from the file
+      PackedStepsSink sink(path.toStdString());
+      (void)ts::analysis::analyse_or_reuse(reader, o, sink, 0);
+      const auto packed = sink.finish();
+      QVERIFY(packed->in_file());
+      reads_back(*packed);
+    }
+    // In memory, then from the file, then in memory again.
+    PackedSteps mixed;
+    mixed.append(all.first(1000));
+    QVERIFY(mixed.add_kept_part(path.toStdString(), key, 2, parts[1]));
+    mixed.append(all.subspan(4000, 333));
+    mixed.append(all.subspan(4333));
+    mixed.finish();
+    QVERIFY(mixed.in_file());
+    reads_back(mixed);
   }
 
   // The steps table sorts itself: stable, every column, and a held index follows its step.
