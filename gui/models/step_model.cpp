@@ -31,12 +31,21 @@ int StepModel::row_of_step(std::int64_t step) const {
 }
 
 void StepModel::sort(int column, Qt::SortOrder order) {
-  if (column < 0 || column >= ColumnCount) return;
+  if (column >= ColumnCount || (column < 0 && order_.empty())) return;
   emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
   const QModelIndexList before = persistentIndexList();
   std::vector<std::size_t> held;  // the step each persistent index shows
   held.reserve(static_cast<std::size_t>(before.size()));
   for (const QModelIndex& i : before) held.push_back(step_of_row(i.row()));
+  if (column < 0) {  // no sort column (the view's sortByColumn(-1)): the steps' own order
+    order_.clear();
+    QModelIndexList after;
+    for (std::size_t k = 0; k < held.size(); ++k)
+      after.push_back(index(static_cast<int>(held[k]), before[static_cast<int>(k)].column()));
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+    return;
+  }
 
   // One value per step; the input share is the only column that is not an integer.
   const bool by_pct = column == InputPct;

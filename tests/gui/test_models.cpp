@@ -439,6 +439,12 @@ class TestModels : public QObject {
                  steps.back().step);
       }
     }
+    // No sort column: the steps' own order again, the held index still on its step.
+    model.sort(-1);
+    for (int r : {0, 1234, static_cast<int>(steps.size()) - 1})
+      QCOMPARE(model.index(r, 0).data(StepModel::StartNsRole).toLongLong(),
+               steps[static_cast<std::size_t>(r)].start_ns);
+    QCOMPARE(held.row(), 1234);
   }
 
   void step_bars_bucket_long_runs() {

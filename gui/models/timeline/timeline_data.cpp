@@ -6,6 +6,8 @@
 #include <limits>
 #include <optional>
 
+#include "profiler/store/rows.hpp"
+
 namespace ts::gui {
 
 namespace {
@@ -66,10 +68,6 @@ bool mark_in_one_walk(StepRow& r, const PackedSteps& steps) {
   return true;
 }
 
-}  // namespace
-
-namespace {
-
 // Marks a row whose zones stand for several steps each: how many of each zone's steps are
 // input-bound, a step's zone found by its number (the zones' first numbers ascend; a row whose
 // numbers do not stays unmarked). Of figures listed one after another with one number (ranks),
@@ -100,10 +98,8 @@ void mark_zones(StepRow& r, const PackedSteps& steps) {
   }
 }
 
-}  // namespace
-
-namespace {
 std::atomic<std::size_t> g_whole_row_zones{kWholeRowZones};
+
 }  // namespace
 
 std::size_t whole_row_zones() {
@@ -157,7 +153,7 @@ StepRow make_step_row(std::span<const store::Step> steps, const PackedSteps* fig
   for (const store::Step& s : steps) {
     // Steps of one trainer never overlap; with several (a hostile or odd file) keep a row.
     if (s.start_ns < last_end) continue;
-    last_end = s.start_ns + s.dur_ns;
+    last_end = store::sat_add(s.start_ns, s.dur_ns);
     if (r.steps++ % r.per_zone == 0) {
       r.row.zones.push_back(
           Zone{s.start_ns, last_end, static_cast<std::uint32_t>(r.numbers.size()), 1});
@@ -230,10 +226,11 @@ GapRow make_step_idle_row(const PackedSteps& steps, std::size_t per_zone) {
   };
   std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
   steps.for_each([&](std::size_t, const analysis::StepSummary& s) {
+    // Saturating sums: a hostile file's kept report may hold any figures.
     std::int64_t idle = 0;
-    for (const std::int64_t ns : s.idle_by_cause_ns) idle += ns;
+    for (const std::int64_t ns : s.idle_by_cause_ns) idle = store::sat_add(idle, ns);
     if (idle <= 0 || s.start_ns < last_end) return;  // ranks' steps overlap: one lane
-    last_end = s.start_ns + s.dur_ns;
+    last_end = store::sat_add(s.start_ns, s.dur_ns);
     if (in_zone == 0) {
       g.row.zones.push_back(Zone{s.start_ns, last_end, 0, 0});
       g.steps.push_back(s.step);
@@ -242,8 +239,9 @@ GapRow make_step_idle_row(const PackedSteps& steps, std::size_t per_zone) {
     Zone& z = g.row.zones.back();
     z.end_ns = last_end;
     ++z.count;
-    g.idle_ns.back() += idle;
-    for (std::size_t c = 0; c < by_cause.size(); ++c) by_cause[c] += s.idle_by_cause_ns[c];
+    g.idle_ns.back() = store::sat_add(g.idle_ns.back(), idle);
+    for (std::size_t c = 0; c < by_cause.size(); ++c)
+      by_cause[c] = store::sat_add(by_cause[c], s.idle_by_cause_ns[c]);
     if (++in_zone == g.per_zone) close_zone();
   });
   close_zone();
@@ -267,7 +265,7 @@ void GapRow::sum_causes() {
   for (std::size_t i = 0; i < n; ++i) {
     if (i % kCauseStride == 0) cause_sums[i / kCauseStride] = sum;
     const std::uint32_t cause = row.zones[i].label;
-    if (cause < sum.size()) sum[cause] += idle_of_zone(*this, i);
+    if (cause < sum.size()) sum[cause] = store::sat_add(sum[cause], idle_of_zone(*this, i));
   }
   if (n % kCauseStride == 0) cause_sums[n / kCauseStride] = sum;
 }
@@ -276,13 +274,15 @@ analysis::IdleCause GapRow::dominant(std::size_t first, std::size_t last) const 
   std::array<std::int64_t, analysis::kIdleCauseCount> ns{};
   const auto add = [&](std::size_t from, std::size_t to) {
     for (std::size_t i = from; i < to; ++i)
-      if (row.zones[i].label < ns.size()) ns[row.zones[i].label] += idle_of_zone(*this, i);
+      if (row.zones[i].label < ns.size())
+        ns[row.zones[i].label] = store::sat_add(ns[row.zones[i].label], idle_of_zone(*this, i));
   };
   last = std::min(last, row.zones.size());
   const std::size_t b0 = (first + kCauseStride - 1) / kCauseStride, b1 = last / kCauseStride;
   if (b0 < b1 && b1 < cause_sums.size()) {
     add(first, b0 * kCauseStride);
-    for (std::size_t c = 0; c < ns.size(); ++c) ns[c] += cause_sums[b1][c] - cause_sums[b0][c];
+    for (std::size_t c = 0; c < ns.size(); ++c)
+      ns[c] = store::sat_add(ns[c], store::sat_sub(cause_sums[b1][c], cause_sums[b0][c]));
     add(b1 * kCauseStride, last);
   } else {
     add(first, last);  // few zones, or a row made without its sums
