@@ -188,7 +188,8 @@ int main(int argc, char** argv) {
       "ms; %.3f ms around %s %lld, %zu events drawn; summary %s, analysis %s)\n",
       complete_at, complete_frame, view.mapping().view_span_ns() / 1e6,
       bound ? "the first input-bound step" : "the middle step",
-      static_cast<long long>(bound ? *bound : session->steps()[session->steps().size() / 2].step),
+      static_cast<long long>(bound ? *bound
+                                   : session->steps().at(session->steps().size() / 2).step),
       view.last_frame().events_shown, session->summary_done() ? "done" : "still scanning",
       session->analysis_finished() ? "done" : "still running");
 

@@ -17,17 +17,15 @@ struct Context {
 }  // namespace
 
 GapWindows::GapWindows(std::string path, std::shared_ptr<const store::Snapshot> snapshot,
-                       analysis::AnalysisOptions options,
-                       std::shared_ptr<const std::vector<store::Step>> steps, QObject* parent)
+                       analysis::AnalysisOptions options, QObject* parent)
     : QObject(parent),
       loads_(
           this, std::move(path), std::move(snapshot),
-          [options = std::move(options), steps = std::move(steps),
-           context = std::make_shared<Context>()](const store::Reader& reader, std::int64_t t0,
-                                                  std::int64_t t1) {
-            // The trace's steps and track roles, read by the first load for every later one.
+          [options = std::move(options), context = std::make_shared<Context>()](
+              const store::Reader& reader, std::int64_t t0, std::int64_t t1) {
+            // The trace's step groups and track roles, read by the first load for every later one.
             const std::lock_guard lock(context->mutex);
-            if (!context->gaps) context->gaps = analysis::gap_context(reader, steps);
+            if (!context->gaps) context->gaps = analysis::gap_context(reader);
             return std::make_shared<const GapRow>(
                 make_gap_row(analysis::idle_gaps_in(reader, *context->gaps, {t0, t1}, options)));
           },

@@ -27,12 +27,10 @@ class GapWindows : public QObject {
   // The most steps one window may span: a view wider than this shows the per-step idle row.
   static constexpr std::size_t kMaxSteps = 20'000;
 
-  // steps: the trace's steps (TraceSession::steps()), grouped for the loads without a copy when
-  // they need no cleaning.
+  // The first load reads the trace's steps once (analysis::gap_context): a trace of one process
+  // leaves them in the file and each load reads those of its window.
   GapWindows(std::string path, std::shared_ptr<const store::Snapshot> snapshot,
-             analysis::AnalysisOptions options,
-             std::shared_ptr<const std::vector<store::Step>> steps = nullptr,
-             QObject* parent = nullptr);
+             analysis::AnalysisOptions options, QObject* parent = nullptr);
   ~GapWindows() override;
 
   // The loaded gaps covering [t0, t1], or null.

@@ -34,10 +34,21 @@ std::optional<std::int64_t> first_input_bound_step(const store::Reader& reader,
   if (all.empty()) return std::nullopt;
   std::vector<store::Step> copy;
   const std::span<const store::Step> steps = clean_view(all, copy);
-  const std::vector<store::Track> track_list = reader.tracks();
-  const analysis::TrackTable tracks(track_list, analysis::step_tracks(steps));
   const std::vector<bool> analysed =
       analysis::select_steps(steps, analysis::run_shape(reader), options).analysed;
+  return first_input_bound_step(reader, steps, analysed, analysis::step_tracks(steps), max_events,
+                                options);
+}
+
+std::optional<std::int64_t> first_input_bound_step(const store::Reader& reader,
+                                                   std::span<const store::Step> steps,
+                                                   const std::vector<bool>& analysed,
+                                                   std::span<const std::uint32_t> step_tracks,
+                                                   std::uint64_t max_events,
+                                                   const analysis::AnalysisOptions& options) {
+  if (steps.empty()) return std::nullopt;
+  const std::vector<store::Track> track_list = reader.tracks();
+  const analysis::TrackTable tracks(track_list, step_tracks);
   // Parts of analyse()'s pass, in time order, stopping early: a step's figures are final (and
   // equal to analyse()'s) once an event starts at or after its end, since events come in start
   // order. Parts of a few hundred steps keep the memory small whatever the trace's length.
@@ -77,19 +88,13 @@ std::optional<std::int64_t> first_input_bound_step(const store::Reader& reader,
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>> typical_steps(
-    std::span<const store::Step> steps, std::optional<std::int64_t> at, std::int64_t not_before) {
-  if (steps.empty()) return std::nullopt;
-  std::size_t i = steps.size() / 2;
-  if (at)
-    for (std::size_t k = 0; k < steps.size(); ++k)
-      if (steps[k].step == *at) {
-        i = k;
-        break;
-      }
+    std::span<const store::Step> near, std::size_t centre, std::int64_t not_before) {
+  if (near.empty()) return std::nullopt;
+  const std::size_t i = std::min(centre, near.size() - 1);
   std::size_t first = i >= 1 ? i - 1 : 0;
-  if (steps[first].step < not_before && steps[i].step >= not_before) first = i;
-  const std::size_t last = std::min(steps.size() - 1, first + 3);
-  return std::pair{steps[first].step, steps[last].step};
+  if (near[first].step < not_before && near[i].step >= not_before) first = i;
+  const std::size_t last = std::min(near.size() - 1, first + 3);
+  return std::pair{near[first].step, near[last].step};
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>> steps_time_range(
@@ -103,6 +108,10 @@ std::optional<std::pair<std::int64_t, std::int64_t>> steps_time_range(
       found = true;
     }
   if (!found) return std::nullopt;
+  return with_margin(t0, t1);
+}
+
+std::pair<std::int64_t, std::int64_t> with_margin(std::int64_t t0, std::int64_t t1) {
   const std::int64_t margin = (t1 - t0) / 40 + 1;
   return std::pair{t0 - margin, t1 + margin};
 }
@@ -117,6 +126,47 @@ std::optional<std::int64_t> first_analysed_step(const store::Reader& reader,
   for (std::size_t i = 0; i < steps.size(); ++i)
     if (analysed[i]) return steps[i].step;
   return std::nullopt;
+}
+
+}  // namespace ts::gui
+
+namespace ts::gui {
+
+OpeningSteps::OpeningSteps(analysis::RunShape shape, const analysis::AnalysisOptions& options,
+                           std::size_t count)
+    : shape_(std::move(shape)), options_(options), rule_(shape_, options_, count) {}
+
+void OpeningSteps::restart(std::size_t count) {
+  rule_ = analysis::StepRule(shape_, options_, count);
+  clean_ = {};
+  seen_ = 0;
+  prefix_.clear();
+  analysed_.clear();
+  tracks_.clear();
+  first_step_.reset();
+  first_analysed_.reset();
+}
+
+void OpeningSteps::add(const store::Step& s) {
+  const bool analysed = rule_.analysed(seen_++, s.step);
+  clean_.add(s);
+  if (!first_step_) first_step_ = s.step;
+  if (analysed && !first_analysed_) first_analysed_ = s.step;
+  if (prefix_.size() < kPrefixSteps) {
+    prefix_.push_back(s);
+    analysed_.push_back(analysed);
+  }
+  if (std::find(tracks_.begin(), tracks_.end(), s.track) == tracks_.end())
+    tracks_.push_back(s.track);
+}
+
+std::vector<bool> OpeningSteps::analysed() const {
+  // Leaving every step out would leave nothing to say: then every step counts (select_steps()).
+  return first_analysed_ ? analysed_ : std::vector<bool>(analysed_.size(), true);
+}
+
+std::optional<std::int64_t> OpeningSteps::first_analysed() const {
+  return first_analysed_ ? first_analysed_ : first_step_;
 }
 
 }  // namespace ts::gui

@@ -18,35 +18,41 @@ void StepModel::set_steps(std::shared_ptr<const PackedSteps> steps) {
   beginResetModel();
   steps_ = steps ? std::move(steps) : std::make_shared<const PackedSteps>();
   order_.clear();
+  fetched_ = std::min<std::size_t>(steps_->size(), kFetchRows);
   origin_ns_ = steps_->earliest_start_ns();
   endResetModel();
 }
 
-int StepModel::row_of_step(std::int64_t step) const {
+int StepModel::row_of_step(std::int64_t step) {
   const std::optional<std::size_t> index = steps_->find_step(step);
   if (!index) return -1;
-  if (order_.empty()) return static_cast<int>(*index);
-  const auto it = std::find(order_.begin(), order_.end(), *index);
-  return it == order_.end() ? -1 : static_cast<int>(it - order_.begin());
+  std::size_t row = *index;
+  if (!order_.empty()) {
+    const auto it = std::find(order_.begin(), order_.end(), *index);
+    if (it == order_.end()) return -1;
+    row = static_cast<std::size_t>(it - order_.begin());
+  }
+  fetch_to(row + 1);
+  return static_cast<int>(row);
 }
 
-void StepModel::sort(int column, Qt::SortOrder order) {
-  if (column >= ColumnCount || (column < 0 && order_.empty())) return;
-  emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-  const QModelIndexList before = persistentIndexList();
-  std::vector<std::size_t> held;  // the step each persistent index shows
-  held.reserve(static_cast<std::size_t>(before.size()));
-  for (const QModelIndex& i : before) held.push_back(step_of_row(i.row()));
-  if (column < 0) {  // no sort column (the view's sortByColumn(-1)): the steps' own order
-    order_.clear();
-    QModelIndexList after;
-    for (std::size_t k = 0; k < held.size(); ++k)
-      after.push_back(index(static_cast<int>(held[k]), before[static_cast<int>(k)].column()));
-    changePersistentIndexList(before, after);
-    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
-    return;
-  }
+void StepModel::fetch_to(std::size_t rows) {
+  rows = std::min(rows, steps_->size());
+  if (rows <= fetched_) return;
+  beginInsertRows({}, static_cast<int>(fetched_), static_cast<int>(rows) - 1);
+  fetched_ = rows;
+  endInsertRows();
+}
 
+bool StepModel::canFetchMore(const QModelIndex& parent) const {
+  return !parent.isValid() && fetched_ < steps_->size();
+}
+
+void StepModel::fetchMore(const QModelIndex& parent) {
+  if (!parent.isValid()) fetch_to(fetched_ + kFetchRows);
+}
+
+std::vector<std::uint32_t> StepModel::sorted(int column, Qt::SortOrder order) const {
   // One value per step; the input share is the only column that is not an integer.
   const bool by_pct = column == InputPct;
   std::vector<std::int64_t> ints(by_pct ? 0 : steps_->size());
@@ -57,32 +63,61 @@ void StepModel::sort(int column, Qt::SortOrder order) {
     else
       ints[i] = cell(s, column, true).toLongLong();
   });
-  order_.resize(steps_->size());
-  std::iota(order_.begin(), order_.end(), std::uint32_t{0});
+  std::vector<std::uint32_t> rows(steps_->size());
+  std::iota(rows.begin(), rows.end(), std::uint32_t{0});
   const auto less = [&](std::uint32_t a, std::uint32_t b) {
     return by_pct ? pcts[a] < pcts[b] : ints[a] < ints[b];
   };
   if (order == Qt::AscendingOrder)
-    std::stable_sort(order_.begin(), order_.end(), less);
+    std::stable_sort(rows.begin(), rows.end(), less);
   else
-    std::stable_sort(order_.begin(), order_.end(),
+    std::stable_sort(rows.begin(), rows.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return less(b, a); });
+  return rows;
+}
 
-  if (!before.isEmpty()) {
-    std::vector<std::uint32_t> row_of(order_.size());
-    for (std::size_t row = 0; row < order_.size(); ++row)
-      row_of[order_[row]] = static_cast<std::uint32_t>(row);
-    QModelIndexList after;
-    for (std::size_t k = 0; k < held.size(); ++k)
-      after.push_back(
-          index(static_cast<int>(row_of[held[k]]), before[static_cast<int>(k)].column()));
-    changePersistentIndexList(before, after);
+void StepModel::sort(int column, Qt::SortOrder order) {
+  if (column >= ColumnCount || (column < 0 && order_.empty())) return;
+  // column < 0: no sort column (the view's sortByColumn(-1)): the steps' own order.
+  std::vector<std::uint32_t> next =
+      column < 0 ? std::vector<std::uint32_t>{} : sorted(column, order);
+  std::vector<std::uint32_t> row_of;  // step -> its row in `next`, made when asked
+  const auto new_row = [&](std::size_t step) -> std::size_t {
+    if (next.empty()) return step;
+    if (row_of.empty()) {
+      row_of.resize(next.size());
+      for (std::size_t row = 0; row < next.size(); ++row)
+        row_of[next[row]] = static_cast<std::uint32_t>(row);
+    }
+    return row_of[step];
+  };
+  // The rows persistent indexes (the selection, the current row) move to are fetched first: a
+  // selected step may be sorted far down.
+  std::size_t need = fetched_;
+  for (const QModelIndex& i : persistentIndexList())
+    need = std::max(need, new_row(step_of_row(i.row())) + 1);
+  fetch_to(need);
+
+  emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+  const QModelIndexList before = persistentIndexList();
+  std::vector<std::size_t> held;  // the step each persistent index shows
+  held.reserve(static_cast<std::size_t>(before.size()));
+  for (const QModelIndex& i : before) held.push_back(step_of_row(i.row()));
+  QModelIndexList after;
+  for (std::size_t k = 0; k < held.size(); ++k) {
+    // A row the view made persistent only now, moving past the fetched rows, is dropped.
+    const std::size_t row = new_row(held[k]);
+    after.push_back(row < fetched_
+                        ? index(static_cast<int>(row), before[static_cast<int>(k)].column())
+                        : QModelIndex());
   }
+  order_ = std::move(next);
+  if (!before.isEmpty()) changePersistentIndexList(before, after);
   emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 int StepModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(steps_->size());
+  return parent.isValid() ? 0 : static_cast<int>(fetched_);
 }
 
 int StepModel::columnCount(const QModelIndex& parent) const {

@@ -4,11 +4,13 @@
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <limits>
 
 #include "gui/models/background_pool.hpp"
-#include "gui/models/initial_view.hpp"
 #include "gui/models/summary_builder.hpp"
+#include "gui/models/trace_meta.hpp"
 #include "profiler/analysis/kept_report.hpp"
+#include "profiler/analysis/phases.hpp"
 
 namespace ts::gui {
 
@@ -23,21 +25,35 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
       cancel_(std::make_shared<std::atomic<bool>>(false)) {
   const std::string file = path.toStdString();
   reader_ = std::make_unique<store::Reader>(file, snapshot);
-  steps_ = std::make_shared<const std::vector<store::Step>>(reader_->steps());
-  if (!steps_->empty()) {
-    steps_extent_ = {steps_->front().start_ns, steps_->front().start_ns};
-    for (const store::Step& s : *steps_) {
-      steps_extent_.first = std::min(steps_extent_.first, s.start_ns);
-      steps_extent_.second = std::max(steps_extent_.second, s.start_ns + s.dur_ns);
-    }
+  {
+    // One pass over the steps: the index, the whole step row and what the initial view needs.
+    const auto count = static_cast<std::size_t>(std::max<std::int64_t>(0, reader_->step_count()));
+    opening_ = std::make_unique<OpeningSteps>(analysis::run_shape(*reader_), options, count);
+    struct Pass : StepConsumer {
+      OpeningSteps& opening;
+      StepRowBuilder row;
+      Pass(OpeningSteps& o, std::size_t n) : opening(o), row(steps_per_zone(n), n) {}
+      void add(const store::Step& s) override {
+        opening.add(s);
+        row.add(s);
+      }
+      void restart(std::size_t n) override {
+        opening.restart(n);
+        row = StepRowBuilder(steps_per_zone(n), n);
+      }
+    } pass(*opening_, count);
+    steps_ = StepIndex(*reader_, pass);
+    step_row_ = pass.row.finish(nullptr, epoch_first_steps(*reader_));
+  }
+  if (const auto e = steps_.extent()) {
+    steps_extent_ = *e;
   } else {
     const store::TimeRange r = reader_->time_range();
     steps_extent_ = {r.start_ns, r.end_ns};
   }
   windows_ = std::make_unique<WindowCache>(file, snapshot);
-  const bool whole_gaps = steps_->size() <= whole_gaps_steps();
-  if (analyse_ && !whole_gaps)
-    gap_windows_ = std::make_unique<GapWindows>(file, snapshot, options, steps_);
+  const bool whole_gaps = steps_.size() <= whole_gaps_steps();
+  if (analyse_ && !whole_gaps) gap_windows_ = std::make_unique<GapWindows>(file, snapshot, options);
 
   connect(&analysis_, &QFutureWatcher<AnalysisResult>::finished, this,
           &TraceSession::analysis_done);
@@ -112,8 +128,13 @@ std::optional<std::int64_t> TraceSession::first_input_bound_step() const {
   if (!first_input_bound_) {
     first_input_bound_.emplace();
     try {
+      // Steps that need cleaning (several ranks merged, a damaged file) are read again, whole.
       *first_input_bound_ =
-          gui::first_input_bound_step(*reader_, *steps_, kInputBoundSearchEvents, options_);
+          opening_->clean()
+              ? gui::first_input_bound_step(*reader_, opening_->prefix(), opening_->analysed(),
+                                            opening_->tracks(), kInputBoundSearchEvents, options_)
+              : gui::first_input_bound_step(*reader_, reader_->steps(), kInputBoundSearchEvents,
+                                            options_);
     } catch (const std::exception&) {
       // Damage past the header: the background tasks find it too and report it.
     }
@@ -124,12 +145,18 @@ std::optional<std::int64_t> TraceSession::first_input_bound_step() const {
 std::optional<std::pair<std::int64_t, std::int64_t>> TraceSession::initial_range() const {
   std::optional<std::int64_t> analysed;
   try {
-    analysed = first_analysed_step(*reader_, *steps_, options_);
+    analysed = opening_->clean() ? opening_->first_analysed()
+                                 : first_analysed_step(*reader_, reader_->steps(), options_);
   } catch (const std::exception&) {
   }
-  const auto numbers = typical_steps(*steps_, first_input_bound_step(),
-                                     analysed.value_or(std::numeric_limits<std::int64_t>::min()));
-  return numbers ? steps_time_range(*steps_, *numbers) : std::nullopt;
+  try {
+    const StepIndex::Around near = steps_.around(first_input_bound_step(), 1, 3);
+    const auto numbers = typical_steps(near.steps, near.centre,
+                                       analysed.value_or(std::numeric_limits<std::int64_t>::min()));
+    return numbers ? steps_time_range(near.steps, *numbers) : std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 namespace {
@@ -140,11 +167,11 @@ std::atomic<std::size_t> whole_gaps_steps_limit{GapWindows::kMaxSteps};
 }  // namespace
 
 std::size_t TraceSession::steps_starting_in(std::int64_t t0, std::int64_t t1) const {
-  const auto starting_before = [&](std::int64_t t) {
-    return std::partition_point(steps_->begin(), steps_->end(),
-                                [&](const store::Step& s) { return s.start_ns < t; });
-  };
-  return t0 < t1 ? static_cast<std::size_t>(starting_before(t1) - starting_before(t0)) : 0;
+  try {
+    return steps_.starting_in(t0, t1);
+  } catch (const std::exception&) {
+    return 0;  // damage past the header: the background tasks find it too and report it
+  }
 }
 
 std::size_t TraceSession::whole_gaps_steps() {
@@ -167,6 +194,7 @@ void TraceSession::analysis_done() {
     report_ = std::move(r.report);
     gaps_ = std::move(r.gaps);
     step_figures_ = std::move(r.steps);
+    mark_step_row(step_row_, step_figures_.get());
     emit reportReady();
   } else {
     analysis_error_ = r.error;

@@ -1,5 +1,6 @@
-// One open trace, no window. Opening reads only what the first frame needs (tracks, steps; the
-// timeline then asks where to open: initial_view.hpp) and throws store::Error naming the file
+// One open trace, no window. Opening reads only what the first frame needs (tracks, and the steps
+// in one pass that holds none of them: step_index.hpp; the timeline then asks where to open:
+// initial_view.hpp) and throws store::Error naming the file
 // when it is not a readable trace; the analysis (analysis::analyse) and the timeline's summary
 // scan (summary_builder.hpp) then run on background threads, each with a Reader of its own, and
 // signal when they are done. Event windows are loaded on demand (window_cache.hpp), on a thread
@@ -17,8 +18,10 @@
 #include <vector>
 
 #include "gui/models/gap_windows.hpp"
+#include "gui/models/initial_view.hpp"
 #include "gui/models/live_state.hpp"
 #include "gui/models/packed_steps.hpp"
+#include "gui/models/step_index.hpp"
 #include "gui/models/timeline/timeline_data.hpp"
 #include "gui/models/trace_summary.hpp"
 #include "gui/models/window_cache.hpp"
@@ -53,9 +56,13 @@ class TraceSession : public QObject {
   QString file_name() const;
   // The reader of the GUI thread (details, search, metadata). Not for other threads.
   const store::Reader& reader() const { return *reader_; }
-  const std::vector<store::Step>& steps() const { return *steps_; }
+  // The trace's steps, left in the file (step_index.hpp).
+  const StepIndex& steps() const { return steps_; }
   // How many steps start in [t0, t1).
   std::size_t steps_starting_in(std::int64_t t0, std::int64_t t1) const;
+  // The whole trace's step row (zones of several steps for a long trace: timeline_data.hpp),
+  // marked with the report's figures once the analysis is done.
+  const StepRow& step_row() const { return step_row_; }
   // The trace's time extent: the summary's once its scan has read it, the steps' before.
   std::pair<std::int64_t, std::int64_t> extent() const;
   // The first input-bound step, looking at the first kInputBoundSearchEvents events only
@@ -121,9 +128,10 @@ class TraceSession : public QObject {
   analysis::AnalysisOptions options_;
   bool analyse_ = true;
   std::unique_ptr<store::Reader> reader_;
-  // Shared with the gap windows, which group them as the analysis does without a copy of their
-  // own (a 100 M-event trace has 2.2 M steps, 71 MB).
-  std::shared_ptr<const std::vector<store::Step>> steps_;
+  StepIndex steps_;
+  // What the initial view needs of the steps, from the same pass.
+  std::unique_ptr<OpeningSteps> opening_;
+  StepRow step_row_;
   std::pair<std::int64_t, std::int64_t> steps_extent_{0, 0};
   mutable std::optional<std::optional<std::int64_t>> first_input_bound_;  // outer: looked yet
   std::shared_ptr<TraceSummary> summary_;

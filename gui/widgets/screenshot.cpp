@@ -23,7 +23,21 @@ std::optional<std::pair<std::int64_t, std::int64_t>> screenshot_steps(const Trac
   const PackedSteps& steps = *s.step_figures();
   for (std::size_t i = 0; i < steps.size() && !at; ++i)
     if (const analysis::StepSummary st = steps.at(i); st.input_bound) at = st.step;
-  return typical_steps(s.steps(), at);
+  const StepIndex::Around near = s.steps().around(at, 1, 3);
+  return typical_steps(near.steps, near.centre);
+}
+
+// The time range showing steps numbered numbers.first..numbers.second (steps_time_range()), read
+// from the file.
+std::optional<std::pair<std::int64_t, std::int64_t>> steps_range(
+    const TraceSession& s, std::pair<std::int64_t, std::int64_t> numbers) {
+  std::optional<std::pair<std::int64_t, std::int64_t>> range;
+  s.steps().each_numbered(numbers.first, numbers.second, [&](const store::Step& st) {
+    const std::int64_t end = store::sat_add(st.start_ns, st.dur_ns);
+    range = range ? std::pair{std::min(range->first, st.start_ns), std::max(range->second, end)}
+                  : std::pair{st.start_ns, end};
+  });
+  return range ? std::optional(with_margin(range->first, range->second)) : std::nullopt;
 }
 
 void settle() {
@@ -77,8 +91,7 @@ QString take_screenshot(const ScreenshotOptions& o) {
       view->show_range(origin + static_cast<std::int64_t>(o.window_ms->first * 1e6),
                        origin + static_cast<std::int64_t>(o.window_ms->second * 1e6));
     } else if (const auto steps = o.steps ? o.steps : screenshot_steps(s)) {
-      if (const auto range = steps_time_range(s.steps(), *steps))
-        view->show_range(range->first, range->second);
+      if (const auto range = steps_range(s, *steps)) view->show_range(range->first, range->second);
     }
     view->build_frame();  // asks for the window of exact events (and idle gaps) it needs
     wait_for_windows(s);

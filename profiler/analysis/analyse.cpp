@@ -279,7 +279,7 @@ Report analyse_with(const store::Reader& reader, const AnalysisOptions& options,
   read_meta(reader, r);
 
   std::vector<store::Step> raw_steps = reader.steps();
-  const std::vector<std::uint32_t> trainers = trainer_tracks(reader, raw_steps);
+  const std::vector<std::uint32_t> trainers = trainer_tracks(reader, step_tracks(raw_steps));
   const std::vector<StepGroup> groups = step_groups(reader, std::move(raw_steps));
   const RunShape shape = run_shape(reader);
   std::vector<StepSelection> selections;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <tuple>
 
 #include "profiler/analysis/step_breakdown.hpp"
 #include "trainscope/meta_keys.hpp"
@@ -46,28 +47,50 @@ int epoch_of(const RunShape& shape, std::int64_t step) {
   return it == f.begin() ? 1 : static_cast<int>(it - f.begin());
 }
 
+StepRule::StepRule(const RunShape& shape, const AnalysisOptions& o, std::size_t count)
+    : shape_(&shape) {
+  if (o.steps) {
+    kind_ = Kind::numbers;
+    std::tie(from_, to_) = *o.steps;
+    why_ =
+        "outside the steps asked for (" + std::to_string(from_) + "-" + std::to_string(to_) + ")";
+  } else if (o.skip_warmup >= 0) {
+    kind_ = Kind::first_n;
+    const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(o.skip_warmup), count);
+    from_ = static_cast<std::int64_t>(n);
+    why_ = "the first " + std::to_string(n) + " step" + (n == 1 ? "" : "s") + " (--skip-warmup)";
+  } else if (shape.cache_fills_in_first_epoch && shape.epoch_first_steps.size() >= 2) {
+    kind_ = Kind::past_first_epoch;
+    why_ = "epoch 1 fills the input cache";
+  } else if (count >= kFirstStepWarmupFrom) {
+    kind_ = Kind::past_first;
+    why_ = "the first step: first calls, compilation, the first batch";
+  }
+}
+
+bool StepRule::analysed(std::size_t index, std::int64_t number) const {
+  switch (kind_) {
+    case Kind::numbers:
+      return number >= from_ && number <= to_;
+    case Kind::first_n:
+      return index >= static_cast<std::size_t>(from_);
+    case Kind::past_first_epoch:
+      return epoch_of(*shape_, number) >= 2;
+    case Kind::past_first:
+      return index > 0;
+    case Kind::all:
+      break;
+  }
+  return true;
+}
+
 StepSelection select_steps(std::span<const store::Step> steps, const RunShape& shape,
                            const AnalysisOptions& o) {
   StepSelection sel;
-  sel.analysed.assign(steps.size(), true);
-  if (o.steps) {
-    const auto [a, b] = *o.steps;
-    for (std::size_t i = 0; i < steps.size(); ++i)
-      sel.analysed[i] = steps[i].step >= a && steps[i].step <= b;
-    sel.why = "outside the steps asked for (" + std::to_string(a) + "-" + std::to_string(b) + ")";
-  } else if (o.skip_warmup >= 0) {
-    const std::size_t n =
-        std::min<std::size_t>(static_cast<std::size_t>(o.skip_warmup), steps.size());
-    for (std::size_t i = 0; i < n; ++i) sel.analysed[i] = false;
-    sel.why = "the first " + std::to_string(n) + " step" + (n == 1 ? "" : "s") + " (--skip-warmup)";
-  } else if (shape.cache_fills_in_first_epoch && shape.epoch_first_steps.size() >= 2) {
-    for (std::size_t i = 0; i < steps.size(); ++i)
-      sel.analysed[i] = epoch_of(shape, steps[i].step) >= 2;
-    sel.why = "epoch 1 fills the input cache";
-  } else if (steps.size() >= kFirstStepWarmupFrom) {
-    sel.analysed[0] = false;
-    sel.why = "the first step: first calls, compilation, the first batch";
-  }
+  const StepRule rule(shape, o, steps.size());
+  sel.analysed.resize(steps.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) sel.analysed[i] = rule.analysed(i, steps[i].step);
+  sel.why = rule.why();
   // Leaving every step out would leave nothing to say: then every step counts.
   if (std::none_of(sel.analysed.begin(), sel.analysed.end(), [](bool b) { return b; })) {
     sel.analysed.assign(steps.size(), true);

@@ -43,6 +43,24 @@ struct StepSelection {
 StepSelection select_steps(std::span<const store::Step> steps, const RunShape& shape,
                            const AnalysisOptions& options);
 
+// select_steps()'s rule one step at a time, for a pass that holds no list of the steps: whether
+// the step at `index` (time order) of a trace of `count` steps, numbered `number`, is analysed,
+// before the last rule (leaving every step out counts them all instead), which needs them all.
+class StepRule {
+ public:
+  StepRule(const RunShape& shape, const AnalysisOptions& options, std::size_t count);
+  bool analysed(std::size_t index, std::int64_t number) const;
+  // Why the others are left out; empty when no rule leaves any out.
+  const std::string& why() const { return why_; }
+
+ private:
+  enum class Kind { all, numbers, first_n, past_first_epoch, past_first };
+  Kind kind_ = Kind::all;
+  std::int64_t from_ = 0, to_ = 0;  // numbers: from_..to_; first_n: from_ steps
+  const RunShape* shape_;
+  std::string why_;
+};
+
 // Figures of the steps of `per_step` for which `take` is true (nullopt when none is).
 template <class Take>
 std::optional<PhaseFigures> phase_of(const std::vector<StepSummary>& per_step, Take&& take);

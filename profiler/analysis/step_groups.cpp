@@ -26,8 +26,8 @@ std::optional<std::uint32_t> parse_track(const std::string& text) {
 // The threads a trace names as the trainer besides those holding steps (meta
 // analysis.trainer_tracks, "3,5,9": an import's threads that launch device work).
 std::vector<std::uint32_t> trainer_tracks(const store::Reader& reader,
-                                          const std::vector<store::Step>& steps) {
-  std::vector<std::uint32_t> tracks = step_tracks(steps);
+                                          std::vector<std::uint32_t> with_steps) {
+  std::vector<std::uint32_t> tracks = std::move(with_steps);
   const std::string listed = reader.meta(meta_key::kAnalysisTrainerTracks).value_or("");
   std::size_t i = 0;
   while (i < listed.size()) {

@@ -23,10 +23,11 @@ struct StepGroup {
 // become its group's without a copy.
 std::vector<StepGroup> step_groups(const store::Reader& reader, std::vector<store::Step> raw);
 
-// The threads a trace names as the trainer besides those holding steps (meta
-// analysis.trainer_tracks, "3,5,9": an import's threads that launch device work).
+// The trainer's threads: `with_steps`, the tracks holding steps (step_tracks()), and those the
+// trace names besides (meta analysis.trainer_tracks, "3,5,9": an import's threads that launch
+// device work).
 std::vector<std::uint32_t> trainer_tracks(const store::Reader& reader,
-                                          const std::vector<store::Step>& steps);
+                                          std::vector<std::uint32_t> with_steps);
 
 // The track roles of an analysis of `groups`: one group of every track when there is at most one
 // (a trace whose processes are named keeps to the one holding the steps), else one per group.

@@ -34,16 +34,22 @@ void clean_steps_in_place(std::vector<store::Step>& steps) {
 }
 
 bool already_clean(std::span<const store::Step> steps) {
-  std::int64_t end = std::numeric_limits<std::int64_t>::min();
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    const store::Step& s = steps[i];
-    const Interval when = event_interval(s.start_ns, s.dur_ns);
-    if (when.start != s.start_ns || when.length() != s.dur_ns || s.start_ns < end ||
-        (i > 0 && s.start_ns <= steps[i - 1].start_ns))
-      return false;
-    end = when.end;
+  CleanStepsCheck check;
+  for (const store::Step& s : steps) {
+    check.add(s);
+    if (!check.clean()) return false;
   }
   return true;
+}
+
+void CleanStepsCheck::add(const store::Step& s) {
+  const Interval when = event_interval(s.start_ns, s.dur_ns);
+  if (when.start != s.start_ns || when.length() != s.dur_ns || s.start_ns < end_ ||
+      (any_ && s.start_ns <= last_start_))
+    clean_ = false;
+  end_ = when.end;
+  last_start_ = s.start_ns;
+  any_ = true;
 }
 
 std::vector<std::uint32_t> step_tracks(std::span<const store::Step> steps) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -18,6 +19,17 @@ void clean_steps_in_place(std::vector<store::Step>& steps);
 // Whether clean_steps() returns `steps` as they are (every real trace's steps: in time order,
 // disjoint, within the clamped range).
 bool already_clean(std::span<const store::Step> steps);
+// already_clean() one step at a time, for a pass that holds no list of the steps.
+class CleanStepsCheck {
+ public:
+  void add(const store::Step& s);
+  bool clean() const { return clean_; }
+
+ private:
+  bool clean_ = true, any_ = false;
+  std::int64_t last_start_ = 0;
+  std::int64_t end_ = std::numeric_limits<std::int64_t>::min();
+};
 
 // The tracks the steps were recorded on (the trainer threads), in order of first appearance.
 std::vector<std::uint32_t> step_tracks(std::span<const store::Step> steps);

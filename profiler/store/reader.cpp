@@ -165,6 +165,26 @@ void Reader::prepare_queries() {
       Stmt(db_, "SELECT step, start_ns, dur_ns, track FROM step_span ORDER BY start_ns", kRead);
   step_by_number_ =
       Stmt(db_, "SELECT start_ns, dur_ns FROM step_span WHERE step = ? ORDER BY start_ns", kRead);
+  steps_in_ = Stmt(db_,
+                   "SELECT step, start_ns, dur_ns, track FROM step_span "
+                   "WHERE start_ns >= ? AND start_ns < ? ORDER BY start_ns, track",
+                   kRead);
+  step_before_ = Stmt(db_,
+                      "SELECT step, start_ns, dur_ns, track FROM step_span WHERE start_ns < ? "
+                      "ORDER BY start_ns DESC, track DESC LIMIT 1",
+                      kRead);
+  steps_until_ = Stmt(db_,
+                      "SELECT count(*) FROM step_span "
+                      "WHERE (start_ns, track) >= (?1, ?2) AND start_ns < ?3",
+                      kRead);
+  steps_from_ = Stmt(db_,
+                     "SELECT step, start_ns, dur_ns, track FROM step_span "
+                     "WHERE (start_ns, track) >= (?1, ?2) ORDER BY start_ns, track LIMIT ?3",
+                     kRead);
+  steps_numbered_ = Stmt(db_,
+                         "SELECT step, start_ns, dur_ns, track FROM step_span "
+                         "WHERE step >= ? AND step <= ? ORDER BY start_ns, track",
+                         kRead);
   step_after_ = Stmt(db_,
                      "SELECT start_ns FROM step_span WHERE start_ns > ? ORDER BY start_ns "
                      "LIMIT 1 OFFSET 1",
@@ -566,30 +586,103 @@ std::vector<Event> Reader::events_with_correlation(std::int64_t id, std::int64_t
   return out;
 }
 
+Step Reader::read_step(const Stmt& st) {
+  const std::int64_t track = st.col_int(3);
+  return {st.col_int(0), st.col_int(1), std::max<std::int64_t>(0, st.col_int(2)),
+          is_id(track) ? static_cast<std::uint32_t>(track) : 0};
+}
+
+namespace {
+
+std::pair<std::int64_t, std::uint32_t> step_key(const Step& s) {
+  return {s.start_ns, s.track};
+}
+
+// A damaged b-tree can return its rows out of key order, or one twice, despite ORDER BY: the
+// steps are sorted by (start, track) here, keeping the first of a repeated key.
+void sort_unique_steps(std::vector<Step>& steps) {
+  const auto before = [&](const Step& a, const Step& b) { return step_key(a) < step_key(b); };
+  if (!std::is_sorted(steps.begin(), steps.end(), before))
+    std::stable_sort(steps.begin(), steps.end(), before);
+  const auto same = [&](const Step& a, const Step& b) { return step_key(a) == step_key(b); };
+  steps.erase(std::unique(steps.begin(), steps.end(), same), steps.end());
+}
+
+}  // namespace
+
+std::vector<Step> Reader::read_steps(Stmt& st) const {
+  std::vector<Step> out;
+  each_row(st, [&] { out.push_back(read_step(st)); });
+  sort_unique_steps(out);
+  return out;
+}
+
+std::int64_t Reader::step_count() const {
+  Stmt count(db_, "SELECT count(*) FROM step_span", kRead);
+  return count.step() ? count.col_int(0) : 0;
+}
+
 std::vector<Step> Reader::steps() const {
   std::vector<Step> out;
-  {
-    // Room for every row at once: a long trace has millions of steps, which growing by
-    // doubling would hold up to twice over.
-    Stmt count(db_, "SELECT count(*) FROM step_span", kRead);
-    if (count.step() && count.col_int(0) > 0)
-      out.reserve(static_cast<std::size_t>(count.col_int(0)));
-  }
-  each_row(steps_, [&] {
-    const std::int64_t track = steps_.col_int(3);
-    out.push_back({steps_.col_int(0), steps_.col_int(1),
-                   std::max<std::int64_t>(0, steps_.col_int(2)),
-                   is_id(track) ? static_cast<std::uint32_t>(track) : 0});
-  });
-  // A damaged b-tree can return its rows out of key order, or one twice, despite ORDER BY: the
-  // steps are sorted by (start, track) here, keeping the first of a repeated key.
-  const auto key = [](const Step& s) { return std::pair{s.start_ns, s.track}; };
-  const auto before = [&](const Step& a, const Step& b) { return key(a) < key(b); };
-  if (!std::is_sorted(out.begin(), out.end(), before))
-    std::stable_sort(out.begin(), out.end(), before);
-  const auto same = [&](const Step& a, const Step& b) { return key(a) == key(b); };
-  out.erase(std::unique(out.begin(), out.end(), same), out.end());
+  // Room for every row at once: a long trace has millions of steps, which growing by doubling
+  // would hold up to twice over.
+  if (const std::int64_t n = step_count(); n > 0) out.reserve(static_cast<std::size_t>(n));
+  each_row(steps_, [&] { out.push_back(read_step(steps_)); });
+  sort_unique_steps(out);
   return out;
+}
+
+bool Reader::each_step(const std::function<void(const Step&)>& fn) const {
+  ResetOnExit guard{steps_};
+  std::optional<Step> last;
+  while (steps_.step()) {
+    const Step s = read_step(steps_);
+    if (last && step_key(s) <= step_key(*last)) return false;
+    fn(s);
+    last = s;
+  }
+  return true;
+}
+
+std::vector<Step> Reader::steps_starting_in(std::int64_t t0, std::int64_t t1) const {
+  if (t1 <= t0) return {};
+  steps_in_.bind(1, t0);
+  steps_in_.bind(2, t1);
+  return read_steps(steps_in_);
+}
+
+std::optional<Step> Reader::last_step_before(std::int64_t t) const {
+  std::optional<Step> out;
+  step_before_.bind(1, t);
+  each_row(step_before_, [&] { out = read_step(step_before_); });
+  return out;
+}
+
+std::int64_t Reader::steps_from_until(const Step& from, std::int64_t t) const {
+  steps_until_.bind(1, from.start_ns);
+  steps_until_.bind(2, std::int64_t{from.track});
+  steps_until_.bind(3, t);
+  std::int64_t n = 0;
+  each_row(steps_until_, [&] { n = steps_until_.col_int(0); });
+  return n;
+}
+
+std::vector<Step> Reader::steps_from(const Step& from, std::int64_t limit) const {
+  if (limit <= 0) return {};
+  steps_from_.bind(1, from.start_ns);
+  steps_from_.bind(2, std::int64_t{from.track});
+  steps_from_.bind(3, limit);
+  return read_steps(steps_from_);
+}
+
+void Reader::each_numbered_step(std::int64_t first, std::int64_t last,
+                                const std::function<bool(const Step&)>& fn) const {
+  if (last < first) return;
+  ResetOnExit guard{steps_numbered_};
+  steps_numbered_.bind(1, first);
+  steps_numbered_.bind(2, last);
+  while (steps_numbered_.step())
+    if (!fn(read_step(steps_numbered_))) return;
 }
 
 std::vector<CounterSample> Reader::counter(std::uint32_t track, std::int64_t t0,

@@ -169,6 +169,24 @@ class Reader {
 
   // Ordered by start, then track, one per (start, track), even from a damaged file.
   std::vector<Step> steps() const;
+  // How many step rows the file holds (steps() may hold fewer from a damaged file).
+  std::int64_t step_count() const;
+  // steps() one at a time, without a list of them all (a 100 M-event trace has 2.2 M steps).
+  // Returns false, having stopped, at a row out of (start, track) order or repeated, which
+  // only a damaged b-tree returns: steps() sorts those.
+  bool each_step(const std::function<void(const Step&)>& fn) const;
+  // The steps starting in [t0, t1), ordered as steps() orders them.
+  std::vector<Step> steps_starting_in(std::int64_t t0, std::int64_t t1) const;
+  // The last step (by start, then track) starting before t.
+  std::optional<Step> last_step_before(std::int64_t t) const;
+  // How many steps come at or after `from` (by start, then track) and start before t.
+  std::int64_t steps_from_until(const Step& from, std::int64_t t) const;
+  // At most `limit` steps from `from` on (by start, then track; `from` itself if stored).
+  std::vector<Step> steps_from(const Step& from, std::int64_t limit) const;
+  // The steps numbered first..last, in time order (unless the file is damaged), until `fn`
+  // returns false.
+  void each_numbered_step(std::int64_t first, std::int64_t last,
+                          const std::function<bool(const Step&)>& fn) const;
   // Samples of `track` in [t0, t1), in time order, one per time, even from a damaged file.
   std::vector<CounterSample> counter(std::uint32_t track, std::int64_t t0, std::int64_t t1) const;
 
@@ -213,6 +231,10 @@ class Reader {
   void copy_small_tables(Db& from);
   std::int64_t copy_blocks_after(Db& from, std::int64_t seq);
   Event read_event(const Stmt& st) const;
+  // The step_span row at `st` (columns step, start_ns, dur_ns, track).
+  static Step read_step(const Stmt& st);
+  // The rows of `st` as steps, ordered and one per (start, track) as steps() returns them.
+  std::vector<Step> read_steps(Stmt& st) const;
   // The stored key of the row at `st`'s first columns, compared as stored: (id, 0) in version 5,
   // (start_ns, track) before.
   std::pair<std::int64_t, std::int64_t> stored_key(const Stmt& st) const;
@@ -255,7 +277,8 @@ class Reader {
   Label unknown_label_{"?", trace::Category::other, {}, kNull};
   // Prepared once; mutable because stepping a statement is not a logical change.
   mutable Stmt range_, range_track_, long_, arg_, steps_, step_by_number_, step_after_, counter_,
-      meta_one_, by_correlation_, args_range_;
+      meta_one_, by_correlation_, args_range_, steps_in_, step_before_, steps_until_, steps_from_,
+      steps_numbered_;
 };
 
 }  // namespace ts::store

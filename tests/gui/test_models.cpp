@@ -316,6 +316,8 @@ class TestModels : public QObject {
     QVERIFY(packed->read_failed());
     StepModel model;  // the steps table says so in the row
     model.set_steps(packed);
+    while (static_cast<std::size_t>(model.rowCount()) <= PackedSteps::kBlockSteps * 20)
+      model.fetchMore({});
     const QModelIndex row = model.index(PackedSteps::kBlockSteps * 20, StepModel::Step);
     QCOMPARE(row.data().toString(), QStringLiteral("unreadable"));
     QVERIFY(row.data(Qt::ToolTipRole).toString().contains(QStringLiteral("open it again")));
@@ -445,6 +447,48 @@ class TestModels : public QObject {
       QCOMPARE(model.index(r, 0).data(StepModel::StartNsRole).toLongLong(),
                steps[static_cast<std::size_t>(r)].start_ns);
     QCOMPARE(held.row(), 1234);
+  }
+
+  // The rows are fetched a batch at a time (a table view's vertical header keeps a few bytes per
+  // row it knows of: test_overview's steps page). A sort orders every step; a held index sorted
+  // past them is fetched to.
+  void step_model_fetches_its_rows_as_asked() {
+    const std::size_t n = 2 * StepModel::kFetchRows + 123;
+    const auto steps = varied_steps(n);
+    StepModel model;  // (QAbstractItemModelTester fetches rows itself, as a view would)
+    model.set_steps(steps);
+    QCOMPARE(model.step_count(), n);
+    QCOMPARE(model.rowCount(), StepModel::kFetchRows);
+    QVERIFY(model.canFetchMore({}));
+    model.fetchMore({});
+    QCOMPARE(model.rowCount(), 2 * StepModel::kFetchRows);
+    model.fetchMore({});
+    QCOMPARE(model.rowCount(), static_cast<int>(n));
+    QVERIFY(!model.canFetchMore({}));
+
+    // The shortest of the first rows, held, goes past them when sorted longest first.
+    model.set_steps(steps);
+    std::size_t shortest = 0;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(StepModel::kFetchRows); ++i)
+      if (steps[i].dur_ns < steps[shortest].dur_ns) shortest = i;
+    const auto longer = std::count_if(steps.begin(), steps.end(), [&](const auto& s) {
+      return s.dur_ns > steps[shortest].dur_ns;
+    });
+    QVERIFY(longer >= StepModel::kFetchRows);
+    const QPersistentModelIndex held = model.index(static_cast<int>(shortest), StepModel::Start);
+    model.sort(StepModel::Duration, Qt::DescendingOrder);
+    QVERIFY(held.isValid());
+    QVERIFY(held.row() >= longer);
+    QVERIFY(model.rowCount() > held.row());
+    QCOMPARE(held.data(StepModel::StartNsRole).toLongLong(), steps[shortest].start_ns);
+    // In the steps' order again, the first rows still fetched; finding a step fetches to it.
+    model.sort(-1);
+    QCOMPARE(held.row(), static_cast<int>(shortest));
+    model.set_steps(steps);
+    const int last = model.row_of_step(steps.back().step);
+    QCOMPARE(last, static_cast<int>(n) - 1);
+    QCOMPARE(model.rowCount(), static_cast<int>(n));
+    QCOMPARE(model.index(last, 0).data(StepModel::StartNsRole).toLongLong(), steps.back().start_ns);
   }
 
   void step_bars_bucket_long_runs() {

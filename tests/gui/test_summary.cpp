@@ -1,16 +1,21 @@
 // The timeline's data: the summary scan, range loading of exact windows (with its cap), the
 // window cache and search by name, all checked against the reader.
+#include <sqlite3.h>
+
+#include <QFile>
 #include <QSignalSpy>
 #include <QtTest>
 #include <atomic>
 #include <bit>
 #include <optional>
+#include <span>
 #include <set>
 
 #include "gui/models/event_search.hpp"
 #include "gui/models/event_window.hpp"
 #include "gui/models/initial_view.hpp"
 #include "gui/models/live_summary.hpp"
+#include "gui/models/step_index.hpp"
 #include "gui/models/summary_builder.hpp"
 #include "gui/models/trace_session.hpp"
 #include "gui/models/window_cache.hpp"
@@ -27,6 +32,80 @@ void check_rows(const TrackRows& t) {
       QVERIFY(r.zones[i - 1].end_ns <= r.zones[i].start_ns);  // sorted, never overlapping
       QVERIFY(r.zones[i].start_ns <= r.zones[i].end_ns);
     }
+}
+
+bool same_step(const ts::store::Step& a, const ts::store::Step& b) {
+  return a.step == b.step && a.start_ns == b.start_ns && a.dur_ns == b.dur_ns &&
+         a.track == b.track;
+}
+
+bool same_steps(std::span<const ts::store::Step> a, std::span<const ts::store::Step> b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), same_step);
+}
+
+// Records what the opening's pass hands on.
+struct RecordedSteps : StepConsumer {
+  std::vector<ts::store::Step> seen;
+  int restarts = 0;
+  void add(const ts::store::Step& s) override { seen.push_back(s); }
+  void restart(std::size_t count) override {
+    seen.clear();
+    seen.reserve(count);
+    ++restarts;
+  }
+};
+
+// A StepIndex of `path` against the list of its steps: every answer, at steps chosen across it.
+void check_step_index(const QString& path, bool held) {
+  const ts::store::Reader reader(path.toStdString());
+  const std::vector<ts::store::Step> all = reader.steps();
+  QVERIFY(all.size() > 3 * StepIndex::kSampleEvery);
+  RecordedSteps recorded;
+  const StepIndex index(reader, recorded);
+  QCOMPARE(recorded.restarts, held ? 1 : 0);
+  QVERIFY(same_steps(recorded.seen, all));
+  QCOMPARE(index.size(), all.size());
+  std::int64_t begin = all.front().start_ns, end = begin;
+  for (const auto& s : all) end = std::max(end, s.start_ns + s.dur_ns);
+  QCOMPARE(index.extent(), std::optional(std::pair{begin, end}));
+  const auto before = [&](std::int64_t t) {
+    return static_cast<std::size_t>(
+        std::partition_point(all.begin(), all.end(), [&](const auto& s) { return s.start_ns < t; }) -
+        all.begin());
+  };
+  QCOMPARE(index.starting_before(INT64_MIN / 2), std::size_t{0});
+  QCOMPARE(index.starting_before(INT64_MAX / 2), all.size());
+  std::vector<std::size_t> picks = {0, 1, 255, 256, 257, 511, 512, all.size() - 1};
+  for (std::size_t i = 3; i < all.size(); i += 97) picks.push_back(i);
+  for (const std::size_t i : picks) {
+    const ts::store::Step& s = all[i];
+    QVERIFY(same_step(index.at(i), s));
+    for (const std::int64_t t : {s.start_ns - 1, s.start_ns, s.start_ns + 1})
+      QCOMPARE(index.starting_before(t), before(t));
+    const std::int64_t t0 = s.start_ns + s.dur_ns / 2, t1 = t0 + 3 * s.dur_ns;
+    QCOMPARE(index.starting_in(t0, t1), before(t1) - before(t0));
+    const std::size_t from = before(t0) > 0 ? before(t0) - 1 : 0;
+    QVERIFY(same_steps(index.from_before(t0, t1),
+                       std::span(all).subspan(from, before(t1) - from)));
+    const auto first_numbered =
+        std::find_if(all.begin(), all.end(), [&](const auto& x) { return x.step == s.step; });
+    const auto found = index.numbered(s.step);
+    QVERIFY(found && same_step(*found, *first_numbered));
+    const auto k = static_cast<std::size_t>(first_numbered - all.begin());
+    if (k > 0 && all[k - 1].start_ns == all[k].start_ns) continue;  // placed by its start
+    const StepIndex::Around near = index.around(s.step, 1, 3);
+    const std::size_t lo = k > 0 ? k - 1 : 0;
+    QVERIFY(same_steps(near.steps, std::span(all).subspan(lo, std::min(all.size(), k + 4) - lo)));
+    QCOMPARE(near.centre, k - lo);
+  }
+  const StepIndex::Around middle = index.around(std::nullopt, 1, 3);
+  QVERIFY(same_step(middle.steps[middle.centre], all[all.size() / 2]));
+  QVERIFY(!index.numbered(-424242).has_value());
+  std::vector<ts::store::Step> numbered, want;
+  index.each_numbered(10, 20, [&](const ts::store::Step& s) { numbered.push_back(s); });
+  for (const auto& s : all)
+    if (s.step >= 10 && s.step <= 20) want.push_back(s);
+  QVERIFY(same_steps(numbered, want));
 }
 
 bool same_zones(const Row& a, const Row& b) {
@@ -203,13 +282,37 @@ class TestSummary : public QObject {
     QVERIFY(!load_window(reader, range.start_ns, range.end_ns + 1, 100).has_value());  // capped
   }
 
+  // The steps left in the file answer as the list of them does (step_index.hpp); a hostile
+  // file whose steps come back repeated (two at one start on tracks that are no ids, both read
+  // as track 0) has them held, sorted, and answers the same.
+  void the_step_index_answers_as_the_steps_do() {
+    const QString path = test::synth_trace(dir_, 120000, 0.3, QStringLiteral("index.db"));
+    check_step_index(path, false);
+    const QString hostile = dir_.filePath(QStringLiteral("repeated_steps.db"));
+    QVERIFY(QFile::copy(path, hostile));
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(hostile.toUtf8().constData(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(db,
+                          "INSERT INTO step_span SELECT start_ns, -5, 999999, dur_ns FROM step_span "
+                          "WHERE step = 40; INSERT INTO step_span SELECT start_ns, -7, 999998, "
+                          "dur_ns FROM step_span WHERE step = 40",
+                          nullptr, nullptr, nullptr),
+             SQLITE_OK);
+    sqlite3_close(db);
+    check_step_index(hostile, true);
+    TraceSession session(hostile);  // steps that need cleaning: the first look reads them again
+    session.wait();
+    QCOMPARE(session.steps().size(), ts::store::Reader(hostile.toStdString()).steps().size());
+    QVERIFY(session.initial_range().has_value());
+  }
+
   // Opening looks for the first input-bound step itself (initial_view.hpp): the same step as
   // the whole analysis finds, or none when the budget of events runs out first.
   void first_input_bound_step_matches_the_analysis() {
     QStringList traces = test::sample_traces();
     traces << path_ << test::synth_trace(dir_, 30000, 0.02, QStringLiteral("rare.db"))
            << test::synth_trace(dir_, 30000, 0.0, QStringLiteral("never.db"));
-    int found = 0, later = 0;
+    int found = 0, later = 0, from_opening = 0;
     for (const QString& path : traces) {
       const ts::store::Reader reader(path.toStdString());
       const auto steps = reader.steps();
@@ -228,6 +331,16 @@ class TestSummary : public QObject {
         }
         const auto got = first_input_bound_step(reader, steps, kInputBoundSearchEvents, o);
         QVERIFY2(got == want, qPrintable(path + QStringLiteral(" at %1 %").arg(pct)));
+        // The same from what the opening's pass keeps of clean steps (OpeningSteps).
+        OpeningSteps opening(ts::analysis::run_shape(reader), o, steps.size());
+        for (const ts::store::Step& s : steps) opening.add(s);
+        if (opening.clean()) {
+          QCOMPARE(first_input_bound_step(reader, opening.prefix(), opening.analysed(),
+                                          opening.tracks(), kInputBoundSearchEvents, o),
+                   want);
+          QCOMPARE(opening.first_analysed(), first_analysed_step(reader, steps, o));
+          ++from_opening;
+        }
         found += want.has_value();
         later += index >= 4 && want.has_value();
         if (want && index > 0)  // a budget that ends before the step: not found
@@ -236,6 +349,7 @@ class TestSummary : public QObject {
     }
     QVERIFY(found >= 4);
     QVERIFY(later >= 1);  // not only first steps: the search goes past them
+    QVERIFY(from_opening >= 3 * static_cast<int>(traces.size()) - 3);
   }
 
   void window_cache_loads_in_the_background() {

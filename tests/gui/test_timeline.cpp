@@ -188,11 +188,11 @@ class TestTimeline : public QObject {
       QVERIFY(step != d.end());
       QCOMPARE(step->second, QString::number(v->gap_row().steps[b.hit.index]));
       const std::int64_t start = v->gap_row().row.zones[b.hit.index].start_ns;
-      const auto in = std::find_if(o.session->steps().begin(), o.session->steps().end(),
-                                   [&](const ts::store::Step& s) {
-                                     return s.start_ns <= start && start < s.start_ns + s.dur_ns;
-                                   });
-      QVERIFY(in != o.session->steps().end());
+      const std::vector<ts::store::Step> steps = o.session->reader().steps();
+      const auto in = std::find_if(steps.begin(), steps.end(), [&](const ts::store::Step& s) {
+        return s.start_ns <= start && start < s.start_ns + s.dur_ns;
+      });
+      QVERIFY(in != steps.end());
       QCOMPARE(v->gap_row().steps[b.hit.index], in->step);
       break;
     }
@@ -273,7 +273,8 @@ class TestTimeline : public QObject {
                                    std::int64_t{0}) > 0;
     QCOMPARE(with_idle, want_idle);
 
-    const ts::store::Step& middle = o.session->steps()[o.session->steps().size() / 2];
+    const std::vector<ts::store::Step> steps = o.session->reader().steps();
+    const ts::store::Step& middle = steps[steps.size() / 2];
     QVERIFY(v->show_step(middle.step));
     v->build_frame();
     const StepRow& exact = v->step_row();

@@ -143,26 +143,30 @@ void mark_step_row(StepRow& r, const PackedSteps* steps) {
   for (std::size_t i = 0; i < n; ++i) r.bound_cum[i + 1] = r.bound_cum[i] + r.input_bound[i];
 }
 
-StepRow make_step_row(std::span<const store::Step> steps, const PackedSteps* figures,
-                      const std::vector<std::int64_t>& epoch_first_steps, std::size_t per_zone) {
-  StepRow r;
-  r.per_zone = std::max<std::size_t>(1, per_zone);
-  r.row.zones.reserve(steps.size() / r.per_zone + 1);
-  r.numbers.reserve(steps.size() / r.per_zone + 1);
-  std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
-  for (const store::Step& s : steps) {
-    // Steps of one trainer never overlap; with several (a hostile or odd file) keep a row.
-    if (s.start_ns < last_end) continue;
-    last_end = store::sat_add(s.start_ns, s.dur_ns);
-    if (r.steps++ % r.per_zone == 0) {
-      r.row.zones.push_back(
-          Zone{s.start_ns, last_end, static_cast<std::uint32_t>(r.numbers.size()), 1});
-      r.numbers.push_back(s.step);
-    } else {
-      r.row.zones.back().end_ns = last_end;
-      ++r.row.zones.back().count;
-    }
+StepRowBuilder::StepRowBuilder(std::size_t per_zone, std::size_t steps) {
+  r_.per_zone = std::max<std::size_t>(1, per_zone);
+  r_.row.zones.reserve(steps / r_.per_zone + 1);
+  r_.numbers.reserve(steps / r_.per_zone + 1);
+}
+
+void StepRowBuilder::add(const store::Step& s) {
+  // Steps of one trainer never overlap; with several (a hostile or odd file) keep a row.
+  if (s.start_ns < last_end_) return;
+  last_end_ = store::sat_add(s.start_ns, s.dur_ns);
+  if (r_.steps++ % r_.per_zone == 0) {
+    r_.row.zones.push_back(
+        Zone{s.start_ns, last_end_, static_cast<std::uint32_t>(r_.numbers.size()), 1});
+    r_.numbers.push_back(s.step);
+  } else {
+    r_.row.zones.back().end_ns = last_end_;
+    ++r_.row.zones.back().count;
   }
+}
+
+StepRow StepRowBuilder::finish(const PackedSteps* figures,
+                               const std::vector<std::int64_t>& epoch_first_steps) {
+  StepRow r = std::move(r_);
+  r_ = {};
   r.row.zones.shrink_to_fit();
   r.numbers.shrink_to_fit();
   mark_step_row(r, figures);
@@ -177,6 +181,13 @@ StepRow make_step_row(std::span<const store::Step> steps, const PackedSteps* fig
     }
   }
   return r;
+}
+
+StepRow make_step_row(std::span<const store::Step> steps, const PackedSteps* figures,
+                      const std::vector<std::int64_t>& epoch_first_steps, std::size_t per_zone) {
+  StepRowBuilder builder(per_zone, steps.size());
+  for (const store::Step& s : steps) builder.add(s);
+  return builder.finish(figures, epoch_first_steps);
 }
 
 int StepRow::epoch_of(std::size_t zone) const {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -90,6 +91,17 @@ struct GapRow {
 // of them a zone; `figures` (the analysis's per-step figures, null until it is done) adds the
 // input-bound flags; epoch_first_steps (trace_meta.hpp) the step number each epoch starts at,
 // ascending.
+// make_step_row() one step at a time, for a pass that holds no list of the steps.
+class StepRowBuilder {
+ public:
+  explicit StepRowBuilder(std::size_t per_zone = 1, std::size_t steps = 0);
+  void add(const store::Step& s);
+  StepRow finish(const PackedSteps* figures, const std::vector<std::int64_t>& epoch_first_steps);
+
+ private:
+  StepRow r_;
+  std::int64_t last_end_ = std::numeric_limits<std::int64_t>::min();
+};
 StepRow make_step_row(std::span<const store::Step> steps, const PackedSteps* figures,
                       const std::vector<std::int64_t>& epoch_first_steps = {},
                       std::size_t per_zone = 1);

@@ -76,10 +76,10 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
   if (session_) disconnect(session_, nullptr, this, nullptr);
   session_ = session;
   labels_.reset(session ? &session->reader() : nullptr);
-  steps_ = {};
+  steps_ = session ? &session->step_row() : &no_steps_;
   window_steps_ = {};
   window_steps_from_ = window_steps_to_ = 0;
-  shown_steps_ = &steps_;
+  shown_steps_ = steps_;
   gaps_ = std::make_shared<const GapRow>();
   shown_gaps_ = gaps_;
   has_gaps_ = false;
@@ -94,8 +94,6 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
     return;
   }
   epochs_ = epoch_first_steps(session->reader());
-  steps_ =
-      make_step_row(session->steps(), nullptr, epochs_, steps_per_zone(session->steps().size()));
   if (session->report()) report_ready();
   const auto [begin, end] = session->extent();
   if (keep_view) {
@@ -126,7 +124,6 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
 void TimelineView::report_ready() {
   if (!session_ || !session_->report()) return;
   const analysis::Report& r = *session_->report();
-  mark_step_row(steps_, session_->step_figures().get());
   mark_step_row(window_steps_, session_->step_figures().get());
   gaps_ = session_->gap_row();
   shown_gaps_ = gaps_;
@@ -138,8 +135,8 @@ void TimelineView::report_ready() {
 // far on each side as the view is wide), once it spans few enough for them to show; built here,
 // from the session's steps and the figures of those steps alone.
 void TimelineView::request_steps() {
-  shown_steps_ = &steps_;
-  if (!session_ || steps_.per_zone == 1) return;
+  shown_steps_ = steps_;
+  if (!session_ || steps_->per_zone == 1) return;
   const std::int64_t v0 = std::max(mapping_.view_begin(), mapping_.extent_begin());
   const std::int64_t v1 = std::min(mapping_.view_end(), mapping_.extent_end() + 1);
   if (v1 <= v0 || session_->steps_starting_in(v0, v1) > exact_row_steps() / 3) return;
@@ -147,17 +144,16 @@ void TimelineView::request_steps() {
     const std::int64_t span = v1 - v0;
     window_steps_from_ = std::max(mapping_.extent_begin(), v0 - span);
     window_steps_to_ = std::min(mapping_.extent_end() + 1, v1 + span);
-    const std::vector<store::Step>& all = session_->steps();
-    // From the last step starting before the window (it may reach into it) to the window's end.
-    auto first = std::partition_point(all.begin(), all.end(), [&](const store::Step& s) {
-      return s.start_ns < window_steps_from_;
-    });
-    if (first != all.begin()) --first;
-    const auto last = std::partition_point(
-        first, all.end(), [&](const store::Step& s) { return s.start_ns < window_steps_to_; });
+    // From the last step starting before the window (it may reach into it) to the window's end,
+    // read from the file.
+    std::vector<store::Step> near;
+    try {
+      near = session_->steps().from_before(window_steps_from_, window_steps_to_);
+    } catch (const std::exception&) {
+      // Damage past the header: the background tasks find it too and report it.
+    }
     window_steps_ =
-        make_step_row(std::span(first, last),
-                      session_->report() ? session_->step_figures().get() : nullptr, epochs_);
+        make_step_row(near, session_->report() ? session_->step_figures().get() : nullptr, epochs_);
   }
   shown_steps_ = &window_steps_;
 }
@@ -241,8 +237,13 @@ void TimelineView::show_all() {
 bool TimelineView::show_step(std::int64_t step) {
   if (!session_) return false;
   // The session's steps: the whole row's zones may each stand for several.
-  for (const store::Step& s : session_->steps()) {
-    if (s.step != step) continue;
+  std::optional<store::Step> found;
+  try {
+    found = session_->steps().numbered(step);
+  } catch (const std::exception&) {
+  }
+  if (found) {
+    const store::Step& s = *found;
     const std::int64_t margin = std::max<std::int64_t>(1, s.dur_ns / 6);
     show_range(s.start_ns - margin, s.start_ns + s.dur_ns + margin);
     request_steps();  // the row the next frame shows, whose zone the selection names
@@ -253,7 +254,6 @@ bool TimelineView::show_step(std::int64_t step) {
       select({Selection::Kind::step, 0, 0, z.start_ns, z.end_ns, 0, i, {}});
       return true;
     }
-    return false;
   }
   return false;
 }

@@ -130,10 +130,11 @@ class TimelineView : public QWidget {
   Selection link_;                    // the selected event's correlated partner
   Selection range_selection(std::int64_t t0, std::int64_t t1, double y0, double y1) const;
   LabelCache labels_;
-  StepRow steps_;         // the whole trace
+  StepRow no_steps_;                   // without a session
+  const StepRow* steps_ = &no_steps_;  // the whole trace's: the session's
   StepRow window_steps_;  // per_zone > 1: the exact steps of [window_steps_from_, _to_)
   std::int64_t window_steps_from_ = 0, window_steps_to_ = 0;
-  const StepRow* shown_steps_ = &steps_;  // the last frame's
+  const StepRow* shown_steps_ = steps_;  // the last frame's
   void request_steps();
   std::shared_ptr<const GapRow> gaps_ = std::make_shared<const GapRow>();  // the session's
   std::shared_ptr<const GapRow> shown_gaps_ = gaps_;                       // the last frame's

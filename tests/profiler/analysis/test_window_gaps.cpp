@@ -3,12 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <memory>
 #include <set>
 #include <tuple>
 #include <vector>
 
 #include "profiler/analysis/report.hpp"
+#include "profiler/analysis/step_groups.hpp"
+#include "profiler/analysis/steps.hpp"
 #include "profiler/analysis/window_gaps.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/synth/synth.hpp"
@@ -55,9 +56,15 @@ void expect_windows_match(const std::string& path) {
   // The whole trace: every gap, in the report's order.
   EXPECT_EQ(as_tuples(a::idle_gaps_in(reader, {INT64_MIN / 4, INT64_MAX / 4}, {})),
             as_tuples(report.device.gaps));
-  const a::GapContext shared =
-      a::gap_context(reader, std::make_shared<const std::vector<ts::store::Step>>(reader.steps()));
-  EXPECT_EQ(shared.shared_steps != nullptr, report.ranks.empty());  // one process: no copy
+  const a::GapContext context = a::gap_context(reader);
+  EXPECT_EQ(context.steps_in_file, report.ranks.empty());  // one process: no steps held
+  EXPECT_EQ(context.groups.size(), report.ranks.empty() ? 0u : report.ranks.size());
+  // The same trace's steps held, grouped as analyse() groups them.
+  a::GapContext held;
+  const std::vector<ts::store::Step> steps = reader.steps();
+  held.groups = a::step_groups(reader, steps);
+  held.tracks =
+      a::group_track_table(reader, held.groups, a::trainer_tracks(reader, a::step_tracks(steps)));
   // Windows at a few places and of a few lengths, cutting through steps.
   const std::int64_t span = end - begin;
   for (const auto& [from, length] :
@@ -66,9 +73,25 @@ void expect_windows_match(const std::string& path) {
     const auto t1 = t0 + static_cast<std::int64_t>(length * static_cast<double>(span)) + 1;
     const auto got = as_tuples(a::idle_gaps_in(reader, {t0, t1}, {}));
     EXPECT_EQ(got, expected_in(report, report.device.gaps, t0, t1)) << from << " " << length;
-    // The same from a context on the caller's steps (a viewer's), shared when they need no
-    // cleaning.
-    EXPECT_EQ(as_tuples(a::idle_gaps_in(reader, shared, {t0, t1}, {})), got);
+    // The same from a context read once (a viewer's), and from one holding the steps.
+    EXPECT_EQ(as_tuples(a::idle_gaps_in(reader, context, {t0, t1}, {})), got);
+    EXPECT_EQ(as_tuples(a::idle_gaps_in(reader, held, {t0, t1}, {})), got);
+  }
+  // Windows whose edges fall exactly on steps' edges: a step ending at the window's start is
+  // not in it, one starting at its end is not either.
+  for (std::size_t i : {std::size_t{1}, steps.size() / 2, steps.size() - 2}) {
+    const ts::store::Step& s = steps[i];
+    const a::Interval w{s.start_ns + s.dur_ns, steps[i + 1].start_ns + 1};
+    EXPECT_EQ(as_tuples(a::idle_gaps_in(reader, context, w, {})),
+              as_tuples(a::idle_gaps_in(reader, held, w, {})))
+        << i;
+    const a::Interval exact{s.start_ns, s.start_ns + s.dur_ns};
+    const auto got = as_tuples(a::idle_gaps_in(reader, context, exact, {}));
+    EXPECT_EQ(got, as_tuples(a::idle_gaps_in(reader, held, exact, {}))) << i;
+    // (expected_in() cannot tell apart two ranks' steps of one number that overlap.)
+    if (report.ranks.empty()) {
+      EXPECT_EQ(got, expected_in(report, report.device.gaps, exact.start, exact.end)) << i;
+    }
   }
   EXPECT_TRUE(a::idle_gaps_in(reader, {end + 1, end + 1000}, {}).empty());
   // The listed gaps' threshold applies as analyse() applies it.
