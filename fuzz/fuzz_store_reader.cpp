@@ -20,9 +20,11 @@
 #include <ostream>
 #include <streambuf>
 #include <string>
+#include <vector>
 
 #include "profiler/analysis/kept_report.hpp"
 #include "profiler/analysis/report.hpp"
+#include "profiler/analysis/window_gaps.hpp"
 #include "profiler/io/chrome_trace.hpp"
 #include "profiler/store/error.hpp"
 #include "profiler/store/overview_codec.hpp"
@@ -88,6 +90,33 @@ void read_everything(const ts::store::Reader& r) {
   for (const ts::store::Step& s : r.steps()) {
     sum += static_cast<std::uint64_t>(s.dur_ns);
     if (++steps <= 8) sum += r.step_events(s.step).size();
+  }
+  // The steps one at a time and by range, as the viewer reads them (it holds none).
+  std::size_t streamed = 0;
+  const bool in_order = r.each_step([&](const ts::store::Step& s) {
+    ++streamed;
+    sum += static_cast<std::uint64_t>(s.step);
+  });
+  const std::vector<ts::store::Step> all = r.steps();
+  if (in_order && streamed != all.size()) std::abort();  // in order: what steps() keeps
+  for (std::size_t i = 0; i < all.size() && i < 8; ++i) {
+    const ts::store::Step& s = all[i];
+    const std::int64_t end = ts::store::sat_add(s.start_ns, s.dur_ns);
+    sum += r.steps_starting_in(s.start_ns, ts::store::sat_add(end, 1)).size();
+    if (const auto before = r.last_step_before(s.start_ns)) sum += before->dur_ns > 0;
+    sum += r.steps_from(s, 4).size();
+    sum += static_cast<std::uint64_t>(r.steps_from_until(s, ts::store::sat_add(end, 1)));
+    r.each_numbered_step(s.step, s.step, [&](const ts::store::Step& n) {
+      sum += static_cast<std::uint64_t>(n.dur_ns);
+      return true;
+    });
+  }
+  if (!all.empty()) {
+    const ts::analysis::GapContext context = ts::analysis::gap_context(r);
+    const ts::store::Step& mid = all[all.size() / 2];
+    sum += ts::analysis::idle_gaps_in(
+               r, context, {mid.start_ns, ts::store::sat_add(mid.start_ns, mid.dur_ns)}, {})
+               .size();
   }
   for (const ts::store::Track& t : r.tracks()) {
     if (t.kind == ts::trace::TrackKind::counter) sum += r.counter(t.id, kMin, kMax).size();

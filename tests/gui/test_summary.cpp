@@ -8,8 +8,8 @@
 #include <atomic>
 #include <bit>
 #include <optional>
-#include <span>
 #include <set>
+#include <span>
 
 #include "gui/models/event_search.hpp"
 #include "gui/models/event_window.hpp"
@@ -35,8 +35,7 @@ void check_rows(const TrackRows& t) {
 }
 
 bool same_step(const ts::store::Step& a, const ts::store::Step& b) {
-  return a.step == b.step && a.start_ns == b.start_ns && a.dur_ns == b.dur_ns &&
-         a.track == b.track;
+  return a.step == b.step && a.start_ns == b.start_ns && a.dur_ns == b.dur_ns && a.track == b.track;
 }
 
 bool same_steps(std::span<const ts::store::Step> a, std::span<const ts::store::Step> b) {
@@ -70,7 +69,8 @@ void check_step_index(const QString& path, bool held) {
   QCOMPARE(index.extent(), std::optional(std::pair{begin, end}));
   const auto before = [&](std::int64_t t) {
     return static_cast<std::size_t>(
-        std::partition_point(all.begin(), all.end(), [&](const auto& s) { return s.start_ns < t; }) -
+        std::partition_point(all.begin(), all.end(),
+                             [&](const auto& s) { return s.start_ns < t; }) -
         all.begin());
   };
   QCOMPARE(index.starting_before(INT64_MIN / 2), std::size_t{0});
@@ -85,8 +85,7 @@ void check_step_index(const QString& path, bool held) {
     const std::int64_t t0 = s.start_ns + s.dur_ns / 2, t1 = t0 + 3 * s.dur_ns;
     QCOMPARE(index.starting_in(t0, t1), before(t1) - before(t0));
     const std::size_t from = before(t0) > 0 ? before(t0) - 1 : 0;
-    QVERIFY(same_steps(index.from_before(t0, t1),
-                       std::span(all).subspan(from, before(t1) - from)));
+    QVERIFY(same_steps(index.from_before(t0, t1), std::span(all).subspan(from, before(t1) - from)));
     const auto first_numbered =
         std::find_if(all.begin(), all.end(), [&](const auto& x) { return x.step == s.step; });
     const auto found = index.numbered(s.step);
@@ -292,12 +291,13 @@ class TestSummary : public QObject {
     QVERIFY(QFile::copy(path, hostile));
     sqlite3* db = nullptr;
     QCOMPARE(sqlite3_open(hostile.toUtf8().constData(), &db), SQLITE_OK);
-    QCOMPARE(sqlite3_exec(db,
-                          "INSERT INTO step_span SELECT start_ns, -5, 999999, dur_ns FROM step_span "
-                          "WHERE step = 40; INSERT INTO step_span SELECT start_ns, -7, 999998, "
-                          "dur_ns FROM step_span WHERE step = 40",
-                          nullptr, nullptr, nullptr),
-             SQLITE_OK);
+    QCOMPARE(
+        sqlite3_exec(db,
+                     "INSERT INTO step_span SELECT start_ns, -5, 999999, dur_ns FROM step_span "
+                     "WHERE step = 40; INSERT INTO step_span SELECT start_ns, -7, 999998, "
+                     "dur_ns FROM step_span WHERE step = 40",
+                     nullptr, nullptr, nullptr),
+        SQLITE_OK);
     sqlite3_close(db);
     check_step_index(hostile, true);
     TraceSession session(hostile);  // steps that need cleaning: the first look reads them again
