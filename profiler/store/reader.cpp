@@ -25,6 +25,9 @@ constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 constexpr const char* kKeyedColumns = "SELECT id, dur_ns, label, step, bytes FROM event ";
 constexpr const char* kPairColumns =
     "SELECT start_ns, track, dur_ns, label, step, bytes FROM event ";
+// The same columns handed to a scan by ts_row() (row_function.hpp).
+constexpr const char* kKeyedRow = "ts_row(id, dur_ns, label, step, bytes)";
+constexpr const char* kPairRow = "ts_row(start_ns, track, dur_ns, label, step, bytes)";
 
 trace::Category category_of(std::int64_t v) {
   return v >= 0 && v < trace::kCategoryCount ? static_cast<trace::Category>(v)
@@ -131,10 +134,15 @@ void Reader::prepare_queries() {
   const std::string key = keyed_ ? "id" : "start_ns";
   const std::string order = keyed_ ? " ORDER BY id" : " ORDER BY start_ns, track";
   const std::string window = "WHERE " + key + " >= ?1 AND " + key + " <= ?2";
-  range_ = Stmt(db_, columns + window + order, kRead);
-  range_track_ =
-      Stmt(db_, columns + window + (keyed_ ? " AND (id & 65535) = ?3" : " AND track = ?3") + order,
-           kRead);
+  // Scans: each row handed over from within SQLite (row_function.hpp), the same columns.
+  rows_.install(db_);
+  const std::string row_columns = keyed_ ? kKeyedRow : kPairRow;
+  range_ = Stmt(db_, "SELECT 1 FROM event " + window + " AND " + row_columns + order, kRead);
+  range_track_ = Stmt(db_,
+                      "SELECT 1 FROM event " + window +
+                          (keyed_ ? " AND (id & 65535) = ?3" : " AND track = ?3") + " AND " +
+                          row_columns + order,
+                      kRead);
   long_ = Stmt(db_,
                columns + "INDEXED BY event_long WHERE dur_ns >= " + std::to_string(kLongEventNs) +
                    " AND " + key + " <= ?1",
@@ -410,7 +418,8 @@ const Label& Reader::label(std::uint32_t id) const {
   return it != labels_.end() ? it->second : unknown_label_;
 }
 
-Event Reader::read_event(const Stmt& st) const {
+template <class Row>
+Event Reader::read_event(const Row& st) const {
   Event e;
   std::int64_t track = 0;
   int c = 0;  // the first column after the key
@@ -434,7 +443,8 @@ Event Reader::read_event(const Stmt& st) const {
   return e;
 }
 
-std::pair<std::int64_t, std::int64_t> Reader::stored_key(const Stmt& st) const {
+template <class Row>
+std::pair<std::int64_t, std::int64_t> Reader::stored_key(const Row& st) const {
   return keyed_ ? std::pair{st.col_int(0), std::int64_t{0}}
                 : std::pair{st.col_int(0), st.col_int(1)};
 }
@@ -478,8 +488,8 @@ void Reader::scan(std::int64_t t0, std::int64_t t1, std::uint32_t track,
   r.bind(1, b.lo);
   r.bind(2, b.hi);
   if (track != 0) r.bind(3, std::int64_t{track});
-  each_row(r, [&] {
-    const Event e = read_event(r);
+  rows_.run(r, [&](const RowValues& row) {
+    const Event e = read_event(row);
     if (e.end_ns() >= t0) fn(e);
   });
 }
@@ -517,10 +527,10 @@ void Reader::scan_with_args(std::int64_t t0, std::int64_t t1,
   r.bind(1, b.lo);
   r.bind(2, b.hi);
   const EventArgs none;
-  each_row(r, [&] {
-    const auto key = stored_key(r);  // as stored, before read_event's checks
+  rows_.run(r, [&](const RowValues& row) {
+    const auto key = stored_key(row);  // as stored, before read_event's checks
     while (more_args && arg_key < key) next_args();
-    const Event e = read_event(r);
+    const Event e = read_event(row);
     if (e.end_ns() >= t0) fn(e, more_args && arg_key == key ? at_cursor : none);
   });
 }

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "profiler/store/row_function.hpp"
 #include "profiler/store/rows.hpp"
 #include "profiler/store/sqlite.hpp"
 #include "trainscope/taxonomy.hpp"
@@ -230,14 +231,18 @@ class Reader {
   void clear_tables();
   void copy_small_tables(Db& from);
   std::int64_t copy_blocks_after(Db& from, std::int64_t seq);
-  Event read_event(const Stmt& st) const;
+  // The event of a row whose first columns are the key then dur_ns, label, step, bytes: a
+  // Stmt's or a RowValues.
+  template <class Row>
+  Event read_event(const Row& row) const;
   // The step_span row at `st` (columns step, start_ns, dur_ns, track).
   static Step read_step(const Stmt& st);
   // The rows of `st` as steps, ordered and one per (start, track) as steps() returns them.
   std::vector<Step> read_steps(Stmt& st) const;
   // The stored key of the row at `st`'s first columns, compared as stored: (id, 0) in version 5,
   // (start_ns, track) before.
-  std::pair<std::int64_t, std::int64_t> stored_key(const Stmt& st) const;
+  template <class Row>
+  std::pair<std::int64_t, std::int64_t> stored_key(const Row& row) const;
   struct Bounds {
     std::int64_t lo = 0, hi = -1;  // inclusive; lo > hi: nothing
   };
@@ -275,6 +280,8 @@ class Reader {
   // labels_ by id for the small ids real traces use: a lookup per event on every scan.
   std::vector<const Label*> label_index_;
   Label unknown_label_{"?", trace::Category::other, {}, kNull};
+  // Hands the rows of range_ and range_track_ to scans (row_function.hpp).
+  mutable RowFunction rows_;
   // Prepared once; mutable because stepping a statement is not a logical change.
   mutable Stmt range_, range_track_, long_, arg_, steps_, step_by_number_, step_after_, counter_,
       meta_one_, by_correlation_, args_range_, steps_in_, step_before_, steps_until_, steps_from_,

@@ -548,3 +548,45 @@ TEST(Store, ScanWithArgsMatchesScanAndLookups) {
 }
 
 }  // namespace
+
+namespace {
+
+// Scans get their rows from within SQLite's loop (row_function.hpp): what the callback throws
+// stops the scan and comes out unchanged; a scan started again from within its own callback is
+// refused, not entered twice; either way the reader goes on answering.
+TEST(Store, ScanCallbacksMayThrowAndScansDoNotNest) {
+  TempDir dir;
+  const std::string path = ts::test::good_trace(dir, 50);
+  const Reader r(path);
+  const auto range = r.time_range();
+  const std::size_t all = r.events(range.start_ns, range.end_ns + 1).size();
+  ASSERT_GT(all, 100u);
+  struct Enough {};
+  std::size_t seen = 0;
+  EXPECT_THROW(r.scan(range.start_ns, range.end_ns + 1, 0,
+                      [&](const ts::store::Event&) {
+                        if (++seen == 10) throw Enough{};
+                      }),
+               Enough);
+  EXPECT_EQ(seen, 10u);
+  EXPECT_THROW(r.scan_with_args(range.start_ns, range.end_ns + 1,
+                                [&](const ts::store::Event&, const ts::store::EventArgs&) {
+                                  throw std::runtime_error("stop");
+                                }),
+               std::runtime_error);
+  try {
+    r.scan(range.start_ns, range.end_ns + 1, 0,
+           [&](const ts::store::Event& e) { r.events(e.start_ns, e.start_ns + 1); });
+    ADD_FAILURE() << "a scan within its own scan";
+  } catch (const ts::store::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("from within itself"), std::string::npos) << e.what();
+  }
+  // Other queries within a scan are fine, and the reader answers as before afterwards.
+  std::size_t with_args = 0;
+  r.scan(range.start_ns, range.end_ns + 1, 0,
+         [&](const ts::store::Event& e) { with_args += r.args(e).correlation != kNull; });
+  EXPECT_GT(with_args, 0u);
+  EXPECT_EQ(r.events(range.start_ns, range.end_ns + 1).size(), all);
+}
+
+}  // namespace
