@@ -57,9 +57,14 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
 
   connect(&analysis_, &QFutureWatcher<AnalysisResult>::finished, this,
           &TraceSession::analysis_done);
+  // What marking the whole step row needs of it: its step numbers, not its zones.
+  auto marks = std::make_shared<StepRow>();
+  marks->per_zone = step_row_.per_zone;
+  marks->steps = step_row_.steps;
+  if (analyse_) marks->numbers = step_row_.numbers;
   if (analyse_)
     analysis_.setFuture(
-        QtConcurrent::run(&background_pool(), [file, options, snapshot, whole_gaps, live]() {
+        QtConcurrent::run(&background_pool(), [file, options, snapshot, whole_gaps, live, marks]() {
           AnalysisResult r;
           try {
             const store::Reader reader(file, snapshot);
@@ -78,6 +83,10 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
                 whole_gaps ? make_gap_row(r.report->device.gaps)
                            : make_step_idle_row(*r.steps, steps_per_zone(r.steps->size())));
             r.report->device.gaps = {};
+            r.bars = gui::step_bars(*r.steps);
+            mark_step_row(*marks, r.steps.get());
+            marks->numbers = {};
+            r.marks = marks;
           } catch (const std::exception& e) {
             r.error = QString::fromStdString(e.what());
           }
@@ -194,7 +203,10 @@ void TraceSession::analysis_done() {
     report_ = std::move(r.report);
     gaps_ = std::move(r.gaps);
     step_figures_ = std::move(r.steps);
-    mark_step_row(step_row_, step_figures_.get());
+    step_bars_ = std::move(r.bars);
+    step_row_.input_pct = std::move(r.marks->input_pct);
+    step_row_.input_bound = std::move(r.marks->input_bound);
+    step_row_.bound_cum = std::move(r.marks->bound_cum);
     emit reportReady();
   } else {
     analysis_error_ = r.error;

@@ -21,6 +21,7 @@
 #include "gui/models/initial_view.hpp"
 #include "gui/models/live_state.hpp"
 #include "gui/models/packed_steps.hpp"
+#include "gui/models/step_bars.hpp"
 #include "gui/models/step_index.hpp"
 #include "gui/models/timeline/timeline_data.hpp"
 #include "gui/models/trace_summary.hpp"
@@ -95,6 +96,9 @@ class TraceSession : public QObject {
   // The report's per-step figures, packed (a 100 M-event trace has 2.2 M steps); empty until
   // the analysis is done. Shared with the models that show them.
   const std::shared_ptr<const PackedSteps>& step_figures() const { return step_figures_; }
+  // The overview's step bars (step_bars.hpp) of those figures, made on the analysis thread;
+  // empty until the analysis is done.
+  const std::vector<StepBar>& step_bars() const { return step_bars_; }
   const QString& analysis_error() const { return analysis_error_; }
   bool analysis_finished() const {
     return !analyse_ || report_ != nullptr || !analysis_error_.isEmpty();
@@ -118,6 +122,10 @@ class TraceSession : public QObject {
     std::shared_ptr<analysis::Report> report;
     std::shared_ptr<const GapRow> gaps;
     std::shared_ptr<const PackedSteps> steps;
+    std::vector<StepBar> bars;
+    // step_row()'s marks (its input shares and input-bound flags), made on the analysis thread
+    // from a copy of its step numbers: a pass over 2.2 M packed figures takes 0.12 s.
+    std::shared_ptr<StepRow> marks;
     QString error;
   };
   void analysis_done();
@@ -142,6 +150,7 @@ class TraceSession : public QObject {
   QFutureWatcher<QString> scan_;
   std::shared_ptr<const analysis::Report> report_;
   std::shared_ptr<const PackedSteps> step_figures_ = std::make_shared<const PackedSteps>();
+  std::vector<StepBar> step_bars_;
   std::shared_ptr<const GapRow> gaps_ = std::make_shared<const GapRow>();
   QString analysis_error_;
   bool analysis_handled_ = false, scan_handled_ = false;

@@ -134,7 +134,7 @@ void OverviewPage::show_warnings(const std::vector<std::string>& warnings) {
 void OverviewPage::show_pending() {
   clear_cards();
   show_warnings({});
-  chart_->set_report(nullptr, nullptr);
+  chart_->set_report(nullptr, {});
   recommendations_->clear();
   if (session_ && !session_->analysis_error().isEmpty()) {
     verdict_->setStyleSheet(verdict_style(analysis::Verdict::high));
@@ -169,7 +169,7 @@ void OverviewPage::show_report() {
     grid->addWidget(card(figures_[i], cards_), static_cast<int>(i) / columns,
                     static_cast<int>(i) % columns);
 
-  chart_->set_report(&r, session_->step_figures().get());
+  chart_->set_report(&r, session_->step_bars());
   recommendations_->clear();
   for (const std::string& rec : r.recommendations)
     recommendations_->addItem(QStringLiteral("•  ") + QString::fromStdString(rec));

@@ -24,18 +24,17 @@ StepChart::StepChart(QWidget* parent) : QChartView(parent) {
   chart()->legend()->setAlignment(Qt::AlignBottom);
 }
 
-void StepChart::set_report(const analysis::Report* report, const PackedSteps* steps) {
+void StepChart::set_report(const analysis::Report* report, std::vector<StepBar> bars) {
   chart()->removeAllSeries();
   for (QAbstractAxis* a : chart()->axes()) {
     chart()->removeAxis(a);
     delete a;
   }
-  bars_.clear();
-  if (report && steps) rebuild(*report, *steps);
+  bars_ = report ? std::move(bars) : std::vector<StepBar>{};
+  if (report) rebuild(*report);
 }
 
-void StepChart::rebuild(const analysis::Report& report, const PackedSteps& steps) {
-  bars_ = step_bars(steps);
+void StepChart::rebuild(const analysis::Report& report) {
   if (bars_.empty()) {
     chart()->setTitle(tr("No steps recorded"));
     return;

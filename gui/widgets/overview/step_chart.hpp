@@ -17,15 +17,16 @@ class StepChart : public QChartView {
 
  public:
   explicit StepChart(QWidget* parent = nullptr);
-  // The report and its per-step figures (the session's step_figures()); null clears the chart.
-  void set_report(const analysis::Report* report, const PackedSteps* steps);
+  // The report and the bars of its per-step figures (the session's step_bars()); null clears
+  // the chart.
+  void set_report(const analysis::Report* report, std::vector<StepBar> bars);
   const std::vector<StepBar>& bars() const { return bars_; }
 
  signals:
   void stepActivated(std::int64_t step);
 
  private:
-  void rebuild(const analysis::Report& report, const PackedSteps& steps);
+  void rebuild(const analysis::Report& report);
 
   std::vector<StepBar> bars_;
 };
