@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "profiler/analysis/event_pass.hpp"
@@ -127,10 +128,6 @@ std::optional<std::int64_t> first_analysed_step(const store::Reader& reader,
     if (analysed[i]) return steps[i].step;
   return std::nullopt;
 }
-
-}  // namespace ts::gui
-
-namespace ts::gui {
 
 OpeningSteps::OpeningSteps(analysis::RunShape shape, const analysis::AnalysisOptions& options,
                            std::size_t count)

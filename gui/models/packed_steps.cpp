@@ -134,37 +134,41 @@ void PackedSteps::pack(std::span<const analysis::StepSummary> run) {
 
 const std::vector<analysis::StepSummary>& PackedSteps::decoded(std::size_t b) const {
   if (cached_block_ == b) return cache_;
+  cached_block_ = SIZE_MAX;
+  decode_into(b, cache_);
+  cached_block_ = b;
+  return cache_;
+}
+
+void PackedSteps::decode_into(std::size_t b, std::vector<analysis::StepSummary>& out) const {
   const Block& block = blocks_[b];
   analysis::StepSummary before;
   before.step = block.before_step;
   before.start_ns = block.before_start_ns;
   const analysis::StepSummary* from = block.has_before ? &before : nullptr;
-  cache_.clear();
-  cached_block_ = SIZE_MAX;
+  out.clear();
   if (block.part == 0) {
     // Packed here from a report in memory: the bytes always decode.
-    if (!analysis::decode_step_run(block.bytes, from, kBlockSteps, cache_))
+    if (!analysis::decode_step_run(block.bytes, from, kBlockSteps, out))
       throw std::logic_error("packed steps do not decode");
-  } else {
-    bool read = cached_part_ == block.part;
-    if (!read) {
-      cached_part_ = 0;
-      if (std::optional<std::string> bytes =
-              parts_->part(key_, static_cast<std::int64_t>(block.part))) {
-        part_bytes_ = std::move(*bytes);
-        cached_part_ = block.part;
-        read = true;
-      }
-    }
-    if (!read || !analysis::decode_steps_at(part_bytes_, block.offset, block.count, from, cache_)) {
-      read_failed_ = true;
-      cache_.assign(block.count, analysis::StepSummary{});
-      for (analysis::StepSummary& s : cache_) s.step = -1;
-    }
-    cache_.resize(block.count);
+    return;
   }
-  cached_block_ = b;
-  return cache_;
+  bool read = cached_part_ == block.part;
+  if (!read) {
+    cached_part_ = 0;
+    if (std::optional<std::string> bytes =
+            parts_->part(key_, static_cast<std::int64_t>(block.part))) {
+      part_bytes_ = std::move(*bytes);
+      cached_part_ = block.part;
+      read = true;
+    }
+  }
+  if (!read || !analysis::decode_steps_at(part_bytes_, block.offset, block.count, from, out)) {
+    read_failed_ = true;
+    out.assign(block.count, analysis::StepSummary{});
+    for (analysis::StepSummary& s : out) s.step = -1;
+  }
+  out.resize(block.count);
 }
 
 std::size_t PackedSteps::block_of(std::size_t i) const {
@@ -185,7 +189,7 @@ void PackedSteps::for_each(
   for (std::size_t b = 0; b < blocks_.size(); ++b) {
     {
       const std::lock_guard lock(mutex_);
-      block = decoded(b);  // a copy: fn may read other steps through at()
+      decode_into(b, block);  // its own buffer: fn may read other steps through at()
     }
     for (std::size_t k = 0; k < block.size(); ++k) fn(blocks_[b].first + k, block[k]);
   }
@@ -199,7 +203,7 @@ void PackedSteps::for_each_from(
   for (std::size_t b = block_of(first); b < blocks_.size(); ++b) {
     {
       const std::lock_guard lock(mutex_);
-      block = decoded(b);  // a copy: fn may read other steps through at()
+      decode_into(b, block);  // its own buffer: fn may read other steps through at()
     }
     const std::size_t from = blocks_[b].first;
     for (std::size_t k = first > from ? first - from : 0; k < block.size(); ++k)

@@ -84,8 +84,10 @@ class PackedSteps {
     bool has_before = false;
     std::int64_t least_step = 0, most_step = 0;  // the range of its step numbers
   };
-  // The steps of block b, decoded (the caller holds mutex_).
+  // The steps of block b, decoded (the caller holds mutex_): kept as the block read last.
   const std::vector<analysis::StepSummary>& decoded(std::size_t b) const;
+  // The same into `out`, leaving the kept block as it is (the caller holds mutex_).
+  void decode_into(std::size_t b, std::vector<analysis::StepSummary>& out) const;
   // The block holding step i (i < size()).
   std::size_t block_of(std::size_t i) const;
   std::size_t steps_in_blocks() const {

@@ -490,7 +490,9 @@ void Reader::scan(std::int64_t t0, std::int64_t t1, std::uint32_t track,
   if (track != 0) r.bind(3, std::int64_t{track});
   rows_.run(r, [&](const RowValues& row) {
     const Event e = read_event(row);
-    if (e.end_ns() >= t0) fn(e);
+    // The query filters the track before it hands a row over; checked again here so that no
+    // order SQLite may evaluate the terms in can hand over another track's events.
+    if (e.end_ns() >= t0 && (track == 0 || e.track == track)) fn(e);
   });
 }
 
