@@ -3,16 +3,21 @@
 // of two chosen by the host; `scratch` is local memory of one float per work item.
 
 // grad[c] = (accumulate ? grad[c] : 0) + sum_r dy[r, c].
-// dy [rows, cols] (X), grad [cols] f32. Work-group (TC, TR), global (cols rounded up to TC, TR):
-// each group owns TC adjacent columns (coalesced reads) and its TR lanes stride over the rows.
+// dy [rows, cols] (X), grad [groups, cols] f32. Work-group (TC, TR), global (cols rounded up to
+// TC, TR x groups): each group owns TC adjacent columns (coalesced reads) of `rows_per_group`
+// consecutive rows, and its TR lanes stride over them. Group g of dimension 1 writes its sums to
+// grad [g * cols + c]: with several, the host sums those slices with sum_slices.
 __kernel void bias_grad(__global const X_T* dy, ulong dy_off, __global float* grad, ulong g_off,
-                        ulong rows, ulong cols, int accumulate, __local float* scratch) {
+                        ulong rows, ulong cols, ulong rows_per_group, int accumulate,
+                        __local float* scratch) {
   const size_t c = get_global_id(0);
   const size_t lc = get_local_id(0), lr = get_local_id(1);
   const size_t tc = get_local_size(0), tr = get_local_size(1);
+  const ulong first = get_group_id(1) * rows_per_group;
+  const ulong last = min(rows, first + rows_per_group);
   float s = 0.0f;
   if (c < cols)
-    for (size_t r = lr; r < rows; r += tr) s += LOAD_X(dy, dy_off + r * cols + c);
+    for (ulong r = first + lr; r < last; r += tr) s += LOAD_X(dy, dy_off + r * cols + c);
   scratch[lr * tc + lc] = s;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (size_t half_lanes = tr / 2; half_lanes > 0; half_lanes /= 2) {
@@ -20,9 +25,22 @@ __kernel void bias_grad(__global const X_T* dy, ulong dy_off, __global float* gr
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (lr == 0 && c < cols) {
-    const float before = accumulate ? grad[g_off + c] : 0.0f;
-    grad[g_off + c] = before + scratch[lc];
+    const ulong at = g_off + get_group_id(1) * cols + c;
+    const float before = accumulate ? grad[at] : 0.0f;
+    grad[at] = before + scratch[lc];
   }
+}
+
+// out [n] = alpha * (sum over s < slices of parts [s * n + i]) + beta * out [n], all f32; beta 0
+// does not read out (it may hold NaN). parts [slices, n]: a split reduction's partial results.
+__kernel void sum_slices(__global const float* parts, ulong n, ulong slices,
+                         __global float* out, ulong out_off, float alpha, float beta) {
+  const size_t i = get_global_id(0);
+  if (i >= n) return;
+  float s = 0.0f;
+  for (ulong k = 0; k < slices; ++k) s += parts[k * n + i];
+  s *= alpha;
+  out[out_off + i] = beta == 0.0f ? s : s + beta * out[out_off + i];
 }
 
 // Tree sum of the work-group's `scratch` values; the result ends up in scratch[0].

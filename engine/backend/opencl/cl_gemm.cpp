@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "engine/backend/factory.hpp"
+#include "engine/backend/opencl/reduction_split.hpp"
 
 namespace ts::ocl {
 
@@ -25,24 +26,28 @@ clblast::Transpose transpose(bool t) {
 }  // namespace
 
 GemmRunner::GemmRunner(cl_context context, cl_command_queue queue, CommandQueue& commands,
-                       KernelRunner& kernels, bool native_fp16,
+                       KernelRunner& kernels, bool native_fp16, std::size_t compute_units,
                        std::shared_ptr<DeviceMemoryCounter> memory)
     : context_(context),
       queue_(queue),
       commands_(commands),
       kernels_(kernels),
       native_fp16_(native_fp16),
+      compute_units_(compute_units),
       a32_(context, memory),
       b32_(context, memory),
       c32_(context, memory),
-      temp_(context, memory) {}
+      temp_(context, memory),
+      slices_(context, memory) {}
 
 template <class T>
 void GemmRunner::clblast_gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n,
-                              std::size_t k, T alpha, Operand a, Operand b, T beta, Operand c) {
+                              std::size_t k, T alpha, Operand a, Operand b, T beta, Operand c,
+                              std::size_t ld_k) {
   constexpr bool half = std::is_same_v<T, cl_half>;
-  const std::size_t lda = trans_a ? m : k;  // row-major leading dimensions
-  const std::size_t ldb = trans_b ? k : n;
+  if (ld_k == 0) ld_k = k;
+  const std::size_t lda = trans_a ? m : ld_k;  // row-major leading dimensions
+  const std::size_t ldb = trans_b ? ld_k : n;
   const std::size_t ldc = n;
   const auto layout = clblast::Layout::kRowMajor;
   // Hand CLBlast a cached temporary buffer so it does not allocate one per call.
@@ -62,6 +67,43 @@ void GemmRunner::clblast_gemm(bool trans_a, bool trans_b, std::size_t m, std::si
                                    c.offset, ldc, &queue_, last, temp),
                   "GEMM");
   });
+}
+
+void GemmRunner::sgemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k,
+                       float alpha, Operand a, Operand b, float beta, Operand c) {
+  const std::uint64_t slices =
+      reduction_slices(kGemmSplit, std::uint64_t{m} * n, k, compute_units_);
+  if (slices == 1)
+    clblast_gemm<float>(trans_a, trans_b, m, n, k, alpha, a, b, beta, c);
+  else
+    split_k_gemm(trans_a, trans_b, m, n, k, slices, alpha, a, b, beta, c);
+}
+
+void GemmRunner::split_k_gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n,
+                              std::size_t k, std::size_t slices, float alpha, Operand a, Operand b,
+                              float beta, Operand c) {
+  // Slice s multiplies op(A)[:, s*kk, (s+1)*kk) by op(B)[s*kk, (s+1)*kk), :] into parts [s, m, n];
+  // in row-major storage a slice of A starts kk columns further on, or kk rows of A^T [k, m], and
+  // likewise for B. The last k - slices*kk of k are added to C after the sum.
+  const std::size_t kk = k / slices, rest = k - slices * kk, mn = m * n;
+  const std::size_t lda = trans_a ? m : k, ldb = trans_b ? k : n;
+  const std::size_t a_step = trans_a ? kk * m : kk, b_step = trans_b ? kk : kk * n;
+  cl_mem parts = slices_.get(slices * mn * sizeof(float));
+  static constexpr const char* kNames[2][2] = {{"sgemm_NN_split_k", "sgemm_NT_split_k"},
+                                               {"sgemm_TN_split_k", "sgemm_TT_split_k"}};
+  commands_.library_call(
+      {CommandCategory::kernel, kNames[trans_a][trans_b], 0, mn * slices}, [&](cl_event* last) {
+        check_clblast(clblast::GemmStridedBatched<float>(
+                          clblast::Layout::kRowMajor, transpose(trans_a), transpose(trans_b), m, n,
+                          kk, 1.0f, a.mem, a.offset, lda, a_step, b.mem, b.offset, ldb, b_step,
+                          0.0f, parts, 0, n, mn, slices, &queue_, last),
+                      "GemmStridedBatched");
+      });
+  kernels_.run_1d("reduce.cl", "sum_slices", Slots{}, mn, parts, cl_ulong{mn}, cl_ulong{slices},
+                  c.mem, cl_ulong{c.offset}, cl_float{alpha}, cl_float{beta});
+  if (rest > 0)
+    clblast_gemm<float>(trans_a, trans_b, m, n, rest, alpha, {a.mem, a.offset + slices * a_step},
+                        {b.mem, b.offset + slices * b_step}, 1.0f, c, k);
 }
 
 GemmRunner::Operand GemmRunner::as_f32(const Tensor& t, std::size_t count, ScratchBuffer& scratch,
@@ -102,7 +144,7 @@ void GemmRunner::gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n
   const Operand b32 = as_f32(b, uk * un, b32_, true);
   // beta == 0 ignores C, so an f16 C need not be converted in (it may hold NaN).
   const Operand c32 = as_f32(c, um * un, c32_, beta != 0.0f);
-  clblast_gemm<float>(trans_a, trans_b, um, un, uk, alpha, a32, b32, beta, c32);
+  sgemm(trans_a, trans_b, um, un, uk, alpha, a32, b32, beta, c32);
   if (c.dtype != DType::F32)
     kernels_.run_1d("convert.cl", "convert", Slots::of(DType::F32, c.dtype), um * un, c32.mem,
                     cl_ulong{0}, mem_of(c, context_), cl_ulong{c.offset}, cl_ulong{um * un});
@@ -117,6 +159,8 @@ double GemmRunner::warm_up() {
   const bool combos[3][2] = {{false, false}, {false, true}, {true, false}};
   for (const auto& t : combos)
     clblast_gemm<float>(t[0], t[1], 4, 4, 4, 1.0f, {mem, 0}, {mem, 16}, 0.0f, {mem, 32});
+  // The split of a long k (a convolution's weight gradient is TN).
+  split_k_gemm(true, false, 4, 4, 4, 2, 1.0f, {mem, 0}, {mem, 16}, 0.0f, {mem, 32});
   if (native_fp16_)
     for (const auto& t : combos)
       clblast_gemm<cl_half>(t[0], t[1], 4, 4, 4, float_to_half(1.0f), {mem, 0}, {mem, 16},

@@ -1,6 +1,7 @@
 // OpenClBackend: creation, identity, memory and copies; make_opencl_backend.
 #include "engine/backend/opencl/opencl_backend.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -24,7 +25,8 @@ OpenClBackend::OpenClBackend(const DeviceHandle& handle, DeviceInfo info)
       uploads_(copies_, commands_),
       programs_(ctx_.context(), ctx_.device()),
       kernels_(programs_, commands_),
-      gemm_(ctx_.context(), ctx_.queue(), commands_, kernels_, ctx_.info().fp16, memory_),
+      gemm_(ctx_.context(), ctx_.queue(), commands_, kernels_, ctx_.info().fp16,
+            static_cast<std::size_t>(std::max(1, ctx_.info().compute_units)), memory_),
       partials_(ctx_.context(), memory_) {
   const DeviceInfo& d = ctx_.info();
   ts::trace::set_meta(meta_key::kDeviceOpenclName, d.name);

@@ -6,6 +6,7 @@
 
 #include "engine/backend/factory.hpp"
 #include "engine/backend/opencl/opencl_backend_impl.hpp"
+#include "engine/backend/opencl/reduction_split.hpp"
 
 namespace ts::ocl {
 
@@ -68,15 +69,32 @@ void OpenClBackend::bias_grad(const Tensor& dy, const Tensor& grad_bias, bool ac
   if (cols == 0) return;
   const std::uint64_t rows = count(dy) / cols;
   const Slots slots = Slots::of(dy.dtype);
-  // Up to 16 adjacent columns per group, and as many row lanes (a power of two) as fit.
+  // Up to 16 adjacent columns per group, and as many row lanes (a power of two) as fit; the rows
+  // split among groups when the columns alone give the device too few (reduction_split.hpp).
   const std::size_t group_max = kernels_.power_of_two_group("reduce.cl", "bias_grad", slots, 256);
   const std::size_t tile_cols = std::min<std::size_t>(16, group_max);
   const std::size_t lanes = std::min<std::size_t>(16, group_max / tile_cols);
-  const std::size_t global[2] = {KernelRunner::round_up(cols, tile_cols), lanes};
+  const std::uint64_t column_groups = (cols + tile_cols - 1) / tile_cols;
+  const std::uint64_t slices =
+      reduction_slices(kColumnSumSplit, column_groups, rows,
+                       static_cast<std::size_t>(std::max(1, ctx_.info().compute_units)));
+  const std::uint64_t rows_per_group = (rows + slices - 1) / slices;
+  const std::size_t global[2] = {KernelRunner::round_up(cols, tile_cols), lanes * slices};
   const std::size_t local[2] = {tile_cols, lanes};
-  kernels_.run_nd("reduce.cl", "bias_grad", slots, 2, global, local, mem(dy), off(dy),
-                  mem(grad_bias), off(grad_bias), cl_ulong{rows}, cl_ulong{cols},
-                  cl_int{accumulate ? 1 : 0}, LocalMemory{tile_cols * lanes * sizeof(float)});
+  const LocalMemory scratch{tile_cols * lanes * sizeof(float)};
+  if (slices == 1) {
+    kernels_.run_nd("reduce.cl", "bias_grad", slots, 2, global, local, mem(dy), off(dy),
+                    mem(grad_bias), off(grad_bias), cl_ulong{rows}, cl_ulong{cols},
+                    cl_ulong{rows_per_group}, cl_int{accumulate ? 1 : 0}, scratch);
+    return;
+  }
+  cl_mem parts = partials_.get(slices * cols * sizeof(float));
+  kernels_.run_nd("reduce.cl", "bias_grad", slots, 2, global, local, mem(dy), off(dy), parts,
+                  cl_ulong{0}, cl_ulong{rows}, cl_ulong{cols}, cl_ulong{rows_per_group}, cl_int{0},
+                  scratch);
+  kernels_.run_1d("reduce.cl", "sum_slices", Slots{}, cols, parts, cl_ulong{cols}, cl_ulong{slices},
+                  mem(grad_bias), off(grad_bias), cl_float{1.0f},
+                  cl_float{accumulate ? 1.0f : 0.0f});
 }
 
 // y [n] = max(x [n], 0).

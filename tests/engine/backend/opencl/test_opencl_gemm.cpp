@@ -1,9 +1,12 @@
 // GEMM on the OpenCL backend (CLBlast) against the CPU backend: every transpose combination,
-// alpha/beta, beta == 0 over NaN, F16 operands, views at offsets.
+// alpha/beta, beta == 0 over NaN, F16 operands, views at offsets, a long k split into slices.
 #include <gtest/gtest.h>
 
 #include <limits>
 
+#include "engine/backend/factory.hpp"
+#include "engine/backend/opencl/opencl_backend.hpp"
+#include "engine/backend/opencl/reduction_split.hpp"
 #include "tests/engine/backend/opencl/opencl_test_util.hpp"
 
 namespace ts::test {
@@ -80,6 +83,24 @@ TEST_F(OpenClGemm, HalfStorageOperands) {
       check(ta, tb, 17, 23, 31, 1.0f, 0.0f, f32, f16, f16, false);
       check(ta, tb, 17, 23, 31, 2.0f, -1.0f, f32, f32, f16, false);
     }
+}
+
+TEST_F(OpenClGemm, LongInnerDimensionIsSplitIntoSlices) {
+  // A convolution's weight gradient: k = batch x height x width, m x n a few hundred. k is not a
+  // multiple of the slice count, so the rest of k is added after the slices' sum.
+  const std::int64_t m = 9, n = 32, k = 5197;
+  const std::size_t units = static_cast<std::size_t>(list_opencl_devices().at(0).compute_units);
+  const std::uint64_t slices = ocl::reduction_slices(ocl::kGemmSplit, m * n, k, units);
+  ASSERT_GT(slices, 1u) << "these sizes must take the split path on device 0";
+  ASSERT_NE(k % static_cast<std::int64_t>(slices), 0) << "and leave a rest of k";
+  const DType f32 = DType::F32, f16 = DType::F16;
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      check(ta, tb, m, n, k, 1.0f, 0.0f, f32, f32, f32, true);
+      check(ta, tb, m, n, k, -0.5f, 0.75f, f32, f32, f32, false);
+    }
+  check(true, false, m, n, k, 1.0f, 1.0f, f16, f16, f16, false);
+  check(true, false, 3, 5, 4096, 2.0f, 0.0f, f32, f16, f32, true);  // k a multiple of slices
 }
 
 TEST_F(OpenClGemm, OperandsShareOneBufferAtOffsets) {
