@@ -1,5 +1,6 @@
-// Tracing overhead on training throughput (target: <= 2 %): the mlp, batch 32, CPU backend,
-// trained by Sequential::fit with and without a trace session around it, in alternating runs of
+// Tracing overhead on training throughput (target: <= 2 %): the mlp, batch 32, CPU backend by
+// default (--backend=opencl, --model=cnn, --batch=N measure others, e.g. on a GPU), trained by
+// Sequential::fit with and without a trace session around it, in alternating runs of
 // one process (8 pairs of ~1.5 s each; the first run of each pair alternates between traced and
 // untraced, so drift in the machine's speed falls on both sides). Reported: the median over
 // pairs of traced / untraced samples per second, the overhead that makes, the events the traced
@@ -9,7 +10,8 @@
 // time stop() spent indexing the staged events, after training). Also the process CPU time per
 // trained sample, traced vs untraced: a figure that other load on the machine disturbs less.
 //
-//   bench_trace_overhead [--pairs=N] [--seconds=S] [google benchmark flags]
+//   bench_trace_overhead [--pairs=N] [--seconds=S] [--backend=cpu|opencl] [--model=mlp|cnn]
+//                        [--batch=N] [google benchmark flags]
 #include <benchmark/benchmark.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,18 +25,19 @@
 #include <string>
 #include <vector>
 
-#include "engine/backend/cpu/cpu_backend.hpp"
+#include "engine/backend/factory.hpp"
 #include "engine/data/synthetic.hpp"
 #include "engine/nn/models.hpp"
 #include "trainscope/session.hpp"
 
 namespace {
 
-constexpr std::int64_t kBatch = 32;
 constexpr std::int64_t kSamples = 8192;  // one epoch; a run is as many epochs as fill its time
 
 int g_pairs = 8;
 double g_seconds = 1.5;
+std::int64_t g_batch = 32;
+std::string g_backend = "cpu", g_model = "mlp";
 
 // CPU time of the whole process (training threads and, when tracing, the writer thread).
 double process_cpu_s() {
@@ -71,9 +74,9 @@ double median(std::vector<double> v) {
 class Trainer {
  public:
   Trainer()
-      : backend_(ts::make_cpu_backend(0)),
+      : backend_(ts::make_backend({.kind = g_backend}).backend),
         data_(ts::make_synthetic_digits(kSamples, 1)),
-        model_(ts::make_model("mlp", ts::Shape{28, 28, 1}, 10)) {
+        model_(ts::make_model(g_model, ts::Shape{28, 28, 1}, 10)) {
     model_->compile(*backend_, ts::make_optimizer("adam", 0.001f), {});
   }
 
@@ -81,18 +84,18 @@ class Trainer {
   Run run(int epochs, bool traced) {
     ts::FitOptions options;
     options.epochs = epochs;
-    options.batch_size = kBatch;
+    options.batch_size = g_batch;
     options.seed = ++seed_;
-    if (traced) ts::trace::start(trace_path(), {{"engine.model", "mlp"}});
+    if (traced) ts::trace::start(trace_path(), {{"engine.model", g_model}});
     const double cpu0 = process_cpu_s();
     const ts::FitResult fit = model_->fit(data_, options);
     const double cpu = process_cpu_s() - cpu0;
     Run r;
-    r.cpu_us_per_sample = fit.steps > 0 ? 1e6 * cpu / static_cast<double>(fit.steps * kBatch) : 0;
+    r.cpu_us_per_sample = fit.steps > 0 ? 1e6 * cpu / static_cast<double>(fit.steps * g_batch) : 0;
     r.samples_per_s = fit.samples_per_s;
     r.steps = fit.steps;
     r.seconds =
-        fit.samples_per_s > 0 ? static_cast<double>(fit.steps * kBatch) / fit.samples_per_s : 0;
+        fit.samples_per_s > 0 ? static_cast<double>(fit.steps * g_batch) / fit.samples_per_s : 0;
     if (traced) {
       ts::trace::stop();
       const ts::trace::SessionStats stats = ts::trace::session_stats();
@@ -117,7 +120,14 @@ void BM_TraceOverhead(benchmark::State& state) {
     state.SkipWithError("a trace session is already running (TRAINSCOPE_TRACE is set?)");
     return;
   }
-  Trainer trainer;
+  std::unique_ptr<Trainer> made;
+  try {
+    made = std::make_unique<Trainer>();
+  } catch (const ts::BackendError& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  Trainer& trainer = *made;
   // Warm-up (allocation, caches, thread pool), and the rate that sizes the runs.
   const Run warm = trainer.run(2, false);
   const int epochs = std::max(1, static_cast<int>(std::lround(g_seconds * warm.samples_per_s /
@@ -182,6 +192,12 @@ void take_own_flags(int& argc, char** argv) {
       g_pairs = std::max(1, std::atoi(argv[i] + 8));
     else if (std::strncmp(argv[i], "--seconds=", 10) == 0)
       g_seconds = std::max(0.05, std::atof(argv[i] + 10));
+    else if (std::strncmp(argv[i], "--backend=", 10) == 0)
+      g_backend = argv[i] + 10;
+    else if (std::strncmp(argv[i], "--model=", 8) == 0)
+      g_model = argv[i] + 8;
+    else if (std::strncmp(argv[i], "--batch=", 8) == 0)
+      g_batch = std::max(1, std::atoi(argv[i] + 8));
     else
       argv[out++] = argv[i];
   }
@@ -200,9 +216,9 @@ int main(int argc, char** argv) {
   if (!s.valid) return 0;
   std::printf(
       "trace overhead: %.1f %% (traced %.0f samples/s vs untraced %.0f samples/s, %.1f "
-      "events/step; median of %d pairs, mlp batch %lld, CPU backend)\n",
-      100.0 * (1.0 - s.ratio), s.traced, s.untraced, s.events_per_step, g_pairs,
-      static_cast<long long>(kBatch));
+      "events/step; median of %d pairs, %s batch %lld, %s backend)\n",
+      100.0 * (1.0 - s.ratio), s.traced, s.untraced, s.events_per_step, g_pairs, g_model.c_str(),
+      static_cast<long long>(g_batch), g_backend.c_str());
   std::printf("CPU time per trained sample: %+.1f %% traced vs untraced (median of pairs)\n",
               100.0 * (s.cpu_ratio - 1.0));
   std::printf("trace writer thread: %.0f ns of CPU per event, %.1f %% of one core while training\n",

@@ -34,9 +34,9 @@ void CommandQueue::launch(const CommandInfo& info, cl_kernel kernel, cl_uint dim
     TS_ZONE_VAR(zone, "enqueue kernel", launch);
     TS_ZONE_CORRELATION(zone, token.correlation);
     QueueTrace::stamp(token);
-    check_cl(
-        clEnqueueNDRangeKernel(queue_, kernel, dims, nullptr, global, local, 0, nullptr, &event),
-        "cannot launch OpenCL kernel '" + std::string(info.name) + "'");
+    check_cl(clEnqueueNDRangeKernel(queue_, kernel, dims, nullptr, global, local, 0, nullptr,
+                                    QueueTrace::records(token) ? &event : nullptr),
+             "cannot launch OpenCL kernel '" + std::string(info.name) + "'");
   }
   record(info, event, event, token);
 }
@@ -122,9 +122,9 @@ void CommandQueue::copy(std::string_view name, cl_mem src, std::size_t src_offse
     TS_ZONE_VAR(zone, "enqueue copy", launch);
     TS_ZONE_CORRELATION(zone, token.correlation);
     QueueTrace::stamp(token);
-    check_cl(
-        clEnqueueCopyBuffer(queue_, src, dst, src_offset, dst_offset, bytes, 0, nullptr, &event),
-        "cannot copy " + std::to_string(bytes) + " bytes on the OpenCL device");
+    check_cl(clEnqueueCopyBuffer(queue_, src, dst, src_offset, dst_offset, bytes, 0, nullptr,
+                                 QueueTrace::records(token) ? &event : nullptr),
+             "cannot copy " + std::to_string(bytes) + " bytes on the OpenCL device");
   }
   record({CommandCategory::kernel, name, bytes, 0}, event, event, token);
 }

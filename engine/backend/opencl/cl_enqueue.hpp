@@ -55,8 +55,9 @@ class CommandQueue {
   // the host does not block.
   void wait_on_device(cl_event event);
   // A library routine that enqueues several commands and returns the event of the last one:
-  // `enqueue` gets a cl_event* to fill and throws on failure. A marker enqueued before it
-  // supplies the start, so the recorded interval covers all of the routine's commands.
+  // `enqueue` gets a cl_event* to fill (null while nothing records) and throws on failure. A
+  // marker enqueued before it supplies the start, so the recorded interval covers all of the
+  // routine's commands.
   template <class Enqueue>
   void library_call(const CommandInfo& info, Enqueue&& enqueue) {
     CommandToken token = trace_.begin();
@@ -66,11 +67,11 @@ class CommandQueue {
       TS_ZONE_VAR(zone, "enqueue library call", launch);
       TS_ZONE_CORRELATION(zone, token.correlation);
       QueueTrace::stamp(token);
-      start = marker();
+      if (QueueTrace::records(token)) start = marker();
       try {
-        enqueue(&last);
+        enqueue(QueueTrace::records(token) ? &last : nullptr);
       } catch (...) {
-        clReleaseEvent(start);
+        if (start) clReleaseEvent(start);
         if (last) clReleaseEvent(last);
         throw;
       }

@@ -106,10 +106,14 @@ void QueueTrace::add(const CommandInfo& info, cl_event first, cl_event last,
   pending_.push_back(r);
   pending_.back().name = name_id(info.name);
   if (pending_.size() > kMaxPending) {
-    TS_ZONE("wait for trace backlog", sync);
-    clWaitForEvents(1, &pending_.front().last);
+    {
+      TS_ZONE("wait for trace backlog", sync);
+      clWaitForEvents(1, &pending_.front().last);
+    }
+    harvest(false);
+  } else if (pending_.size() % kHarvestBatch == 0) {
+    harvest(false);
   }
-  harvest(false);
 }
 
 std::int64_t QueueTrace::observe() noexcept {

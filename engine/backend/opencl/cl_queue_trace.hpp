@@ -4,9 +4,10 @@
 // needs (name, bytes, work size, the step and correlation id current at enqueue, the host time
 // before the enqueue) and harvested once complete: START of `first` and END of `last`, converted
 // to host time with the device's ClockFit and emitted as one device event on the queue's track.
-// Harvesting is non-blocking after each command (only the completed prefix: the queue is in
-// order), and complete after every wait. While nothing records, commands' events are released
-// at once and no profiling info is read: the untraced path costs one relaxed load.
+// Harvesting is non-blocking once kHarvestBatch commands are pending (only the completed
+// prefix: the queue is in order), and complete after every wait. While nothing records,
+// commands are enqueued without events where the queue needs none (records()) and no profiling
+// info is read: the untraced path costs one relaxed load.
 #pragma once
 
 #include <cstddef>
@@ -36,6 +37,9 @@ class QueueTrace {
   // Past this many commands awaiting harvest, the oldest is waited for: memory stays bounded
   // even when the host runs far ahead of the device.
   static constexpr std::size_t kMaxPending = 1024;
+  // Completed commands are looked for once this many are pending (and all of them after every
+  // wait): a status query per command costs a GPU driver microseconds, as much as a small kernel.
+  static constexpr std::size_t kHarvestBatch = 64;
 
   // `clock` null: no device events (zones only). The queue whose handle is clock->queue()
   // also refreshes the clock after its waits. `memory` (may be null) is sampled at each
@@ -54,6 +58,9 @@ class QueueTrace {
   static void stamp(CommandToken& token) noexcept {
     if (token.correlation != 0) token.submit_ns = ts::trace::now_ns();
   }
+  // Whether the command `token` was taken for is recorded, so its events are wanted: without a
+  // session commands are enqueued with no event (an event costs the driver work per command).
+  static bool records(const CommandToken& token) noexcept { return token.correlation != 0; }
   // After an enqueue: takes ownership of both events (first may equal last; either may be null).
   void add(const CommandInfo& info, cl_event first, cl_event last, const CommandToken& token);
   // The host time to harvest a wait with: take it inside the `sync` zone of the wait, so the
