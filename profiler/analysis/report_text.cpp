@@ -318,7 +318,13 @@ void steps_section(std::string& out, const Report& r) {
   for (const StepSummary& s : r.per_step)
     if (s.input_bound && !s.warmup) bound.push_back(s.step);
   std::sort(bound.begin(), bound.end());
-  if (!bound.empty()) out += wrap("input-bound steps: " + ranges(bound), 2, 4);
+  // "input-bound: step 626" or "input-bound: 3 steps: 1-3" (a lone number read as a count).
+  if (!bound.empty())
+    out += wrap(
+        "input-bound: " +
+            (bound.size() == 1 ? std::string("step ") : std::to_string(bound.size()) + " steps: ") +
+            ranges(bound),
+        2, 4);
 }
 
 }  // namespace
