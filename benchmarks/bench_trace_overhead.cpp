@@ -11,7 +11,8 @@
 // trained sample, traced vs untraced: a figure that other load on the machine disturbs less.
 //
 //   bench_trace_overhead [--pairs=N] [--seconds=S] [--backend=cpu|opencl] [--model=mlp|cnn]
-//                        [--batch=N] [google benchmark flags]
+//                        [--batch=N] [--device-events=off] [google benchmark flags]
+// --device-events=off: the traced runs record host events only (SessionOptions::device_events).
 #include <benchmark/benchmark.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +39,7 @@ int g_pairs = 8;
 double g_seconds = 1.5;
 std::int64_t g_batch = 32;
 std::string g_backend = "cpu", g_model = "mlp";
+bool g_device_events = true;
 
 // CPU time of the whole process (training threads and, when tracing, the writer thread).
 double process_cpu_s() {
@@ -86,7 +88,9 @@ class Trainer {
     options.epochs = epochs;
     options.batch_size = g_batch;
     options.seed = ++seed_;
-    if (traced) ts::trace::start(trace_path(), {{"engine.model", g_model}});
+    ts::trace::SessionOptions session;
+    session.device_events = g_device_events;
+    if (traced) ts::trace::start(trace_path(), {{"engine.model", g_model}}, session);
     const double cpu0 = process_cpu_s();
     const ts::FitResult fit = model_->fit(data_, options);
     const double cpu = process_cpu_s() - cpu0;
@@ -196,6 +200,8 @@ void take_own_flags(int& argc, char** argv) {
       g_backend = argv[i] + 10;
     else if (std::strncmp(argv[i], "--model=", 8) == 0)
       g_model = argv[i] + 8;
+    else if (std::strcmp(argv[i], "--device-events=off") == 0)
+      g_device_events = false;
     else if (std::strncmp(argv[i], "--batch=", 8) == 0)
       g_batch = std::max(1, std::atoi(argv[i] + 8));
     else
@@ -216,9 +222,10 @@ int main(int argc, char** argv) {
   if (!s.valid) return 0;
   std::printf(
       "trace overhead: %.1f %% (traced %.0f samples/s vs untraced %.0f samples/s, %.1f "
-      "events/step; median of %d pairs, %s batch %lld, %s backend)\n",
+      "events/step; median of %d pairs, %s batch %lld, %s backend%s)\n",
       100.0 * (1.0 - s.ratio), s.traced, s.untraced, s.events_per_step, g_pairs, g_model.c_str(),
-      static_cast<long long>(g_batch), g_backend.c_str());
+      static_cast<long long>(g_batch), g_backend.c_str(),
+      g_device_events ? "" : ", host events only");
   std::printf("CPU time per trained sample: %+.1f %% traced vs untraced (median of pairs)\n",
               100.0 * (s.cpu_ratio - 1.0));
   std::printf("trace writer thread: %.0f ns of CPU per event, %.1f %% of one core while training\n",

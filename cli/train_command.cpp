@@ -72,6 +72,10 @@ input pipeline (a preset, then flags that override it):
 
 profiling:
   --trace FILE               record the run's timeline into FILE (SQLite; see traces/README.md)
+  --trace-device on|off      with --trace: record each device command's own interval (default
+                             on); off records host events only, for the host-side cost alone
+                             (a GPU driver spends microseconds of host time on each command's
+                             timestamps)
   --summary-json FILE        write per-epoch loss/accuracy/seconds and samples/s as JSON
   --quiet                    no progress output
 
@@ -90,6 +94,7 @@ namespace {
 
 struct TrainOptions {
   std::string model, dataset, optimizer, backend, precision, summary_json, trace, allreduce;
+  bool trace_device = true;
   std::string trace_file;  // the file --trace names: its target when it is a symbolic link
   std::int64_t epochs, batch, seed, device, threads, bucket_kib;
   double lr;
@@ -157,6 +162,10 @@ TrainOptions parse(Args& args) {
   o.precision = args.choice("precision", "fp32", {"fp32", "mixed"});
   o.summary_json = file_flag(args, "summary-json");
   o.trace = file_flag(args, "trace");
+  const std::optional<std::string> trace_device = args.value("trace-device");
+  if (trace_device && *trace_device != "on" && *trace_device != "off")
+    throw UsageError("--trace-device must be on or off, not '" + *trace_device + "'");
+  o.trace_device = trace_device != "off";
   o.quiet = args.flag("quiet");
   o.allreduce = args.choice("allreduce", "blocking", {"blocking", "bucketed"});
   o.bucket_kib =
@@ -169,6 +178,8 @@ TrainOptions parse(Args& args) {
                      ": this trainscope was built with its instrumentation compiled out "
                      "(-DTRAINSCOPE_WITH_TRACING=OFF), so a trace would hold no events");
 #endif
+  if (trace_device && o.trace.empty())
+    throw UsageError("--trace-device needs --trace FILE: it says what the trace records");
   if (!o.trace.empty() && ts::trace::session_active())
     throw UsageError("--trace " + o.trace +
                      " conflicts with the TRAINSCOPE_TRACE session already recording");
@@ -286,6 +297,7 @@ void start_trace(const TrainOptions& o, const JobInfo& job, SetUpTrace& set_up) 
   // disk's fsync at a WAL checkpoint) without dropping any.
   ts::trace::SessionOptions options;
   options.ring_events = 1u << 19;
+  options.device_events = o.trace_device;
   const std::string path = capture_path(job, o.trace_file);
   const bool existed = ::access(path.c_str(), F_OK) == 0;
   try {

@@ -1,8 +1,10 @@
 // TRAINSCOPE_TRACE=FILE: a program linking trainscope::trace records into FILE from its start
-// to its exit with no code change. The linker keeps this object through the anchor symbol
+// to its exit with no code change; TRAINSCOPE_TRACE_DEVICE=off records host events only
+// (SessionOptions::device_events). The linker keeps this object through the anchor symbol
 // (ts_profiler_capture's usage requirements pass -u trainscope_capture_env_anchor).
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "trainscope/session.hpp"
 
@@ -17,7 +19,10 @@ struct EnvAutostart {
     const char* path = std::getenv("TRAINSCOPE_TRACE");
     if (path == nullptr || *path == '\0') return;
     try {
-      ts::trace::start(path, {{"capture.activation", "TRAINSCOPE_TRACE"}});
+      ts::trace::SessionOptions options;
+      const char* device = std::getenv("TRAINSCOPE_TRACE_DEVICE");
+      options.device_events = device == nullptr || std::strcmp(device, "off") != 0;
+      ts::trace::start(path, {{"capture.activation", "TRAINSCOPE_TRACE"}}, options);
     } catch (const std::exception& e) {
       // Never take the traced program down: say why, run untraced.
       std::fprintf(stderr, "trainscope: TRAINSCOPE_TRACE: %s; running without tracing\n", e.what());

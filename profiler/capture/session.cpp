@@ -140,6 +140,7 @@ Session::Session(std::string path, const Meta& meta, const SessionOptions& optio
                std::to_string(std::max(1u, std::thread::hardware_concurrency())));
     w.put_meta(meta_key::kProcessCommandLine, command_line());
     w.put_meta(meta_key::kCaptureRingEvents, std::to_string(options_.ring_events));
+    if (!options_.device_events) w.put_meta(meta_key::kCaptureDeviceEvents, "off");
     for (const auto& [k, v] : meta) w.put_meta(k, v);
     w.commit();
   } catch (const store::Error& e) {
@@ -161,6 +162,7 @@ void Session::launch() {
         [](const core::ThreadBuffer&, const core::Event&, const core::ArgsRecord*) {});
     throw TraceError("cannot start trace " + path_ + ": no writer thread (" + e.what() + ")");
   }
+  core::set_device_events(options_.device_events);
   core::set_state(cal_.tsc ? detail::kTsc : detail::kMonotonic);
 }
 

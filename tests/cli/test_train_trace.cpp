@@ -1,6 +1,6 @@
 // `trainscope train --trace FILE`: a traced run on each backend holds events of every category
-// with consistent steps, and a run killed with SIGKILL leaves a trace holding nearly all of the
-// steps it had started.
+// with consistent steps, --trace-device off keeps the host side only, and a run killed with
+// SIGKILL leaves a trace holding nearly all of the steps it had started.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -86,6 +86,47 @@ TEST_P(TrainTrace, HoldsEveryCategoryAndOneStepPerTrainingStep) {
   EXPECT_EQ(waits, 16);
   EXPECT_EQ(reader.meta("engine.backend").value_or(""), GetParam());
   EXPECT_NE(reader.meta("pipeline.parallel"), std::nullopt);
+}
+
+// --trace-device off: the same steps, input pipeline, launches and waits, and no device-queue
+// event; the report analyses host time and says no device events were recorded.
+TEST_P(TrainTrace, TraceDeviceOffRecordsTheHostSideOnly) {
+  if (!have_backend(GetParam())) GTEST_SKIP() << "no OpenCL device";
+  const std::string trace = (*dir_ / ("host_only_" + GetParam() + ".db")).string();
+  const auto r =
+      run_trainscope("train --backend " + GetParam() +
+                     " --epochs 2 --dataset synthetic:256 --trace-device off --trace " + trace);
+  ASSERT_EQ(r.status, 0) << r.err;
+  store::Reader reader(trace);
+  EXPECT_EQ(reader.meta("capture.device_events").value_or(""), "off");
+  EXPECT_EQ(reader.steps().size(), 16u);
+  const store::TimeRange range = reader.time_range();
+  std::map<trace::Category, std::int64_t> count;
+  for (const store::Track& t : reader.tracks())
+    for (const store::Event& e : reader.events(range.start_ns, range.end_ns + 1, t.id)) {
+      EXPECT_NE(t.kind, trace::TrackKind::device_queue) << t.name << ": " << reader.name(e);
+      ++count[e.category];
+    }
+  EXPECT_GT(count[trace::Category::input_wait], 0);
+  EXPECT_GT(count[trace::Category::sync], 0);
+  if (GetParam() == "opencl") {
+    EXPECT_GT(count[trace::Category::launch], 0);
+  }
+  EXPECT_EQ(count[trace::Category::kernel], 0);
+  const auto report = run_trainscope("report " + trace);
+  ASSERT_EQ(report.status, 0) << report.err;
+  EXPECT_NE(report.out.find("no device-queue events recorded"), std::string::npos) << report.out;
+}
+
+TEST(TrainTraceFlags, TraceDeviceNeedsTraceAndOnOrOff) {
+  const auto alone = run_trainscope("train --epochs 1 --trace-device off");
+  EXPECT_EQ(alone.status, 2);
+  EXPECT_NE(alone.err.find("--trace-device needs --trace FILE"), std::string::npos) << alone.err;
+  const auto word = run_trainscope("train --epochs 1 --trace /tmp/never.db --trace-device no");
+  EXPECT_EQ(word.status, 2);
+  EXPECT_NE(word.err.find("--trace-device must be on or off, not 'no'"), std::string::npos)
+      << word.err;
+  EXPECT_FALSE(fs::exists("/tmp/never.db"));
 }
 
 TEST_P(TrainTrace, SigkillKeepsAtLeastNinetyPercentOfTheStartedSteps) {

@@ -87,6 +87,19 @@ TEST(CaptureChild, EnvironmentVariableTracesAWholeRun) {
   EXPECT_TRUE(contains(r.meta("process.command_line").value_or(""), "env 1000"));
 }
 
+TEST(CaptureChild, EnvironmentVariableCanLeaveOutDeviceEvents) {
+  TempDir dir;
+  const auto path = dir.file("host_only.db");
+  const pid_t pid = ts::test::spawn({TS_TRACE_CHILD, "env", "10"},
+                                    {"TRAINSCOPE_TRACE=" + path, "TRAINSCOPE_TRACE_DEVICE=off"},
+                                    dir.file("out"), dir.file("err"));
+  ASSERT_EQ(ts::test::wait_exit_code(pid), 0) << ts::test::read_file(dir.file("err"));
+  EXPECT_EQ(ts::test::read_file(dir.file("out")), "recording without device events\n");
+  Reader r(path);
+  EXPECT_EQ(r.event_count(), 10);
+  EXPECT_EQ(r.meta("capture.device_events"), "off");
+}
+
 TEST(CaptureChild, EnvironmentVariableWithABadPathWarnsAndRunsUntraced) {
   TempDir dir;
   const auto bad = dir.file("missing/dir/env.db");

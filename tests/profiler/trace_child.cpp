@@ -54,6 +54,8 @@ int until_killed(const char* path) {
 
 int env_mode(int n) {
   if (!ts::trace::recording()) std::fprintf(stderr, "not recording\n");
+  if (ts::trace::recording() && !ts::trace::device_events())
+    std::printf("recording without device events\n");
   for (int i = 0; i < n; ++i) {
     TS_ZONE("env zone", other);
   }

@@ -2,7 +2,8 @@
 // its pool), and each is recorded as a device event on the track "CPU compute" — category
 // kernel, uploads h2d and downloads d2h with their bytes — so that traces of both backends have
 // the same shape and the analysis needs no special case. While nothing records, an op pays one
-// relaxed load and a branch (plus the name's static guard).
+// relaxed load and a branch (plus the name's static guard); a session without device events
+// (SessionOptions::device_events) records none here either.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +18,7 @@ class OpTrace {
  public:
   OpTrace(std::uint32_t track, std::uint32_t name_id, ts::trace::Category category,
           std::int64_t work_size, std::uint64_t bytes) noexcept {
-    if (!ts::trace::recording()) return;
+    if (!ts::trace::device_events()) return;
     track_ = track;
     name_ = name_id;
     category_ = category;

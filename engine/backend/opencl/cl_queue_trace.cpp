@@ -66,7 +66,8 @@ std::uint32_t QueueTrace::name_id(std::string_view name) {
 }
 
 CommandToken QueueTrace::begin() {
-  if (!ts::trace::recording()) {
+  // A session without device events is no session here: commands get no event.
+  if (!ts::trace::device_events()) {
     if (in_session_) {
       in_session_ = false;
       drop_all();

@@ -7,6 +7,7 @@
 
 namespace ts::trace::detail {
 constinit std::atomic<std::uint32_t> g_state{kOff};
+constinit std::atomic<bool> g_device_events{true};
 }  // namespace ts::trace::detail
 
 namespace ts::trace::core {
@@ -20,6 +21,10 @@ Runtime& runtime() {
 
 void set_state(std::uint32_t state) noexcept {
   detail::g_state.store(state, std::memory_order_release);
+}
+
+void set_device_events(bool on) noexcept {
+  detail::g_device_events.store(on, std::memory_order_relaxed);
 }
 
 namespace {

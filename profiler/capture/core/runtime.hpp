@@ -26,5 +26,7 @@ extern thread_local SpscRing* tl_ring __attribute__((tls_model("initial-exec")))
 
 // Switches recording on (detail::kTsc / kMonotonic) or off (detail::kOff).
 void set_state(std::uint32_t state) noexcept;
+// Whether the session wants device events (read by ts::trace::device_events()).
+void set_device_events(bool on) noexcept;
 
 }  // namespace ts::trace::core

@@ -19,6 +19,8 @@ inline constexpr const char* kCaptureEventsMoved = "capture.events_moved";
 inline constexpr const char* kCaptureEventsWritten = "capture.events_written";
 inline constexpr const char* kCaptureIndexMs = "capture.index_ms";
 inline constexpr const char* kCaptureRingEvents = "capture.ring_events";
+// "off" when the session recorded no device events (SessionOptions::device_events); absent: on.
+inline constexpr const char* kCaptureDeviceEvents = "capture.device_events";
 inline constexpr const char* kCaptureWriteError = "capture.write_error";
 
 // Clocks: the origin of the trace, the host clock source and its calibration, alignment.

@@ -33,6 +33,12 @@ struct SessionOptions {
   // a second.
   std::uint32_t commit_interval_ms = 100;
   ClockSource clock = ClockSource::automatic;
+  // Device backends record a device event per command (kernel, copy) with its device
+  // timestamps. Each costs the device's driver host time (on NVIDIA's OpenCL about 12 us, as
+  // long as a small kernel runs), so off keeps a session to host events: the input pipeline,
+  // steps, launches and waits, at the host-side cost alone. Written as meta
+  // capture.device_events = off.
+  bool device_events = true;
 };
 
 // Starts recording into `path` (created or replaced). `meta` lands in the trace's meta table

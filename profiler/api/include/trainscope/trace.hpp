@@ -65,6 +65,8 @@ inline constexpr std::uint32_t kOff = 0;
 inline constexpr std::uint32_t kTsc = 1;        // raw rdtsc ticks, converted by the writer
 inline constexpr std::uint32_t kMonotonic = 2;  // CLOCK_MONOTONIC nanoseconds
 extern std::atomic<std::uint32_t> g_state;
+// Whether the session records device events (SessionOptions::device_events).
+extern std::atomic<bool> g_device_events;
 
 // Lets TS_ macros take a category bare (`kernel`) or qualified, and nothing else.
 constexpr Category category_arg(Category c) noexcept {
@@ -106,6 +108,12 @@ void emit_device(std::uint32_t track, Category category, std::uint32_t name_id,
 // True while a session records.
 inline bool recording() noexcept {
   return detail::state() != detail::kOff;
+}
+
+// True while a session records and wants device events (SessionOptions::device_events): device
+// backends create what a command's device timestamps need (an OpenCL event) only then.
+inline bool device_events() noexcept {
+  return recording() && detail::g_device_events.load(std::memory_order_relaxed);
 }
 
 // Nanoseconds on the clock every stored timestamp uses (the host's monotonic clock). Backends

@@ -156,6 +156,57 @@ TEST(OpenClTrace, DeviceMemoryCounterFollowsAllocations) {
   EXPECT_EQ(samples.back().value, static_cast<double>(before));          // its release
 }
 
+TEST(OpenClTrace, ASessionWithoutDeviceEventsRecordsTheHostSideOnly) {
+  TS_TRACE_REQUIRE_OPENCL();
+  ocl::OpenClBackend& backend = *traced_opencl_backend();
+  const Tensor a = backend.alloc(Shape{kM, kK}, DType::F32);
+  const Tensor b = backend.alloc(Shape{kK, kN}, DType::F32);
+  const Tensor c = backend.alloc(Shape{kM, kN}, DType::F32);
+  const std::vector<float> ha = pattern(kM * kK, 1), hb = pattern(kK * kN, 2);
+  std::vector<float> hc(kM * kN);
+  ts::trace::SessionOptions options;
+  options.device_events = false;
+  TraceRun run(options);
+  EXPECT_TRUE(ts::trace::recording());
+  EXPECT_FALSE(ts::trace::device_events());
+  for (int step = 0; step < kSteps; ++step) {
+    TS_STEP(step);
+    backend.upload(a, ha.data());
+    backend.upload(b, hb.data());
+    backend.gemm(false, false, kM, kN, kK, 1.0f, a, b, 0.0f, c);
+    backend.relu(c, c);
+    EXPECT_EQ(backend.pending_trace_records(), 0u) << "a command kept for its device times";
+    backend.download(c, hc.data());
+  }
+  run.read();
+  EXPECT_EQ(run.meta("capture.device_events"), "off");
+  // The host side as in a session with device events: launches, staging copies, waits ...
+  for (const auto& [launch, per_step] :
+       {std::pair{"enqueue upload", 2}, std::pair{"enqueue library call", 1},  // the GEMM
+        std::pair{"enqueue kernel", 1}})                                       // relu
+    EXPECT_EQ(run.of(Category::launch, launch).size(), static_cast<std::size_t>(per_step * kSteps))
+        << launch;
+  EXPECT_EQ(run.of(Category::h2d, "stage upload").size(), static_cast<std::size_t>(2 * kSteps));
+  EXPECT_EQ(run.of(Category::sync, "wait for download").size(), static_cast<std::size_t>(kSteps));
+  // ... and nothing on the device's queues.
+  for (const TraceEvent& e : run.events())
+    EXPECT_NE(e.kind, ts::trace::TrackKind::device_queue) << e.name;
+  // The numbers are still right.
+  for (std::int64_t j = 0; j < kN; j += 5) {
+    double sum = 0;
+    for (std::int64_t k = 0; k < kK; ++k) sum += double{ha[k]} * hb[k * kN + j];
+    EXPECT_NEAR(hc[j], std::max(sum, 0.0), 1e-4) << j;
+  }
+  // The next session with device events records them again.
+  TraceRun again;
+  EXPECT_TRUE(ts::trace::device_events());
+  backend.relu(c, c);
+  backend.finish();
+  again.read();
+  EXPECT_EQ(again.meta("capture.device_events"), "");
+  EXPECT_EQ(again.of(Category::kernel, "relu").size(), 1u);
+}
+
 TEST(OpenClTrace, UntracedCommandsLeaveNothingPending) {
   TS_TRACE_REQUIRE_OPENCL();
   ocl::OpenClBackend& backend = *traced_opencl_backend();
