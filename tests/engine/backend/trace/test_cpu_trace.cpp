@@ -18,20 +18,12 @@ constexpr int kSteps = 3;
 
 TEST(CpuTrace, StepsRecordOpsCopiesAndWaits) {
   cpu::CpuBackend backend(2);
-  const Tensor a = backend.alloc(Shape{kM, kK}, DType::F32);
-  const Tensor b = backend.alloc(Shape{kK, kN}, DType::F32);
-  const Tensor c = backend.alloc(Shape{kM, kN}, DType::F32);
-  std::vector<float> ha(kM * kK, 0.5f), hb(kK * kN, -0.25f), hc(kM * kN, 1.0f);
+  const std::vector<float> ha(kM * kK, 0.5f), hb(kK * kN, -0.25f);
+  std::vector<float> hc;
+  const std::uint64_t a_bytes = kM * kK * sizeof(float), b_bytes = kK * kN * sizeof(float);
 
   TraceRun run;
-  for (int step = 0; step < kSteps; ++step) {
-    TS_STEP(step);
-    backend.upload(a, ha.data());
-    backend.upload(b, hb.data());
-    backend.gemm(false, false, kM, kN, kK, 1.0f, a, b, 0.0f, c);
-    backend.relu(c, c);
-    backend.download(c, hc.data());
-  }
+  run_gemm_steps(backend, kSteps, kM, kK, kN, ha, hb, hc);
   backend.finish();
   run.read();
   EXPECT_EQ(hc[0], 0.0f);  // relu of 32 * 0.5 * -0.25 < 0
@@ -52,15 +44,15 @@ TEST(CpuTrace, StepsRecordOpsCopiesAndWaits) {
       if (e.category() == Category::d2h && e.name == "download") downloads.push_back(e);
     }
     ASSERT_EQ(uploads.size(), 2u);
-    EXPECT_EQ(uploads[0].bytes(), static_cast<std::int64_t>(a.bytes()));
-    EXPECT_EQ(uploads[1].bytes(), static_cast<std::int64_t>(b.bytes()));
+    EXPECT_EQ(uploads[0].bytes(), static_cast<std::int64_t>(a_bytes));
+    EXPECT_EQ(uploads[1].bytes(), static_cast<std::int64_t>(b_bytes));
     ASSERT_EQ(gemms.size(), 1u);
     EXPECT_EQ(gemms[0].work_size, kM * kN);
     EXPECT_EQ(gemms[0].bytes(), ts::store::kNull);
     ASSERT_EQ(relus.size(), 1u);
     EXPECT_EQ(relus[0].work_size, kM * kN);
     ASSERT_EQ(downloads.size(), 1u);
-    EXPECT_EQ(downloads[0].bytes(), static_cast<std::int64_t>(c.bytes()));
+    EXPECT_EQ(downloads[0].bytes(), static_cast<std::int64_t>(hc.size() * sizeof(float)));
     // In program order: the CPU runs each op before returning.
     EXPECT_LE(uploads[1].end(), gemms[0].start());
     EXPECT_LE(gemms[0].end(), relus[0].start());

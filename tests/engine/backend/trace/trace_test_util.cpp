@@ -63,6 +63,23 @@ std::string TraceRun::meta(const std::string& key) const {
   return reader_->meta(key).value_or("");
 }
 
+void run_gemm_steps(Backend& backend, int steps, std::int64_t m, std::int64_t k, std::int64_t n,
+                    const std::vector<float>& ha, const std::vector<float>& hb,
+                    std::vector<float>& hc) {
+  const Tensor a = backend.alloc(Shape{m, k}, DType::F32);
+  const Tensor b = backend.alloc(Shape{k, n}, DType::F32);
+  const Tensor c = backend.alloc(Shape{m, n}, DType::F32);
+  hc.assign(static_cast<std::size_t>(m * n), -1.0f);
+  for (int step = 0; step < steps; ++step) {
+    TS_STEP(step);
+    backend.upload(a, ha.data());
+    backend.upload(b, hb.data());
+    backend.gemm(false, false, m, n, k, 1.0f, a, b, 0.0f, c);
+    backend.relu(c, c);
+    backend.download(c, hc.data());
+  }
+}
+
 void expect_disjoint(const std::vector<TraceEvent>& events, const std::string& what) {
   for (std::size_t i = 1; i < events.size(); ++i) {
     EXPECT_LE(events[i - 1].end(), events[i].start())

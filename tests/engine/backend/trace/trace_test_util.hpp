@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/backend/backend.hpp"
 #include "profiler/store/reader.hpp"
 #include "tests/profiler/test_util.hpp"
 #include "trainscope/session.hpp"
@@ -67,6 +68,12 @@ class TraceRun {
   std::unique_ptr<ts::store::Reader> reader_;
   std::vector<TraceEvent> events_;
 };
+
+// `steps` training-like steps, step k inside TS_STEP(k): upload A [m,k] and B [k,n] from `ha`,
+// `hb`, C [m,n] = relu(A B), download C into `hc` (resized). Five commands a step.
+void run_gemm_steps(Backend& backend, int steps, std::int64_t m, std::int64_t k, std::int64_t n,
+                    const std::vector<float>& ha, const std::vector<float>& hb,
+                    std::vector<float>& hc);
 
 // The events of one in-order queue are ordered and never overlap.
 void expect_disjoint(const std::vector<TraceEvent>& queue_events, const std::string& what);
