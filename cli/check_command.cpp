@@ -162,7 +162,11 @@ int run_check(Args& args) {
                       "device idle " + number(report.device.idle_pct) + " % of step time",
                       report.device.idle_pct, *max_idle});
   else if (max_idle)
-    limits.push_back({"max-device-idle-pct", "the trace records no device activity",
+    limits.push_back({"max-device-idle-pct",
+                      report.device_events_off
+                          ? "the trace records no device activity (captured with --trace-device "
+                            "off)"
+                          : "the trace records no device activity",
                       std::numeric_limits<double>::quiet_NaN(), *max_idle});
   if (baseline) {
     const analysis::Report base = analyse_trace(*baseline, trace, scope);

@@ -217,7 +217,10 @@ struct Report {
   // Empty for a complete trace; `check` fails on them unless told they are expected.
   std::vector<std::string> warnings;
   std::string model, backend, device_name;  // from meta, empty when absent
-  std::int64_t step_time_total_ns = 0;      // summed wall time of the steps (breakdown.total())
+  // The capture left device events out on purpose (meta capture.device_events = off, `train
+  // --trace-device off`): no device figures, and not because the run had no device.
+  bool device_events_off = false;
+  std::int64_t step_time_total_ns = 0;  // summed wall time of the steps (breakdown.total())
   std::int64_t h2d_total_ns = 0;  // all h2d time inside steps; breakdown[h2d] is the exposed part
   std::int64_t events = 0;        // events read
 

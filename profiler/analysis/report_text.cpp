@@ -123,7 +123,10 @@ void breakdown_table(std::string& out, const Report& r) {
 void device_section(std::string& out, const Report& r) {
   const DeviceStats& d = r.device;
   if (!d.has_device) {
-    out += "device      no device-queue events recorded\n";
+    out += r.device_events_off
+               ? "device      no device-queue events recorded: the capture left them out "
+                 "(--trace-device off)\n"
+               : "device      no device-queue events recorded\n";
     return;
   }
   out += "device      busy " + fmt::pct(d.busy_pct) + ", idle " + fmt::pct(d.idle_pct) +

@@ -115,7 +115,15 @@ TEST_P(TrainTrace, TraceDeviceOffRecordsTheHostSideOnly) {
   EXPECT_EQ(count[trace::Category::kernel], 0);
   const auto report = run_trainscope("report " + trace);
   ASSERT_EQ(report.status, 0) << report.err;
-  EXPECT_NE(report.out.find("no device-queue events recorded"), std::string::npos) << report.out;
+  EXPECT_NE(report.out.find("no device-queue events recorded: the capture left them out "
+                            "(--trace-device off)"),
+            std::string::npos)
+      << report.out;
+  const auto check = run_trainscope("check " + trace + " --max-device-idle-pct 50");
+  EXPECT_EQ(check.status, 1);
+  EXPECT_NE(check.err.find("no device activity (captured with --trace-device off)"),
+            std::string::npos)
+      << check.err;
 }
 
 TEST(TrainTraceFlags, TraceDeviceNeedsTraceAndOnOrOff) {
