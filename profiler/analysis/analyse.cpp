@@ -101,6 +101,12 @@ void partial_data_warnings(const store::Reader& reader, Report& r) {
         "missing");
   if (const auto error = reader.meta(meta_key::kImportError))
     r.warnings.push_back("the import stopped reading a file early: " + *error);
+  if (const auto far = parse_number<std::int64_t>(reader.meta(meta_key::kEventsOutOfKeyRange));
+      far && *far > 0)
+    r.warnings.push_back(std::to_string(*far) + (*far == 1 ? " event" : " events") +
+                         " started more than 39 hours from the trace's first event and " +
+                         (*far == 1 ? "was" : "were") + " not stored: the figures leave " +
+                         (*far == 1 ? "it" : "them") + " out");
 }
 
 void read_meta(const store::Reader& reader, Report& r) {

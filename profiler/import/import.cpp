@@ -190,6 +190,12 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
       write_meta(sink, run);
     }
     sink.finish();
+    // Never silent: events the store could not key are reported as skipped (and the trace's
+    // meta event.out_of_key_range makes every report of it warn).
+    if (const std::uint64_t far = sink.events_out_of_key_range(); far > 0) {
+      run.stats.skipped[std::string(skip_name(Skip::out_of_key_range))] += far;
+      run.stats.events_written -= std::min(far, run.stats.events_written);
+    }
   } catch (const store::Error& e) {
     remove_quietly(partial);
     throw ImportError(e.what());

@@ -12,7 +12,8 @@ std::string_view skip_name(Skip s) {
       "trace_span",        "cupti_overhead",    "gpu_annotation",
       "invalid_counter",   "too_many_tracks",   "name_truncated",
       "truncated_file",    "syntax_error",      "nesting_too_deep",
-      "gzip_error",        "unsupported_plane", "derived_line"};
+      "gzip_error",        "unsupported_plane", "derived_line",
+      "out_of_key_range"};
   const auto i = static_cast<int>(s);
   return i < kSkipCount ? names[i] : std::string_view("unknown");
 }

@@ -38,8 +38,10 @@ enum class Skip : std::uint8_t {
   gzip_error,         // corrupt gzip data: the rest of the file is not read
   unsupported_plane,  // TensorFlow profiles: events of planes not imported (TPU, /host:metadata)
   derived_line,       // TensorFlow profiles: device lines other than streams (XLA Ops, Steps)
+  out_of_key_range,   // starts more than 2^47 ns (about 39 h) from the trace's first event: the
+                      // store cannot key them (profiler/store/event_key.hpp)
 };
-inline constexpr int kSkipCount = static_cast<int>(Skip::derived_line) + 1;
+inline constexpr int kSkipCount = static_cast<int>(Skip::out_of_key_range) + 1;
 
 std::string_view skip_name(Skip s);
 

@@ -46,6 +46,9 @@ class TraceSink {
 
   // Commits and closes the file.
   void finish();
+  // Events the store left out because their start lies too far from the trace's first event to
+  // be keyed (known after finish()).
+  std::uint64_t events_out_of_key_range() const { return writer_.events_out_of_key_range(); }
 
  private:
   store::Writer writer_;

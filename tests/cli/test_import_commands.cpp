@@ -69,6 +69,30 @@ TEST(ImportCommand, BadUsageAndNotATraceExitTwoWithOneLine) {
   EXPECT_NE(report.err.find(not_json), std::string::npos) << report.err;
 }
 
+// An event more than 2^47 ns (about 39 h) after the trace's first cannot be keyed by the store:
+// it is counted as skipped by the import, and every report of the trace warns about it.
+TEST(ImportCommand, EventsTooFarFromTheFirstAreReportedNotSilentlyLost) {
+  TempDir dir;
+  const std::string in = dir.file("long.json"), out = dir.file("long.db");
+  // ts in microseconds: the third step starts 40 h after the first.
+  write_file(in, R"({"traceEvents": [
+    {"ph": "X", "name": "ProfilerStep#1", "ts": 0, "dur": 10, "pid": 1, "tid": 1},
+    {"ph": "X", "name": "ProfilerStep#2", "ts": 100, "dur": 10, "pid": 1, "tid": 1},
+    {"ph": "X", "name": "ProfilerStep#3", "ts": 144000000000, "dur": 10, "pid": 1, "tid": 1}]})");
+  const CommandResult r = run_trainscope("import " + in + " -o " + out);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(": 2 events in 1 process"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Skipped: 1 out_of_key_range"), std::string::npos) << r.out;
+  const json j = report_json(out);
+  ASSERT_EQ(j["warnings"].size(), 1u) << j["warnings"];
+  EXPECT_NE(j["warnings"][0].get<std::string>().find("1 event started more than 39 hours"),
+            std::string::npos)
+      << j["warnings"];
+  const CommandResult check = run_trainscope("check " + out + " --max-input-pct 100");
+  EXPECT_EQ(check.status, 1) << check.out << check.err;
+  EXPECT_EQ(run_trainscope("check " + out + " --max-input-pct 100 --allow-partial").status, 0);
+}
+
 // The DataLoader-bound job is highly input-bound and the tuned one is not; check gates on it;
 // diff shows the change.
 TEST(DirectUse, VerdictCheckAndDiffOnPyTorchTraces) {
