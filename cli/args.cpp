@@ -101,6 +101,25 @@ std::string Args::choice(const std::string& name, const std::string& fallback,
   throw UsageError("--" + name + " must be " + list + ", not '" + v + "'");
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> Args::step_range(const std::string& name) {
+  const auto steps = value(name);
+  if (!steps) return std::nullopt;
+  const std::size_t dash = steps->find('-', 1);
+  std::int64_t a = 0, b = 0;
+  bool ok = dash != std::string::npos;
+  if (ok) {
+    const char* s = steps->data();
+    const auto ra = std::from_chars(s, s + dash, a);
+    const auto rb = std::from_chars(s + dash + 1, s + steps->size(), b);
+    ok = ra.ec == std::errc() && ra.ptr == s + dash && rb.ec == std::errc() &&
+         rb.ptr == s + steps->size() && a <= b;
+  }
+  if (!ok)
+    throw UsageError("--" + name + " takes A-B, two step numbers with A <= B, not '" + *steps +
+                     "'");
+  return std::pair{a, b};
+}
+
 std::vector<std::string> Args::positionals() {
   std::vector<std::string> out;
   for (auto& w : words_)

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ts::cli {
@@ -39,6 +40,9 @@ class Args {
   // One of the allowed words.
   std::string choice(const std::string& name, const std::string& fallback,
                      const std::vector<std::string>& allowed);
+  // A step range A-B (step numbers, A <= B), or nullopt when absent; anything else is a
+  // UsageError naming the flag.
+  std::optional<std::pair<std::int64_t, std::int64_t>> step_range(const std::string& name);
   // Positional arguments (words not starting with --), consumed.
   std::vector<std::string> positionals();
   // Throws UsageError for the first word no call consumed.

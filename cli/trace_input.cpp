@@ -30,21 +30,7 @@ const char* const kStepScopeHelp =
 )";
 
 void read_step_scope(Args& args, analysis::AnalysisOptions& options) {
-  if (const auto steps = args.value("steps")) {
-    const std::size_t dash = steps->find('-', 1);
-    std::int64_t a = 0, b = 0;
-    bool ok = dash != std::string::npos;
-    if (ok) {
-      const char* s = steps->data();
-      const auto ra = std::from_chars(s, s + dash, a);
-      const auto rb = std::from_chars(s + dash + 1, s + steps->size(), b);
-      ok = ra.ec == std::errc() && ra.ptr == s + dash && rb.ec == std::errc() &&
-           rb.ptr == s + steps->size() && a <= b;
-    }
-    if (!ok)
-      throw UsageError("--steps takes A-B, two step numbers with A <= B, not '" + *steps + "'");
-    options.steps = std::pair{a, b};
-  }
+  if (const auto steps = args.step_range("steps")) options.steps = *steps;
   if (const auto skip = args.value("skip-warmup"); skip && *skip != "auto") {
     int n = 0;
     const auto [ptr, ec] = std::from_chars(skip->data(), skip->data() + skip->size(), n);

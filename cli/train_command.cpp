@@ -72,6 +72,9 @@ input pipeline (a preset, then flags that override it):
 
 profiling:
   --trace FILE               record the run's timeline into FILE (SQLite; see traces/README.md)
+  --trace-steps A-B          with --trace: record steps A to B only (step numbers, inclusive,
+                             counted from 0 across epochs), as a profiler schedule does: the
+                             rest of the run costs nothing to trace
   --trace-device on|off      with --trace: record each device command's own interval (default
                              on); off records host events only, for the host-side cost alone
                              (a GPU driver spends microseconds of host time on each command's
@@ -95,6 +98,7 @@ namespace {
 struct TrainOptions {
   std::string model, dataset, optimizer, backend, precision, summary_json, trace, allreduce;
   bool trace_device = true;
+  std::optional<std::pair<std::int64_t, std::int64_t>> trace_steps;
   std::string trace_file;  // the file --trace names: its target when it is a symbolic link
   std::int64_t epochs, batch, seed, device, threads, bucket_kib;
   double lr;
@@ -166,6 +170,7 @@ TrainOptions parse(Args& args) {
   if (trace_device && *trace_device != "on" && *trace_device != "off")
     throw UsageError("--trace-device must be on or off, not '" + *trace_device + "'");
   o.trace_device = trace_device != "off";
+  o.trace_steps = args.step_range("trace-steps");
   o.quiet = args.flag("quiet");
   o.allreduce = args.choice("allreduce", "blocking", {"blocking", "bucketed"});
   o.bucket_kib =
@@ -180,6 +185,11 @@ TrainOptions parse(Args& args) {
 #endif
   if (trace_device && o.trace.empty())
     throw UsageError("--trace-device needs --trace FILE: it says what the trace records");
+  if (o.trace_steps && o.trace.empty())
+    throw UsageError("--trace-steps needs --trace FILE: it says what the trace records");
+  if (o.trace_steps && o.trace_steps->first < 0)
+    throw UsageError("--trace-steps counts steps from 0, not from " +
+                     std::to_string(o.trace_steps->first));
   if (!o.trace.empty() && ts::trace::session_active())
     throw UsageError("--trace " + o.trace +
                      " conflicts with the TRAINSCOPE_TRACE session already recording");
@@ -298,6 +308,9 @@ void start_trace(const TrainOptions& o, const JobInfo& job, SetUpTrace& set_up) 
   ts::trace::SessionOptions options;
   options.ring_events = 1u << 19;
   options.device_events = o.trace_device;
+  if (o.trace_steps)
+    options.steps =
+        ts::trace::SessionOptions::StepRange{o.trace_steps->first, o.trace_steps->second};
   const std::string path = capture_path(job, o.trace_file);
   const bool existed = ::access(path.c_str(), F_OK) == 0;
   try {

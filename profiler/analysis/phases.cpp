@@ -37,6 +37,7 @@ RunShape run_shape(const store::Reader& reader) {
   s.epoch_first_steps = parse_list(reader.meta(meta_key::kFitEpochFirstSteps).value_or(""));
   const std::string cache = reader.meta(meta_key::kPipelineCache).value_or("none");
   s.cache_fills_in_first_epoch = !cache.empty() && cache != "none";
+  s.step_range_capture = reader.meta(meta_key::kCaptureSteps).has_value();
   return s;
 }
 
@@ -64,7 +65,10 @@ StepRule::StepRule(const RunShape& shape, const AnalysisOptions& o, std::size_t 
     why_ = "epoch 1 fills the input cache";
   } else if (count >= kFirstStepWarmupFrom) {
     kind_ = Kind::past_first;
-    why_ = "the first step: first calls, compilation, the first batch";
+    why_ = shape.step_range_capture
+               ? "the first step recorded (--trace-steps): recording starts in it, and a "
+                 "device's clock is calibrated"
+               : "the first step: first calls, compilation, the first batch";
   }
 }
 

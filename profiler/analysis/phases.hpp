@@ -24,6 +24,7 @@ inline constexpr Interval kAllTime{INT64_MIN / 4, INT64_MAX / 4};
 struct RunShape {
   std::vector<std::int64_t> epoch_first_steps;  // step number each epoch starts at, ascending
   bool cache_fills_in_first_epoch = false;      // a cache (memory or file) was on
+  bool step_range_capture = false;  // the capture recorded a range of steps (--trace-steps)
 };
 RunShape run_shape(const store::Reader& reader);
 

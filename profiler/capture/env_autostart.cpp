@@ -1,10 +1,13 @@
 // TRAINSCOPE_TRACE=FILE: a program linking trainscope::trace records into FILE from its start
 // to its exit with no code change; TRAINSCOPE_TRACE_DEVICE=off records host events only
-// (SessionOptions::device_events). The linker keeps this object through the anchor symbol
-// (ts_profiler_capture's usage requirements pass -u trainscope_capture_env_anchor).
+// (SessionOptions::device_events), TRAINSCOPE_TRACE_STEPS=A-B steps A to B only
+// (SessionOptions::steps; a value that is no such range is a TraceError: the run goes untraced).
+// The linker keeps this object through the anchor symbol (ts_profiler_capture's usage requirements
+// pass -u trainscope_capture_env_anchor).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "trainscope/session.hpp"
 
@@ -22,6 +25,14 @@ struct EnvAutostart {
       ts::trace::SessionOptions options;
       const char* device = std::getenv("TRAINSCOPE_TRACE_DEVICE");
       options.device_events = device == nullptr || std::strcmp(device, "off") != 0;
+      if (const char* steps = std::getenv("TRAINSCOPE_TRACE_STEPS"); steps && *steps) {
+        long long first = 0, last = 0;
+        int used = 0;
+        if (std::sscanf(steps, "%lld-%lld%n", &first, &last, &used) != 2 || steps[used] != '\0')
+          throw ts::trace::TraceError(std::string("TRAINSCOPE_TRACE_STEPS takes A-B, not '") +
+                                      steps + "'");
+        options.steps = ts::trace::SessionOptions::StepRange{first, last};
+      }
       ts::trace::start(path, {{"capture.activation", "TRAINSCOPE_TRACE"}}, options);
     } catch (const std::exception& e) {
       // Never take the traced program down: say why, run untraced.

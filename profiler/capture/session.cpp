@@ -111,6 +111,9 @@ Session::Session(std::string path, const Meta& meta, const SessionOptions& optio
   if (options_.ring_events < 8 || options_.ring_events > (1u << 26))
     throw TraceError("cannot start trace " + path_ +
                      ": ring_events must be between 8 and 67108864");
+  if (options_.steps && (options_.steps->first < 0 || options_.steps->last < options_.steps->first))
+    throw TraceError("cannot start trace " + path_ + ": the steps to record must be a range " +
+                     "first-last of step numbers, 0 <= first <= last");
   options_.drain_interval_ms = std::max<std::uint32_t>(1, options_.drain_interval_ms);
   options_.commit_interval_ms = std::max<std::uint32_t>(1, options_.commit_interval_ms);
   try {
@@ -141,6 +144,9 @@ Session::Session(std::string path, const Meta& meta, const SessionOptions& optio
     w.put_meta(meta_key::kProcessCommandLine, command_line());
     w.put_meta(meta_key::kCaptureRingEvents, std::to_string(options_.ring_events));
     if (!options_.device_events) w.put_meta(meta_key::kCaptureDeviceEvents, "off");
+    if (options_.steps)
+      w.put_meta(meta_key::kCaptureSteps, std::to_string(options_.steps->first) + "-" +
+                                              std::to_string(options_.steps->last));
     for (const auto& [k, v] : meta) w.put_meta(k, v);
     w.commit();
   } catch (const store::Error& e) {
@@ -163,11 +169,16 @@ void Session::launch() {
     throw TraceError("cannot start trace " + path_ + ": no writer thread (" + e.what() + ")");
   }
   core::set_device_events(options_.device_events);
-  core::set_state(cal_.tsc ? detail::kTsc : detail::kMonotonic);
+  const std::uint32_t on = cal_.tsc ? detail::kTsc : detail::kMonotonic;
+  if (options_.steps)
+    core::arm_step_window(options_.steps->first, options_.steps->last, on);  // starts paused
+  else
+    core::set_state(on);
 }
 
 // Prints the one warning a failed session gives; the traced program runs on untraced.
 void Session::fail(const char* what) noexcept {
+  core::disarm_step_window();
   core::set_state(detail::kOff);
   std::fprintf(stderr, "trainscope: %s; tracing stopped (the trace keeps what it held before)\n",
                what);
@@ -316,6 +327,7 @@ void Session::salvage() noexcept {
 }
 
 void Session::stop_and_join() {
+  core::disarm_step_window();
   core::set_state(detail::kOff);
   // A zone that saw the session active a moment ago may still be writing its event.
   std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -351,6 +363,7 @@ void stop_at_exit() {
 
 // A forked child has no writer thread: it must not record into buffers nobody drains.
 void forget_session_in_child() {
+  core::forget_step_window();
   core::set_state(detail::kOff);
   g_session = nullptr;
 }

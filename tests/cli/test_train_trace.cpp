@@ -1,6 +1,7 @@
 // `trainscope train --trace FILE`: a traced run on each backend holds events of every category
-// with consistent steps, --trace-device off keeps the host side only, and a run killed with
-// SIGKILL leaves a trace holding nearly all of the steps it had started.
+// with consistent steps, --trace-device off keeps the host side only, --trace-steps a range of
+// steps, and a run killed with SIGKILL leaves a trace holding nearly all of the steps it had
+// started.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -124,6 +125,52 @@ TEST_P(TrainTrace, TraceDeviceOffRecordsTheHostSideOnly) {
   EXPECT_NE(check.err.find("no device activity (captured with --trace-device off)"),
             std::string::npos)
       << check.err;
+}
+
+// --trace-steps A-B: the trace holds steps A to B and nothing recorded before A began; the
+// report leaves the first of them out as the warm-up, saying why.
+TEST_P(TrainTrace, TraceStepsRecordsThoseStepsOnly) {
+  if (!have_backend(GetParam())) GTEST_SKIP() << "no OpenCL device";
+  const std::string trace = (*dir_ / ("window_" + GetParam() + ".db")).string();
+  const auto r =
+      run_trainscope("train --backend " + GetParam() +
+                     " --epochs 2 --dataset synthetic:256 --trace-steps 5-11 --trace " + trace);
+  ASSERT_EQ(r.status, 0) << r.err;
+  store::Reader reader(trace);
+  EXPECT_EQ(reader.meta("capture.steps").value_or(""), "5-11");
+  const std::vector<store::Step> steps = reader.steps();
+  ASSERT_EQ(steps.size(), 7u);
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    EXPECT_EQ(steps[i].step, 5 + static_cast<std::int64_t>(i));
+  const store::TimeRange range = reader.time_range();
+  std::int64_t events = 0;
+  for (const store::Track& t : reader.tracks())
+    for (const store::Event& e : reader.events(range.start_ns, range.end_ns + 1, t.id)) {
+      ++events;
+      EXPECT_GE(e.start_ns, steps.front().start_ns) << t.name << ": " << reader.name(e);
+      if (e.step != store::kNull) {
+        EXPECT_TRUE(e.step >= 5 && e.step <= 11) << reader.name(e) << " in step " << e.step;
+      }
+    }
+  EXPECT_GT(events, 7 * 10);
+  const auto report = run_trainscope("report " + trace);
+  ASSERT_EQ(report.status, 0) << report.err;
+  EXPECT_NE(report.out.find("step 5 left out, the first step recorded (--trace-steps)"),
+            std::string::npos)
+      << report.out;
+}
+
+TEST(TrainTraceFlags, TraceStepsNeedsTraceAndARange) {
+  const auto alone = run_trainscope("train --epochs 1 --trace-steps 1-2");
+  EXPECT_EQ(alone.status, 2);
+  EXPECT_NE(alone.err.find("--trace-steps needs --trace FILE"), std::string::npos) << alone.err;
+  for (const char* bad : {"5-3", "5", "a-b"}) {
+    const auto r =
+        run_trainscope(std::string("train --epochs 1 --trace /tmp/never.db --trace-steps ") + bad);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("--trace-steps takes A-B"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists("/tmp/never.db"));
 }
 
 TEST(TrainTraceFlags, TraceDeviceNeedsTraceAndOnOrOff) {

@@ -448,6 +448,66 @@ TEST(Capture, RestartedSessionHoldsOnlyItsOwnEvents) {
   }
 }
 
+// SessionOptions::steps: nothing before the first step of the range, the steps first..last with
+// what runs inside them, nothing after; a range never reached records nothing, and a stop ends
+// an armed range (no later session or step switches recording on).
+TEST(Capture, AStepRangeRecordsThoseStepsOnly) {
+  TempDir dir;
+  const auto run_steps = [](std::int64_t from, std::int64_t to) {
+    for (std::int64_t step = from; step < to; ++step) {
+      TS_STEP(step);
+      TS_ZONE("in step", host_compute);
+    }
+    TS_ZONE("after the steps", other);
+  };
+  tt::SessionOptions options;
+  options.steps = tt::SessionOptions::StepRange{3, 5};
+  const auto path = dir.file("window.db");
+  tt::start(path, {}, options);
+  EXPECT_FALSE(tt::recording());
+  { TS_ZONE("before the steps", other); }
+  run_steps(0, 10);
+  EXPECT_FALSE(tt::recording());
+  tt::stop();
+  const Reader r(path);
+  const std::vector<ts::store::Step> steps = r.steps();
+  ASSERT_EQ(steps.size(), 3u);
+  for (std::size_t i = 0; i < steps.size(); ++i) EXPECT_EQ(steps[i].step, 3 + std::int64_t(i));
+  const ts::store::TimeRange range = r.time_range();
+  const auto events = r.events(range.start_ns, range.end_ns + 1);
+  EXPECT_EQ(count_named(r, events, "in step"), 3u);
+  EXPECT_EQ(count_named(r, events, "before the steps"), 0u);
+  EXPECT_EQ(count_named(r, events, "after the steps"), 0u);
+  for (const auto& e : events) {
+    if (r.name(e) == "in step") {
+      EXPECT_TRUE(e.step >= 3 && e.step <= 5) << e.step;
+    }
+  }
+  EXPECT_EQ(r.meta("capture.steps"), "3-5");
+
+  // A run that starts past the first step of the range records from its first step in it.
+  options.steps = tt::SessionOptions::StepRange{2, 6};
+  const auto late = dir.file("late.db");
+  tt::start(late, {}, options);
+  run_steps(4, 9);
+  tt::stop();
+  EXPECT_EQ(Reader(late).steps().size(), 3u);  // 4, 5, 6
+
+  // A range the run never reaches; then a step of that range after stop() records nothing.
+  options.steps = tt::SessionOptions::StepRange{100, 200};
+  const auto never = dir.file("never.db");
+  tt::start(never, {}, options);
+  run_steps(0, 5);
+  tt::stop();
+  run_steps(100, 101);
+  EXPECT_FALSE(tt::recording());
+  EXPECT_EQ(Reader(never).event_count(), 0);
+
+  options.steps = tt::SessionOptions::StepRange{5, 4};
+  EXPECT_THROW(tt::start(dir.file("bad.db"), {}, options), tt::TraceError);
+  EXPECT_FALSE(tt::session_active());
+}
+
 TEST(Capture, MonotonicClockSessionsUseClockGettime) {
   TempDir dir;
   const auto path = dir.file("mono.db");

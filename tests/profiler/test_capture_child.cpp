@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "profiler/store/reader.hpp"
 #include "tests/profiler/test_util.hpp"
@@ -73,13 +74,22 @@ TEST(CaptureChild, SigkillLeavesATraceHoldingEverythingUpToTheLastCommit) {
   EXPECT_EQ(r.meta("dropped_events"), "0");
 }
 
+// trace_child's env mode over `zones` zones, traced through TRAINSCOPE_TRACE=<dir>/<name> with
+// the further `env`; its stdout and stderr land in <dir>/<name>.out and .err. Returns its exit
+// code.
+int run_env_child(const TempDir& dir, const std::string& name, int zones,
+                  std::vector<std::string> env = {}) {
+  env.push_back("TRAINSCOPE_TRACE=" + dir.file(name));
+  const pid_t pid = ts::test::spawn({TS_TRACE_CHILD, "env", std::to_string(zones)}, env,
+                                    dir.file(name + ".out"), dir.file(name + ".err"));
+  return ts::test::wait_exit_code(pid);
+}
+
 TEST(CaptureChild, EnvironmentVariableTracesAWholeRun) {
   TempDir dir;
   const auto path = dir.file("env.db");
-  const pid_t pid = ts::test::spawn({TS_TRACE_CHILD, "env", "1000"}, {"TRAINSCOPE_TRACE=" + path},
-                                    dir.file("out"), dir.file("err"));
-  ASSERT_EQ(ts::test::wait_exit_code(pid), 0) << ts::test::read_file(dir.file("err"));
-  EXPECT_EQ(ts::test::read_file(dir.file("err")), "");
+  ASSERT_EQ(run_env_child(dir, "env.db", 1000), 0) << ts::test::read_file(path + ".err");
+  EXPECT_EQ(ts::test::read_file(path + ".err"), "");
   EXPECT_FALSE(std::filesystem::exists(path + "-wal"));  // stopped cleanly at exit
   Reader r(path);
   EXPECT_EQ(r.event_count(), 1000);
@@ -90,14 +100,29 @@ TEST(CaptureChild, EnvironmentVariableTracesAWholeRun) {
 TEST(CaptureChild, EnvironmentVariableCanLeaveOutDeviceEvents) {
   TempDir dir;
   const auto path = dir.file("host_only.db");
-  const pid_t pid = ts::test::spawn({TS_TRACE_CHILD, "env", "10"},
-                                    {"TRAINSCOPE_TRACE=" + path, "TRAINSCOPE_TRACE_DEVICE=off"},
-                                    dir.file("out"), dir.file("err"));
-  ASSERT_EQ(ts::test::wait_exit_code(pid), 0) << ts::test::read_file(dir.file("err"));
-  EXPECT_EQ(ts::test::read_file(dir.file("out")), "recording without device events\n");
+  ASSERT_EQ(run_env_child(dir, "host_only.db", 10, {"TRAINSCOPE_TRACE_DEVICE=off"}), 0)
+      << ts::test::read_file(path + ".err");
+  EXPECT_EQ(ts::test::read_file(path + ".out"), "recording without device events\n");
   Reader r(path);
   EXPECT_EQ(r.event_count(), 10);
   EXPECT_EQ(r.meta("capture.device_events"), "off");
+}
+
+TEST(CaptureChild, EnvironmentVariableCanRecordARangeOfSteps) {
+  TempDir dir;
+  const auto path = dir.file("steps.db");
+  ASSERT_EQ(run_env_child(dir, "steps.db", 10, {"TRAINSCOPE_TRACE_STEPS=2-4"}), 0)
+      << ts::test::read_file(path + ".err");
+  Reader r(path);
+  EXPECT_EQ(r.steps().size(), 3u);
+  EXPECT_EQ(r.meta("capture.steps"), "2-4");
+  // Not a range: one warning, and the program runs untraced.
+  const auto bad = dir.file("bad.db");
+  EXPECT_EQ(run_env_child(dir, "bad.db", 3, {"TRAINSCOPE_TRACE_STEPS=two to four"}), 0);
+  const auto err = ts::test::read_file(bad + ".err");
+  EXPECT_TRUE(contains(err, "TRAINSCOPE_TRACE_STEPS takes A-B, not 'two to four'")) << err;
+  EXPECT_TRUE(contains(err, "running without tracing")) << err;
+  EXPECT_FALSE(std::filesystem::exists(bad));
 }
 
 TEST(CaptureChild, EnvironmentVariableWithABadPathWarnsAndRunsUntraced) {

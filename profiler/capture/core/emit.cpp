@@ -1,5 +1,6 @@
 // The recording half of the instrumentation API: everything a traced thread runs.
 #include <bit>
+#include <mutex>
 #include <new>
 
 #include "profiler/capture/core/runtime.hpp"
@@ -25,6 +26,53 @@ void set_state(std::uint32_t state) noexcept {
 
 void set_device_events(bool on) noexcept {
   detail::g_device_events.store(on, std::memory_order_relaxed);
+}
+
+namespace {
+
+enum WindowPhase : int { kNoWindow, kArmed, kInWindow };
+// The hot path reads the phase alone; the lock orders a step switching recording on against a
+// stop or a write error switching it off, so that neither undoes the other.
+constinit std::atomic<int> g_window_phase{kNoWindow};
+std::mutex g_window_mutex;
+std::int64_t g_window_first = 0, g_window_last = 0;  // guarded by g_window_mutex
+std::uint32_t g_window_state = detail::kOff;
+
+void enter_step_window(std::int64_t step) noexcept {
+  if (g_window_phase.load(std::memory_order_acquire) != kArmed) return;
+  const std::lock_guard lock(g_window_mutex);
+  if (g_window_phase.load(std::memory_order_relaxed) != kArmed || step < g_window_first ||
+      step > g_window_last)
+    return;
+  g_window_phase.store(kInWindow, std::memory_order_release);
+  set_state(g_window_state);
+}
+
+void leave_step_window(std::int64_t step) noexcept {
+  if (g_window_phase.load(std::memory_order_acquire) != kInWindow) return;
+  const std::lock_guard lock(g_window_mutex);
+  if (g_window_phase.load(std::memory_order_relaxed) != kInWindow || step < g_window_last) return;
+  g_window_phase.store(kNoWindow, std::memory_order_release);
+  set_state(detail::kOff);
+}
+
+}  // namespace
+
+void arm_step_window(std::int64_t first, std::int64_t last, std::uint32_t state) noexcept {
+  const std::lock_guard lock(g_window_mutex);
+  g_window_first = first;
+  g_window_last = last;
+  g_window_state = state;
+  g_window_phase.store(kArmed, std::memory_order_release);
+}
+
+void disarm_step_window() noexcept {
+  const std::lock_guard lock(g_window_mutex);
+  g_window_phase.store(kNoWindow, std::memory_order_release);
+}
+
+void forget_step_window() noexcept {
+  g_window_phase.store(kNoWindow, std::memory_order_relaxed);
 }
 
 namespace {
@@ -159,6 +207,7 @@ std::uint64_t next_correlation_id() noexcept {
 }
 
 void step_begin(std::int64_t step) noexcept {
+  core::enter_step_window(step);
   core::g_step.store(core::step_arg(step < 0 ? kNoStep : step), std::memory_order_relaxed);
   const std::uint32_t s = detail::state();
   core::tl_step_state = s;
@@ -175,6 +224,7 @@ void step_end(std::int64_t step) noexcept {
   if (core::SpscRing* r = core::ring())
     r->push(core::Event{core::tl_step_start, end, 0, core::step_arg(step < 0 ? kNoStep : step), 0,
                         core::EventKind::step, 0});
+  core::leave_step_window(step);
 }
 
 std::int64_t current_step() noexcept {

@@ -29,4 +29,13 @@ void set_state(std::uint32_t state) noexcept;
 // Whether the session wants device events (read by ts::trace::device_events()).
 void set_device_events(bool on) noexcept;
 
+// A session recording a window of steps (SessionOptions::steps): armed with the state to record
+// with, recording is switched on by the first step_begin() numbered within [first, last] and off
+// by the step_end() of a step numbered last or more. Disarming (stop, a write error) makes sure
+// no later step switches it on again; call it before set_state(kOff).
+void arm_step_window(std::int64_t first, std::int64_t last, std::uint32_t state) noexcept;
+void disarm_step_window() noexcept;
+// In a forked child, where another thread may have held the window's lock.
+void forget_step_window() noexcept;
+
 }  // namespace ts::trace::core

@@ -21,6 +21,8 @@ inline constexpr const char* kCaptureIndexMs = "capture.index_ms";
 inline constexpr const char* kCaptureRingEvents = "capture.ring_events";
 // "off" when the session recorded no device events (SessionOptions::device_events); absent: on.
 inline constexpr const char* kCaptureDeviceEvents = "capture.device_events";
+// "first-last" when the session recorded only those steps (SessionOptions::steps).
+inline constexpr const char* kCaptureSteps = "capture.steps";
 inline constexpr const char* kCaptureWriteError = "capture.write_error";
 
 // Clocks: the origin of the trace, the host clock source and its calibration, alignment.

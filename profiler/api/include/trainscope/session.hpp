@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -39,6 +40,15 @@ struct SessionOptions {
   // steps, launches and waits, at the host-side cost alone. Written as meta
   // capture.device_events = off.
   bool device_events = true;
+  // Record only steps first..last (step numbers, inclusive), as PyTorch's profiler schedule or
+  // Nsight Systems' capture range do: the session starts paused, records from the first
+  // TS_STEP numbered within the range and pauses after the step numbered last (or past it)
+  // ends. Nothing outside those steps is recorded, so a long run's trace holds the steps of
+  // interest at the cost of those steps alone. Written as meta capture.steps = "first-last".
+  struct StepRange {
+    std::int64_t first = 0, last = 0;
+  };
+  std::optional<StepRange> steps;
 };
 
 // Starts recording into `path` (created or replaced). `meta` lands in the trace's meta table
