@@ -46,6 +46,9 @@ std::vector<Figure> overview_figures(const analysis::Report& r) {
     add("idle_cost_per_1000_steps", QStringLiteral("idle cost per 1 000 steps"),
         format_money(r.idle_cost_per_1000_steps, r.currency), r.idle_cost_per_1000_steps,
         QStringLiteral("at %1 per device-hour").arg(format_money(r.gpu_hour_price, r.currency)));
+  } else if (r.device_events_off) {
+    add("device.present", QStringLiteral("device busy"), QStringLiteral("not traced"), 0,
+        QStringLiteral("captured with --trace-device off: host events only"));
   }
   if (r.ranks.size() >= 2) {
     QStringList per_rank;

@@ -228,6 +228,16 @@ class TestModels : public QObject {
           "device.busy_pct", "device.idle_pct", "idle_cost_per_1000_steps"})
       QVERIFY2(keys.contains(QLatin1String(k)), k);
     QCOMPARE(f[0].raw, static_cast<double>(a_.steps));
+    // A capture without device events says so, rather than leaving the device out unexplained.
+    ts::analysis::Report host_only = a_;
+    host_only.device = {};
+    host_only.device_events_off = true;
+    bool said = false;
+    for (const Figure& x : overview_figures(host_only))
+      said = said ||
+             (x.json_key == QLatin1String("device.present") &&
+              x.value == QLatin1String("not traced") && x.detail.contains("--trace-device off"));
+    QVERIFY(said);
   }
 
   // Packed steps read back every field of every step, in any order, at a third of the memory.
