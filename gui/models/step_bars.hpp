@@ -41,6 +41,20 @@ struct StepBar {
 
 inline constexpr std::size_t kMaxStepBars = 200;
 
+// The bars of `count` steps fed in order (add(i, s) for i = 0, 1, ...): per_bar steps each, the
+// last may have fewer.
+class StepBarBuilder {
+ public:
+  StepBarBuilder(std::size_t count, std::size_t max_bars = kMaxStepBars);
+  void add(std::size_t i, const analysis::StepSummary& s);
+  std::vector<StepBar> finish();
+
+ private:
+  void finish_bar();
+  std::size_t count_, per_bar_;
+  std::vector<StepBar> bars_;
+};
+
 std::vector<StepBar> step_bars(std::span<const analysis::StepSummary> steps,
                                std::size_t max_bars = kMaxStepBars);
 std::vector<StepBar> step_bars(const PackedSteps& steps, std::size_t max_bars = kMaxStepBars);

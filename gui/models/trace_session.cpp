@@ -5,6 +5,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "gui/models/background_pool.hpp"
 #include "gui/models/summary_builder.hpp"
@@ -79,12 +80,27 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
             packing.take(r.report->per_step);
             r.report->per_step = {};
             r.steps = packing.finish();
-            r.gaps = std::make_shared<const GapRow>(
-                whole_gaps ? make_gap_row(r.report->device.gaps)
-                           : make_step_idle_row(*r.steps, steps_per_zone(r.steps->size())));
+            // One walk over the packed figures (0.12 s at 2.2 M steps) feeds the overview's
+            // bars, the idle row of a long trace and the marks of a row in runs of steps.
+            const PackedSteps& figures = *r.steps;
+            StepBarBuilder bars(figures.size());
+            std::optional<StepIdleRowBuilder> idle;
+            if (!whole_gaps) idle.emplace(figures.size(), steps_per_zone(figures.size()));
+            std::optional<StepZoneMarker> zones;
+            if (marks->per_zone > 1) zones.emplace(*marks);
+            figures.for_each([&](std::size_t i, const analysis::StepSummary& s) {
+              bars.add(i, s);
+              if (idle) idle->add(s);
+              if (zones) zones->add(s);
+            });
+            r.bars = bars.finish();
+            r.gaps = std::make_shared<const GapRow>(idle ? idle->finish()
+                                                         : make_gap_row(r.report->device.gaps));
             r.report->device.gaps = {};
-            r.bars = gui::step_bars(*r.steps);
-            mark_step_row(*marks, r.steps.get());
+            if (zones)
+              zones->finish();
+            else
+              mark_step_row(*marks, r.steps.get());
             marks->numbers = {};
             r.marks = marks;
           } catch (const std::exception& e) {

@@ -272,6 +272,30 @@ class TestTimeline : public QObject {
       want_idle += std::accumulate(f.idle_by_cause_ns.begin(), f.idle_by_cause_ns.end(),
                                    std::int64_t{0}) > 0;
     QCOMPARE(with_idle, want_idle);
+    // The session makes the bars, the idle row and the run row's marks in one walk over the
+    // figures: each as its own function makes it.
+    const PackedSteps& packed = *o.session->step_figures();
+    const std::vector<StepBar> bars = step_bars(packed);
+    QCOMPARE(o.session->step_bars().size(), bars.size());
+    for (std::size_t i = 0; i < bars.size(); ++i) {
+      const StepBar &got = o.session->step_bars()[i], &want = bars[i];
+      QCOMPARE(got.first_step, want.first_step);
+      QCOMPARE(got.count, want.count);
+      QCOMPARE(got.input_bound, want.input_bound);
+      QCOMPARE(got.worst_step, want.worst_step);
+      QCOMPARE(got.part_ms, want.part_ms);
+    }
+    const GapRow want_idle_row = make_step_idle_row(packed, steps_per_zone(packed.size()));
+    QCOMPARE(idle.row.zones.size(), want_idle_row.row.zones.size());
+    for (std::size_t i = 0; i < idle.row.zones.size(); ++i) {
+      QCOMPARE(idle.row.zones[i].start_ns, want_idle_row.row.zones[i].start_ns);
+      QCOMPARE(idle.row.zones[i].label, want_idle_row.row.zones[i].label);
+      QCOMPARE(idle.idle_ns[i], want_idle_row.idle_ns[i]);
+    }
+    StepRow remarked = o.session->step_row();
+    mark_step_row(remarked, &packed);
+    QCOMPARE(o.session->step_row().input_bound, remarked.input_bound);
+    QCOMPARE(o.session->step_row().bound_cum, remarked.bound_cum);
 
     const std::vector<ts::store::Step> steps = o.session->reader().steps();
     const ts::store::Step& middle = steps[steps.size() / 2];

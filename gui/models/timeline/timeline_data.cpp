@@ -68,36 +68,6 @@ bool mark_in_one_walk(StepRow& r, const PackedSteps& steps) {
   return true;
 }
 
-// Marks a row whose zones stand for several steps each: how many of each zone's steps are
-// input-bound, a step's zone found by its number (the zones' first numbers ascend; a row whose
-// numbers do not stays unmarked). Of figures listed one after another with one number (ranks),
-// the last counts.
-void mark_zones(StepRow& r, const PackedSteps& steps) {
-  const std::size_t n = r.numbers.size();
-  std::vector<std::uint32_t> bound(n, 0);
-  if (std::is_sorted(r.numbers.begin(), r.numbers.end())) {
-    std::optional<std::size_t> last_zone;
-    std::int64_t last_step = 0;
-    bool last_bound = false;
-    steps.for_each([&](std::size_t, const analysis::StepSummary& s) {
-      const auto it = std::upper_bound(r.numbers.begin(), r.numbers.end(), s.step);
-      if (it == r.numbers.begin()) return;
-      const auto zone = static_cast<std::size_t>(it - r.numbers.begin()) - 1;
-      if (last_zone && last_step == s.step && last_bound) --bound[*last_zone];  // replaced
-      last_zone = zone;
-      last_step = s.step;
-      last_bound = s.input_bound;
-      if (s.input_bound) ++bound[zone];
-    });
-  }
-  r.bound_cum.assign(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto most = static_cast<std::uint32_t>(r.steps_in(i, i + 1));
-    r.input_bound[i] = bound[i] > 0 ? 1 : 0;
-    r.bound_cum[i + 1] = r.bound_cum[i] + std::min(bound[i], most);
-  }
-}
-
 std::atomic<std::size_t> g_whole_row_zones{kWholeRowZones};
 
 }  // namespace
@@ -115,6 +85,39 @@ std::size_t steps_per_zone(std::size_t steps) {
   return steps <= most ? 1 : (steps + most - 1) / most;
 }
 
+// A row whose zones stand for several steps each is marked with how many of each zone's steps
+// are input-bound, a step's zone found by its number (the zones' first numbers ascend; a row whose
+// numbers do not stays unmarked). Of figures listed one after another with one number (ranks),
+// the last counts.
+StepZoneMarker::StepZoneMarker(StepRow& row)
+    : r_(row),
+      sorted_(std::is_sorted(row.numbers.begin(), row.numbers.end())),
+      bound_(row.numbers.size(), 0) {}
+
+void StepZoneMarker::add(const analysis::StepSummary& s) {
+  if (!sorted_) return;
+  const auto it = std::upper_bound(r_.numbers.begin(), r_.numbers.end(), s.step);
+  if (it == r_.numbers.begin()) return;
+  const auto zone = static_cast<std::size_t>(it - r_.numbers.begin()) - 1;
+  if (last_zone_ && last_step_ == s.step && last_bound_) --bound_[*last_zone_];  // replaced
+  last_zone_ = zone;
+  last_step_ = s.step;
+  last_bound_ = s.input_bound;
+  if (s.input_bound) ++bound_[zone];
+}
+
+void StepZoneMarker::finish() {
+  const std::size_t n = r_.numbers.size();
+  r_.input_pct.assign(n, -1.f);
+  r_.input_bound.assign(n, 0);
+  r_.bound_cum.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto most = static_cast<std::uint32_t>(r_.steps_in(i, i + 1));
+    r_.input_bound[i] = bound_[i] > 0 ? 1 : 0;
+    r_.bound_cum[i + 1] = r_.bound_cum[i] + std::min(bound_[i], most);
+  }
+}
+
 void mark_step_row(StepRow& r, const PackedSteps* steps) {
   const std::size_t n = r.numbers.size();
   const auto unmarked = [&] {
@@ -123,10 +126,10 @@ void mark_step_row(StepRow& r, const PackedSteps* steps) {
   };
   unmarked();
   if (r.per_zone > 1) {
+    StepZoneMarker marker(r);
     if (steps != nullptr)
-      mark_zones(r, *steps);
-    else
-      r.bound_cum.assign(n + 1, 0);
+      steps->for_each([&](std::size_t, const analysis::StepSummary& s) { marker.add(s); });
+    marker.finish();
     return;
   }
   if (steps != nullptr && !mark_in_one_walk(r, *steps)) {
@@ -213,51 +216,58 @@ GapRow make_gap_row(const std::vector<analysis::IdleGap>& gaps) {
   return g;
 }
 
-GapRow make_step_idle_row(const PackedSteps& steps, std::size_t per_zone) {
-  GapRow g;
-  g.per_step = true;
-  g.per_zone = std::max<std::size_t>(1, per_zone);
+StepIdleRowBuilder::StepIdleRowBuilder(std::size_t steps, std::size_t per_zone) {
+  g_.per_step = true;
+  g_.per_zone = std::max<std::size_t>(1, per_zone);
   // Room for a zone per step (per_zone steps), in one pass over the packed steps: growing would
   // hold millions of zones up to twice over, and the room steps without idle time leave is never
   // touched (the allocation is mapped, not written).
-  const std::size_t room = steps.size() / g.per_zone + 1;
-  g.row.zones.reserve(room);
-  g.steps.reserve(room);
-  g.idle_ns.reserve(room);
-  // A zone is labelled with the cause of most of its idle time, as the exact gaps of a merged run
-  // are (GapRow::dominant weighs a step's zone by its idle time).
-  std::array<std::int64_t, analysis::kIdleCauseCount> by_cause{};
-  std::size_t in_zone = 0;
-  const auto close_zone = [&] {
-    if (in_zone == 0) return;
-    g.row.zones.back().label = static_cast<std::uint32_t>(
-        std::max_element(by_cause.begin(), by_cause.end()) - by_cause.begin());
-    by_cause = {};
-    in_zone = 0;
-  };
-  std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
-  steps.for_each([&](std::size_t, const analysis::StepSummary& s) {
-    // Saturating sums: a hostile file's kept report may hold any figures.
-    std::int64_t idle = 0;
-    for (const std::int64_t ns : s.idle_by_cause_ns) idle = store::sat_add(idle, ns);
-    if (idle <= 0 || s.start_ns < last_end) return;  // ranks' steps overlap: one lane
-    last_end = store::sat_add(s.start_ns, s.dur_ns);
-    if (in_zone == 0) {
-      g.row.zones.push_back(Zone{s.start_ns, last_end, 0, 0});
-      g.steps.push_back(s.step);
-      g.idle_ns.push_back(0);
-    }
-    Zone& z = g.row.zones.back();
-    z.end_ns = last_end;
-    ++z.count;
-    g.idle_ns.back() = store::sat_add(g.idle_ns.back(), idle);
-    for (std::size_t c = 0; c < by_cause.size(); ++c)
-      by_cause[c] = store::sat_add(by_cause[c], s.idle_by_cause_ns[c]);
-    if (++in_zone == g.per_zone) close_zone();
-  });
+  const std::size_t room = steps / g_.per_zone + 1;
+  g_.row.zones.reserve(room);
+  g_.steps.reserve(room);
+  g_.idle_ns.reserve(room);
+}
+
+// A zone is labelled with the cause of most of its idle time, as the exact gaps of a merged run
+// are (GapRow::dominant weighs a step's zone by its idle time).
+void StepIdleRowBuilder::close_zone() {
+  if (in_zone_ == 0) return;
+  g_.row.zones.back().label = static_cast<std::uint32_t>(
+      std::max_element(by_cause_.begin(), by_cause_.end()) - by_cause_.begin());
+  by_cause_ = {};
+  in_zone_ = 0;
+}
+
+void StepIdleRowBuilder::add(const analysis::StepSummary& s) {
+  // Saturating sums: a hostile file's kept report may hold any figures.
+  std::int64_t idle = 0;
+  for (const std::int64_t ns : s.idle_by_cause_ns) idle = store::sat_add(idle, ns);
+  if (idle <= 0 || s.start_ns < last_end_) return;  // ranks' steps overlap: one lane
+  last_end_ = store::sat_add(s.start_ns, s.dur_ns);
+  if (in_zone_ == 0) {
+    g_.row.zones.push_back(Zone{s.start_ns, last_end_, 0, 0});
+    g_.steps.push_back(s.step);
+    g_.idle_ns.push_back(0);
+  }
+  Zone& z = g_.row.zones.back();
+  z.end_ns = last_end_;
+  ++z.count;
+  g_.idle_ns.back() = store::sat_add(g_.idle_ns.back(), idle);
+  for (std::size_t c = 0; c < by_cause_.size(); ++c)
+    by_cause_[c] = store::sat_add(by_cause_[c], s.idle_by_cause_ns[c]);
+  if (++in_zone_ == g_.per_zone) close_zone();
+}
+
+GapRow StepIdleRowBuilder::finish() {
   close_zone();
-  g.sum_causes();
-  return g;
+  g_.sum_causes();
+  return std::move(g_);
+}
+
+GapRow make_step_idle_row(const PackedSteps& steps, std::size_t per_zone) {
+  StepIdleRowBuilder builder(steps.size(), per_zone);
+  steps.for_each([&](std::size_t, const analysis::StepSummary& s) { builder.add(s); });
+  return builder.finish();
 }
 
 namespace {

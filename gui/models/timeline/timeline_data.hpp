@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -108,10 +109,41 @@ StepRow make_step_row(std::span<const store::Step> steps, const PackedSteps* fig
 // Sets the input-bound flags and input shares of `row`'s steps from `figures` (null: unknown), in
 // place: a report arriving after the row was built does not build it again.
 void mark_step_row(StepRow& row, const PackedSteps* figures);
+// mark_step_row for a row whose zones stand for several steps each (per_zone > 1), fed the
+// figures in their order, so that one walk over them can feed other builders too (the session
+// walks 2.2 M packed steps once, not once per use).
+class StepZoneMarker {
+ public:
+  explicit StepZoneMarker(StepRow& row);
+  void add(const analysis::StepSummary& s);
+  void finish();
+
+ private:
+  StepRow& r_;
+  bool sorted_;
+  std::vector<std::uint32_t> bound_;
+  std::optional<std::size_t> last_zone_;
+  std::int64_t last_step_ = 0;
+  bool last_bound_ = false;
+};
 GapRow make_gap_row(const std::vector<analysis::IdleGap>& gaps);
 // One zone per step (per_zone steps; the analysis's per-step figures) with idle device time, in
 // time order (of the overlapping steps of several ranks, the first to start: the idle lane is one
 // lane).
 GapRow make_step_idle_row(const PackedSteps& steps, std::size_t per_zone = 1);
+// make_step_idle_row fed the figures of `steps` steps in their order.
+class StepIdleRowBuilder {
+ public:
+  StepIdleRowBuilder(std::size_t steps, std::size_t per_zone);
+  void add(const analysis::StepSummary& s);
+  GapRow finish();
+
+ private:
+  void close_zone();
+  GapRow g_;
+  std::array<std::int64_t, analysis::kIdleCauseCount> by_cause_{};
+  std::size_t in_zone_ = 0;
+  std::int64_t last_end_ = std::numeric_limits<std::int64_t>::min();
+};
 
 }  // namespace ts::gui
