@@ -522,7 +522,18 @@ TEST(Store, ScanWithArgsMatchesScanAndLookups) {
     rows.push_back({500'000'000, std::int64_t{1} << 28, 2, 2, kNull, kNull, 7, 99});
     w.append(std::span<const EventRow>(rows));
   }
-  for (const std::string& p : {path, path + ".long.db"}) {
+  {
+    // 150 000 events on two tracks, two in three with arguments: the argument cursor steps past
+    // rows without any, across both tracks' interleaved keys.
+    Writer w(path + ".many.db");
+    ts::test::write_dictionary(w);
+    std::vector<EventRow> rows;
+    for (std::int64_t i = 0; i < 150'000; ++i)
+      rows.push_back({1'000'000 + i * 1000, 500, static_cast<std::uint32_t>(1 + i % 2), 2, kNull,
+                      kNull, i % 3 == 0 ? kNull : i, i % 3 == 0 ? kNull : 1000 + i});
+    w.append(std::span<const EventRow>(rows));
+  }
+  for (const std::string& p : {path, path + ".long.db", path + ".many.db"}) {
     const Reader r(p);
     const auto range = r.time_range();
     for (const auto& [t0, t1] : {std::pair{range.start_ns, range.end_ns + 1},
