@@ -116,6 +116,7 @@ void read_meta(const store::Reader& reader, Report& r) {
   r.model = reader.meta(meta_key::kEngineModel).value_or("");
   r.backend = reader.meta(meta_key::kEngineBackend).value_or("");
   r.device_events_off = reader.meta(meta_key::kCaptureDeviceEvents) == "off";
+  r.recorded_steps = reader.meta(meta_key::kCaptureSteps).value_or("");
   r.device_name = reader.meta(meta_key::kEngineDevice).value_or("");
   r.dropped_events = parse_number<std::uint64_t>(reader.meta(meta_key::kDroppedEvents)).value_or(0);
   partial_data_warnings(reader, r);

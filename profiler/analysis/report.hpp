@@ -220,6 +220,9 @@ struct Report {
   // The capture left device events out on purpose (meta capture.device_events = off, `train
   // --trace-device off`): no device figures, and not because the run had no device.
   bool device_events_off = false;
+  // "A-B" when the capture recorded those steps only (meta capture.steps, `train --trace-steps`):
+  // the trace's steps are then not the whole run's.
+  std::string recorded_steps;
   std::int64_t step_time_total_ns = 0;  // summed wall time of the steps (breakdown.total())
   std::int64_t h2d_total_ns = 0;  // all h2d time inside steps; breakdown[h2d] is the exposed part
   std::int64_t events = 0;        // events read

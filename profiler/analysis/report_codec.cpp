@@ -32,7 +32,7 @@ static_assert(sizeof(void*) != 8 || sizeof(PhaseFigures) == 128, "PhaseFigures c
 static_assert(sizeof(void*) != 8 || sizeof(WhatIf) == 112, "WhatIf changed");
 static_assert(sizeof(void*) != 8 || sizeof(Report::Straggler) == 88, "Straggler changed");
 static_assert(sizeof(void*) != 8 || sizeof(Report::HostCpu) == 16, "HostCpu changed");
-static_assert(sizeof(void*) != 8 || sizeof(Report) == 1368, "Report changed");
+static_assert(sizeof(void*) != 8 || sizeof(Report) == 1400, "Report changed");
 
 // Every field of each struct, once, for both directions: S is the struct, const when encoding.
 template <class S, class T>
@@ -123,7 +123,7 @@ void fields(IO& io, S& s) {
   io(s.load_imbalance_pct), io(s.source_format), io(s.steps_source), io(s.skipped);
   io(s.analysed_first_step), io(s.analysed_last_step), io(s.warmup), io(s.whole_run);
   io(s.epochs), io(s.before_first_step_ns), io(s.warmup_kernels), io(s.warmup_kernel_ns);
-  io(s.device_events_off);
+  io(s.device_events_off), io(s.recorded_steps);
   io(s.run_device_hours), io(s.what_if), io(s.host_cpu);
 }
 

@@ -105,6 +105,8 @@ std::string run_line(const Report& r) {
   if (!r.backend.empty()) s += " on " + printable(r.backend);
   if (!r.device_name.empty()) s += " (" + printable(r.device_name) + ")";
   if (r.batch) s += fmt::printf(", batch %lld", static_cast<long long>(*r.batch));
+  if (!r.recorded_steps.empty())
+    s += "; steps " + printable(r.recorded_steps) + " recorded (--trace-steps)";
   return s;
 }
 
@@ -187,7 +189,8 @@ void phase_lines(std::string& out, const Report& r) {
       wrap("warm-up     " + step_range(r.warmup) + " left out, " + printable(r.warmup.why) + ": " +
                phase_figures(r.warmup) + "; the figures below cover steps " +
                std::to_string(r.analysed_first_step) + "-" + std::to_string(r.analysed_last_step) +
-               "; the whole run: " + phase_figures(r.whole_run),
+               (r.recorded_steps.empty() ? "; the whole run: " : "; every step recorded: ") +
+               phase_figures(r.whole_run),
            0, 12);
   if (r.warmup_kernels > 0)
     out += wrap("            " + fmt::count(r.warmup_kernels) + " kernels (" +
@@ -358,7 +361,7 @@ std::string to_text(const Report& r) {
   for (const std::string& w : r.warnings) out += wrap("warning     " + printable(w), 0, 12);
   out += "\n";
   out += "trace       " + printable(r.file) + "\n";
-  out += "run         " + run_line(r) + "\n";
+  out += wrap("run         " + run_line(r), 0, 12);
   source_lines(out, r);
   out += "steps       " + fmt::count(r.steps);
   if (r.steps > 0) {

@@ -158,6 +158,8 @@ TEST_P(TrainTrace, TraceStepsRecordsThoseStepsOnly) {
   EXPECT_NE(report.out.find("step 5 left out, the first step recorded (--trace-steps)"),
             std::string::npos)
       << report.out;
+  EXPECT_NE(report.out.find("; steps 5-11 recorded"), std::string::npos) << report.out;
+  EXPECT_NE(report.out.find("every step recorded: 7 steps"), std::string::npos) << report.out;
 }
 
 TEST(TrainTraceFlags, TraceStepsNeedsTraceAndARange) {
