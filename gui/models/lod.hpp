@@ -23,7 +23,7 @@ struct DrawItem {
   std::uint32_t first = 0;  // zones[first, first + zones) of the row
   std::uint32_t zones = 1;
   std::uint64_t events = 1;   // how many events the item stands for
-  std::uint32_t longest = 0;  // the zone that represents it (of the label most sampled time)
+  std::uint32_t longest = 0;  // the zone that represents it (of the label with the most time)
   bool merged() const { return events > 1 || zones > 1; }
 };
 

@@ -76,6 +76,28 @@ class TestLod : public QObject {
     QCOMPARE(items[1].x1, 300.0);
   }
 
+  // A merged item of up to 64 zones is coloured by the label with the most time among all of
+  // them (here every third zone is long and of label 0, the rest short and of label 1, so a
+  // sample of every third zone would pick 0), and represented by a zone of that label.
+  void a_merged_items_label_is_the_one_with_the_most_time() {
+    Row row;
+    std::int64_t t = 0;
+    for (int i = 0; i < 48; ++i) {
+      const bool long_one = i % 3 == 0;
+      const std::int64_t d = long_one ? 3 : 2;
+      row.push(Zone{t, t + d, long_one ? 0u : 1u, 1});
+      t += d;
+    }
+    const TimeMapping m(0, t, 4);  // the whole row in under 8 px: one merged item
+    std::vector<DrawItem> items;
+    build_row_items(row, m, 3, items);
+    QCOMPARE(items.size(), std::size_t{1});
+    QCOMPARE(items[0].zones, 48u);
+    QCOMPARE(row.zones[items[0].longest].label, 1u);  // 32 x 2 ns against 16 x 3 ns
+    QCOMPARE(row.zones[items[0].longest].end_ns - row.zones[items[0].longest].start_ns,
+             std::int64_t{2});
+  }
+
   void sub_pixel_zones_merge_with_their_count() {
     // 1000 zones of 1 ns every 2 ns over 2000 ns, drawn on 100 px (20 ns per px).
     std::vector<std::pair<std::int64_t, std::int64_t>> spans;
