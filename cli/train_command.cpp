@@ -514,6 +514,11 @@ int run_train(Args& args) {
       summary_error = e;
     }
   }
+  // Steps are numbered from 0: a range beyond the run's last step recorded none.
+  if (o.trace_steps && o.trace_steps->first >= result.steps && job.rank == 0)
+    std::cerr << "trainscope: --trace-steps " << o.trace_steps->first << "-"
+              << o.trace_steps->second << ": the run's steps were 0-" << result.steps - 1
+              << ", so the trace holds no step\n";
   report_trace(o, job, quiet, log);
   if (summary_error) throw *summary_error;
   if (const int sig = g_stop_signal.load()) return 128 + sig;

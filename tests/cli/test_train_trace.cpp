@@ -162,6 +162,21 @@ TEST_P(TrainTrace, TraceStepsRecordsThoseStepsOnly) {
   EXPECT_NE(report.out.find("every step recorded: 7 steps"), std::string::npos) << report.out;
 }
 
+// A range past the run's last step: the run still succeeds, and says its trace holds no step.
+TEST(TrainTraceFlags, TraceStepsBeyondTheRunSaySo) {
+  test::TempDir dir;
+  const std::string trace = dir.file("beyond.db");
+  const auto r = run_trainscope(
+      "train --epochs 1 --dataset synthetic:256 --trace-steps 50-60 "
+      "--backend cpu --trace " +
+      trace);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("--trace-steps 50-60: the run's steps were 0-7, so the trace holds no step"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(store::Reader(trace).steps().empty());
+}
+
 TEST(TrainTraceFlags, TraceStepsNeedsTraceAndARange) {
   const auto alone = run_trainscope("train --epochs 1 --trace-steps 1-2");
   EXPECT_EQ(alone.status, 2);
