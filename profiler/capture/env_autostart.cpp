@@ -1,7 +1,8 @@
 // TRAINSCOPE_TRACE=FILE: a program linking trainscope::trace records into FILE from its start
 // to its exit with no code change; TRAINSCOPE_TRACE_DEVICE=off records host events only
 // (SessionOptions::device_events), TRAINSCOPE_TRACE_STEPS=A-B steps A to B only
-// (SessionOptions::steps; a value that is no such range is a TraceError: the run goes untraced).
+// (SessionOptions::steps). A value that is none of these is a TraceError: the run goes untraced,
+// with one warning.
 // The linker keeps this object through the anchor symbol (ts_profiler_capture's usage requirements
 // pass -u trainscope_capture_env_anchor).
 #include <cstdio>
@@ -23,8 +24,12 @@ struct EnvAutostart {
     if (path == nullptr || *path == '\0') return;
     try {
       ts::trace::SessionOptions options;
-      const char* device = std::getenv("TRAINSCOPE_TRACE_DEVICE");
-      options.device_events = device == nullptr || std::strcmp(device, "off") != 0;
+      if (const char* device = std::getenv("TRAINSCOPE_TRACE_DEVICE"); device && *device) {
+        if (std::strcmp(device, "on") != 0 && std::strcmp(device, "off") != 0)
+          throw ts::trace::TraceError(
+              std::string("TRAINSCOPE_TRACE_DEVICE takes on or off, not '") + device + "'");
+        options.device_events = std::strcmp(device, "on") == 0;
+      }
       if (const char* steps = std::getenv("TRAINSCOPE_TRACE_STEPS"); steps && *steps) {
         long long first = 0, last = 0;
         int used = 0;

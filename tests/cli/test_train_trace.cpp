@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -40,6 +41,14 @@ bool have_backend(const std::string& kind) {
   return kind == "cpu" || !list_devices().empty();
 }
 
+// Calls fn(track, event) for every event of the trace, track by track.
+void each_event(const store::Reader& reader,
+                const std::function<void(const store::Track&, const store::Event&)>& fn) {
+  const store::TimeRange range = reader.time_range();
+  for (const store::Track& t : reader.tracks())
+    for (const store::Event& e : reader.events(range.start_ns, range.end_ns + 1, t.id)) fn(t, e);
+}
+
 TEST_P(TrainTrace, HoldsEveryCategoryAndOneStepPerTrainingStep) {
   if (!have_backend(GetParam())) GTEST_SKIP() << "no OpenCL device";
   const std::string trace = (*dir_ / ("run_" + GetParam() + ".db")).string();
@@ -53,18 +62,16 @@ TEST_P(TrainTrace, HoldsEveryCategoryAndOneStepPerTrainingStep) {
   EXPECT_NE(r.out.find("Trace: " + trace), std::string::npos) << r.out;
 
   store::Reader reader(trace);
-  const store::TimeRange range = reader.time_range();
   std::map<trace::Category, std::int64_t> count;
   std::set<std::string> track_kinds;
-  for (const store::Track& t : reader.tracks()) {
+  for (const store::Track& t : reader.tracks())
     track_kinds.insert(std::string(trace::track_kind_name(t.kind)));
-    for (const store::Event& e : reader.events(range.start_ns, range.end_ns + 1, t.id)) {
-      ++count[e.category];
-      if (e.category == trace::Category::h2d || e.category == trace::Category::d2h) {
-        EXPECT_GT(e.bytes, 0) << reader.name(e);
-      }
+  each_event(reader, [&](const store::Track&, const store::Event& e) {
+    ++count[e.category];
+    if (e.category == trace::Category::h2d || e.category == trace::Category::d2h) {
+      EXPECT_GT(e.bytes, 0) << reader.name(e);
     }
-  }
+  });
   for (int c = 0; c < trace::kCategoryCount; ++c) {
     const auto cat = static_cast<trace::Category>(c);
     if (cat == trace::Category::collective) continue;  // one process: nothing to communicate
@@ -101,13 +108,11 @@ TEST_P(TrainTrace, TraceDeviceOffRecordsTheHostSideOnly) {
   store::Reader reader(trace);
   EXPECT_EQ(reader.meta("capture.device_events").value_or(""), "off");
   EXPECT_EQ(reader.steps().size(), 16u);
-  const store::TimeRange range = reader.time_range();
   std::map<trace::Category, std::int64_t> count;
-  for (const store::Track& t : reader.tracks())
-    for (const store::Event& e : reader.events(range.start_ns, range.end_ns + 1, t.id)) {
-      EXPECT_NE(t.kind, trace::TrackKind::device_queue) << t.name << ": " << reader.name(e);
-      ++count[e.category];
-    }
+  each_event(reader, [&](const store::Track& t, const store::Event& e) {
+    EXPECT_NE(t.kind, trace::TrackKind::device_queue) << t.name << ": " << reader.name(e);
+    ++count[e.category];
+  });
   EXPECT_GT(count[trace::Category::input_wait], 0);
   EXPECT_GT(count[trace::Category::sync], 0);
   if (GetParam() == "opencl") {
@@ -142,16 +147,14 @@ TEST_P(TrainTrace, TraceStepsRecordsThoseStepsOnly) {
   ASSERT_EQ(steps.size(), 7u);
   for (std::size_t i = 0; i < steps.size(); ++i)
     EXPECT_EQ(steps[i].step, 5 + static_cast<std::int64_t>(i));
-  const store::TimeRange range = reader.time_range();
   std::int64_t events = 0;
-  for (const store::Track& t : reader.tracks())
-    for (const store::Event& e : reader.events(range.start_ns, range.end_ns + 1, t.id)) {
-      ++events;
-      EXPECT_GE(e.start_ns, steps.front().start_ns) << t.name << ": " << reader.name(e);
-      if (e.step != store::kNull) {
-        EXPECT_TRUE(e.step >= 5 && e.step <= 11) << reader.name(e) << " in step " << e.step;
-      }
+  each_event(reader, [&](const store::Track& t, const store::Event& e) {
+    ++events;
+    EXPECT_GE(e.start_ns, steps.front().start_ns) << t.name << ": " << reader.name(e);
+    if (e.step != store::kNull) {
+      EXPECT_TRUE(e.step >= 5 && e.step <= 11) << reader.name(e) << " in step " << e.step;
     }
+  });
   EXPECT_GT(events, 7 * 10);
   const auto report = run_trainscope("report " + trace);
   ASSERT_EQ(report.status, 0) << report.err;

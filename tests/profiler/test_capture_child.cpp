@@ -85,6 +85,18 @@ int run_env_child(const TempDir& dir, const std::string& name, int zones,
   return ts::test::wait_exit_code(pid);
 }
 
+// A bad value of a further variable (`setting`): the child exits normally, untraced, after one
+// warning holding `message`.
+void expect_untraced_with_warning(const TempDir& dir, const std::string& setting,
+                                  const std::string& message) {
+  const auto bad = dir.file("bad.db");
+  EXPECT_EQ(run_env_child(dir, "bad.db", 3, {setting}), 0);
+  const auto err = ts::test::read_file(bad + ".err");
+  EXPECT_TRUE(contains(err, message)) << err;
+  EXPECT_TRUE(contains(err, "running without tracing")) << err;
+  EXPECT_FALSE(std::filesystem::exists(bad));
+}
+
 TEST(CaptureChild, EnvironmentVariableTracesAWholeRun) {
   TempDir dir;
   const auto path = dir.file("env.db");
@@ -106,6 +118,9 @@ TEST(CaptureChild, EnvironmentVariableCanLeaveOutDeviceEvents) {
   Reader r(path);
   EXPECT_EQ(r.event_count(), 10);
   EXPECT_EQ(r.meta("capture.device_events"), "off");
+  // Anything but on or off: one warning, and the program runs untraced.
+  expect_untraced_with_warning(dir, "TRAINSCOPE_TRACE_DEVICE=no",
+                               "TRAINSCOPE_TRACE_DEVICE takes on or off, not 'no'");
 }
 
 TEST(CaptureChild, EnvironmentVariableCanRecordARangeOfSteps) {
@@ -117,12 +132,8 @@ TEST(CaptureChild, EnvironmentVariableCanRecordARangeOfSteps) {
   EXPECT_EQ(r.steps().size(), 3u);
   EXPECT_EQ(r.meta("capture.steps"), "2-4");
   // Not a range: one warning, and the program runs untraced.
-  const auto bad = dir.file("bad.db");
-  EXPECT_EQ(run_env_child(dir, "bad.db", 3, {"TRAINSCOPE_TRACE_STEPS=two to four"}), 0);
-  const auto err = ts::test::read_file(bad + ".err");
-  EXPECT_TRUE(contains(err, "TRAINSCOPE_TRACE_STEPS takes A-B, not 'two to four'")) << err;
-  EXPECT_TRUE(contains(err, "running without tracing")) << err;
-  EXPECT_FALSE(std::filesystem::exists(bad));
+  expect_untraced_with_warning(dir, "TRAINSCOPE_TRACE_STEPS=two to four",
+                               "TRAINSCOPE_TRACE_STEPS takes A-B, not 'two to four'");
 }
 
 TEST(CaptureChild, EnvironmentVariableWithABadPathWarnsAndRunsUntraced) {
