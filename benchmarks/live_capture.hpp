@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "profiler/store/file_header.hpp"
 #include "profiler/store/writer.hpp"
 
 namespace ts::bench {
@@ -51,7 +52,7 @@ inline std::string temp_trace(const std::string& name) {
       .string();
 }
 inline void remove_trace(const std::string& path) {
-  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+  ts::store::discard_trace_files(path);
 }
 
 // Steps of 100 us on a trainer thread, each with a step zone and nine 8 us zones and kernels on

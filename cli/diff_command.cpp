@@ -15,8 +15,12 @@ Analyses the traces A and B and shows them side by side: step times, the breakdo
 time, throughput, the bottleneck stage, and the kernels whose time changed most. Changes are
 B relative to A: A is the baseline.
 
-The first lines say how much faster B is and what that saves: the share of device time B no
-longer needs for the same steps, priced per device-hour.
+The first lines say how much faster B is, over which steps of each run, and what that saves:
+the share of device time B no longer needs for the same work, priced per device-hour (when B is
+slower: the share of B's device time A would not need). Both runs leave out the same warm-up:
+by default a run leaves out its first step, or its whole first epoch when that epoch fills an
+input cache; the diff leaves out the larger of the two in both runs, so that the same steps of
+the same job are compared. The "Whole run" line compares every step of both runs.
 
   --json               the same as JSON
   --gpu-hour-price X   what an hour of the device costs (default 2.50)
@@ -31,9 +35,8 @@ int run_diff(Args& args) {
   read_step_scope(args, options);
   const TraceOptions trace = trace_options(args);
   const auto files = trace_arguments(args, 2, "two trace files A and B");
-  const analysis::Report a = analyse_trace(files[0], trace, options);
-  const analysis::Report b = analyse_trace(files[1], trace, options);
-  const analysis::RunDiff d = analysis::diff(a, b);
+  const ComparedRuns runs = analyse_pair(files[0], files[1], trace, options);
+  const analysis::RunDiff d = analysis::diff(runs.a, runs.b, runs.common);
   const std::string out = json ? analysis::to_json(d) : analysis::to_text(d);
   std::cout << out;
   if (!out.empty() && out.back() != '\n') std::cout << '\n';

@@ -18,6 +18,7 @@
 
 #include "engine/dist/clock_sync.hpp"
 #include "profiler/store/error.hpp"
+#include "profiler/store/file_header.hpp"
 #include "profiler/store/job_merge.hpp"
 #include "profiler/store/reader.hpp"
 #include "trainscope/meta_keys.hpp"
@@ -41,10 +42,6 @@ bool readable_part(const std::string& path, const JobInfo& job, int rank) {
   } catch (const store::Error&) {
     return false;
   }
-}
-
-void remove_part(const std::string& path) {
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((path + suffix).c_str());
 }
 
 // Rank `from` sends its part to rank 0, which writes it where it looked for it and says whether
@@ -144,7 +141,7 @@ std::string receive_file(dist::Communicator& comm, const std::string& path, int 
     std::remove(tmp.c_str());
     return "could not write " + tmp + ": " + std::strerror(err);
   }
-  remove_part(path);
+  store::discard_trace_files(path);
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
     std::remove(tmp.c_str());
@@ -218,7 +215,7 @@ std::string finish_job_trace(const JobInfo& job, const std::string& trace,
       shipped = true;
   // A shipped part lives on in rank 0's copy; the others wait for no merge.
   if (job.rank != 0) {
-    if (shipped) remove_part(store::part_path(trace, job.rank));
+    if (shipped) store::discard_trace_files(store::part_path(trace, job.rank));
     return "";
   }
 
@@ -248,7 +245,7 @@ std::string finish_job_trace(const JobInfo& job, const std::string& trace,
                          "; the parts stay beside " + trace + " (trainscope merge " + trace + ")");
     }
     if (merged)
-      for (const std::string& p : parts) remove_part(p);
+      for (const std::string& p : parts) store::discard_trace_files(p);
   }
   return said;
 }

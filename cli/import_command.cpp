@@ -15,7 +15,8 @@ const char* const kImportHelp =
 
 Imports other tools' traces into the trainscope trace OUT.db (SQLite, the schema of
 traces/README.md), which every trainscope command and the viewer read. Several SRC go into one
-trace, one process per file (the ranks of a distributed job). SRC is
+trace, one process per file: the ranks of a distributed job when the files say their rank
+(distributedInfo, or rank-N in the file name), else separate processes named by file. SRC is
   - a PyTorch profiler trace: torch.profiler's Chrome-trace JSON (Kineto, any version; .json or
     .json.gz), the bare JSON array of older export_chrome_trace, or any other Chrome trace-event
     JSON (best effort: generic tracks);
@@ -73,7 +74,9 @@ int run_import(Args& args) {
                            seconds);
   if (seconds > 0)
     std::cout << fmt::printf(" (%.0f MB/s)", static_cast<double>(s.bytes) / 1e6 / seconds);
-  std::cout << ".\nSteps: " << (s.steps_source.empty() ? "none found" : s.steps_source) << "\n";
+  std::cout << ".\n";
+  if (!s.unranked.empty()) std::cout << "Processes: " << s.unranked << ".\n";
+  std::cout << "Steps: " << (s.steps_source.empty() ? "none found" : s.steps_source) << "\n";
   if (!s.skipped.empty()) {
     std::cout << "Skipped:";
     const char* sep = " ";

@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command == "--version") {
-    std::cout << "trainscope 0.1.0\n";
+    std::cout << "trainscope " TRAINSCOPE_VERSION "\n";
     return 0;
   }
   try {

@@ -14,7 +14,9 @@ const char* const kMakeDatasetHelp =
 Writes a dataset as an image folder that '--dataset images:DIR' reads: DIR/<class>/<index>.png,
 one sub-folder per class, 8-bit grey or RGB PNG files. DIR must not exist or be empty.
 
-  --from SPEC        synthetic[:N] | mnist[:DIR] | idx:IMAGES,LABELS
+  --from SPEC        synthetic[:N] | mnist[:DIR] | idx:IMAGES,LABELS; mnist without DIR
+                     fetches the real digits into data/mnist on first use, an explicit DIR
+                     must already hold them
   --to images:DIR    the folder to create
   --seed N           seed for synthetic data (default 1, as for 'train')
 )";

@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "cli/keep_analysis.hpp"
 #include "profiler/io/output_file.hpp"
+#include "profiler/store/file_header.hpp"
 #include "profiler/store/job_merge.hpp"
 
 namespace ts::cli {
@@ -80,8 +81,7 @@ int run_merge(Args& args) {
   if (!m.cut_short.empty())
     std::cout << "Cut short (the capture was killed): rank(s) " << list(m.cut_short) << "\n";
   if (remove)
-    for (const std::string& p : parts)
-      for (const char* suffix : {"", "-wal", "-shm"}) std::remove((p + suffix).c_str());
+    for (const std::string& p : parts) store::discard_trace_files(p);
   return 0;
 }
 

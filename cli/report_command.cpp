@@ -17,25 +17,33 @@ and recommendations.
 
   --json                       the same as JSON (the stable keys listed in
                                profiler/analysis/README.md, and more)
+  --wide                       the kernel table prints each kernel's full name (names too
+                               long for the column are shortened and elided otherwise)
   --gpu-hour-price X           what an hour of the device costs, for the cost of its idle
                                time (default 2.50)
-  --step-input-threshold P     a step is input-bound when its input is at least P % of its
-                               time (default 5)
+  --step-input-threshold P     a step is (moderately) input-bound when its input is at
+                               least P % of its time (default 5)
+  --step-input-high-threshold P
+                               and highly input-bound at P % or more (default 20)
 )";
 
 int run_report(Args& args) {
   analysis::AnalysisOptions options;
   options.keep_gaps = false;  // only their number is printed
   const bool json = args.flag("json");
+  analysis::TextOptions text;
+  text.wide_names = args.flag("wide");
   options.gpu_hour_price = args.real_in("gpu-hour-price", 0, std::numeric_limits<double>::max())
                                .value_or(options.gpu_hour_price);
   options.step_input_bound_pct =
       args.real_in("step-input-threshold", 0, 100).value_or(options.step_input_bound_pct);
+  options.step_input_high_pct =
+      args.real_in("step-input-high-threshold", 0, 100).value_or(options.step_input_high_pct);
   read_step_scope(args, options);
   const TraceOptions trace = trace_options(args);
   const std::string file = trace_arguments(args, 1, "one trace file")[0];
   const analysis::Report report = analyse_trace(file, trace, options);
-  const std::string out = json ? analysis::to_json(report) : analysis::to_text(report);
+  const std::string out = json ? analysis::to_json(report) : analysis::to_text(report, text);
   std::cout << out;
   if (!out.empty() && out.back() != '\n') std::cout << '\n';
   return 0;

@@ -5,6 +5,7 @@
 
 #include "profiler/analysis/figure_format.hpp"
 #include "profiler/analysis/kept_report.hpp"
+#include "profiler/analysis/steps.hpp"
 #include "profiler/import_cache/trace_source.hpp"
 #include "trainscope/meta_keys.hpp"
 
@@ -22,7 +23,9 @@ the import is reused while FILE is unchanged.
 )";
 
 const char* const kStepScopeHelp =
-    R"(  --steps A-B                  analyse steps A to B only (step numbers, inclusive)
+    R"(  --steps A-B                  analyse steps A to B only (step numbers, inclusive); a range
+                               the trace does not hold is an error, one it holds in part
+                               is analysed where it does (stderr says which steps)
   --skip-warmup auto|N         leave the warm-up out of the figures: auto (default) leaves
                                out the cache-filling first epoch of a run of several epochs
                                with an input cache, else the first step of a run of more than
@@ -104,7 +107,30 @@ analysis::Report analyse_trace(const std::string& path, const TraceOptions& trac
     throw store::Error(path + " holds no complete training step, so there is nothing to analyse" +
                        (why.empty() ? std::string() : " (" + why + ")"));
   }
+  if (options.steps) {
+    const analysis::StepRangeFit fit = analysis::fit_step_range(*reader, *options.steps);
+    if (const std::string error = analysis::step_range_error(fit, path); !error.empty())
+      throw UsageError(error);
+    if (const std::string note = analysis::step_range_note(fit, path); !note.empty())
+      std::cerr << "trainscope: " + note + "\n";
+  }
   return analysis::analyse_or_reuse(*reader, options);
+}
+
+ComparedRuns analyse_pair(const std::string& path_a, const std::string& path_b,
+                          const TraceOptions& trace, const analysis::AnalysisOptions& options) {
+  ComparedRuns runs{analyse_trace(path_a, trace, options), analyse_trace(path_b, trace, options),
+                    std::nullopt};
+  runs.common = analysis::common_warmup(runs.a, runs.b, options);
+  if (runs.common) {
+    analysis::AnalysisOptions aligned = options;
+    aligned.skip_warmup = runs.common->steps;
+    if (analysis::takes_common_warmup(runs.a, *runs.common))
+      runs.a = analyse_trace(path_a, trace, aligned);
+    if (analysis::takes_common_warmup(runs.b, *runs.common))
+      runs.b = analyse_trace(path_b, trace, aligned);
+  }
+  return runs;
 }
 
 }  // namespace ts::cli

@@ -7,9 +7,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli/args.hpp"
+#include "profiler/analysis/diff.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/store/reader.hpp"
 
@@ -39,8 +41,20 @@ std::string resolve_trace(const std::string& path, const TraceOptions& options);
 // Opens a trace; refuses one that holds no events at all.
 std::unique_ptr<store::Reader> open_trace(const std::string& path, const TraceOptions& options);
 
-// Opens and analyses a trace; refuses one that holds no complete training step.
+// Opens and analyses a trace; refuses one that holds no complete training step, and a --steps
+// range that holds none of its steps (a UsageError); says on stderr which steps it takes of a
+// range it holds in part.
 analysis::Report analyse_trace(const std::string& path, const TraceOptions& trace,
                                const analysis::AnalysisOptions& options);
+
+// Two runs analysed to be compared (diff, check --baseline): with the default warm-up rule both
+// leave out the same first steps (analysis::common_warmup), re-analysing the one that left out
+// fewer.
+struct ComparedRuns {
+  analysis::Report a, b;
+  std::optional<analysis::CommonWarmup> common;
+};
+ComparedRuns analyse_pair(const std::string& path_a, const std::string& path_b,
+                          const TraceOptions& trace, const analysis::AnalysisOptions& options);
 
 }  // namespace ts::cli

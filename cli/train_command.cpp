@@ -27,6 +27,7 @@
 #include "profiler/analysis/figure_format.hpp"
 #include "profiler/io/output_file.hpp"
 #include "profiler/json/writer.hpp"
+#include "profiler/store/file_header.hpp"
 #include "trainscope/meta_keys.hpp"
 
 namespace ts::cli {
@@ -289,8 +290,7 @@ class SetUpTrace {
   ~SetUpTrace() {
     if (path_.empty() || !ts::trace::session_active()) return;
     ts::trace::stop();
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
-      std::remove((path_ + suffix).c_str());
+    ts::store::discard_trace_files(path_);
   }
 
  private:
@@ -327,9 +327,7 @@ void start_trace(const TrainOptions& o, const JobInfo& job, SetUpTrace& set_up) 
     ts::trace::start(path, meta, options);
   } catch (const ts::trace::TraceError& e) {
     // A trace that could not be started (a full disk) leaves no file that is not a trace.
-    if (!existed)
-      for (const char* suffix : {"", "-wal", "-shm", "-journal"})
-        std::remove((path + suffix).c_str());
+    if (!existed) ts::store::discard_trace_files(path);
     throw UsageError(std::string("--trace: ") + e.what());
   }
   if (!existed) set_up.created(path);

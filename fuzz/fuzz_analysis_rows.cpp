@@ -30,6 +30,7 @@
 #include "profiler/analysis/report.hpp"
 #include "profiler/io/chrome_trace.hpp"
 #include "profiler/store/error.hpp"
+#include "profiler/store/file_header.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/store/writer.hpp"
 #include "scratch_dir.hpp"
@@ -125,7 +126,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const ts::fuzz::RowsInput in = ts::fuzz::RowsDecoder(data, size).decode();
   const std::string& dir = ts::fuzz::scratch_dir("fuzz_analysis_rows");
   const std::string db = dir + "/rows.db";
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((db + suffix).c_str());
+  ts::store::discard_trace_files(db);
   ts::store::WriterOptions options;
   options.page_size = 4096;
   options.staged = (in.flags & 1) != 0;

@@ -27,6 +27,7 @@
 #include "profiler/analysis/window_gaps.hpp"
 #include "profiler/io/chrome_trace.hpp"
 #include "profiler/store/error.hpp"
+#include "profiler/store/file_header.hpp"
 #include "profiler/store/overview_codec.hpp"
 #include "profiler/store/reader.hpp"
 #include "scratch_dir.hpp"
@@ -144,7 +145,7 @@ void read_everything(const ts::store::Reader& r) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string& dir = ts::fuzz::scratch_dir("fuzz_store_reader");
   const std::string db = dir + "/trace.db";
-  for (const char* suffix : {"-wal", "-shm", "-journal"}) std::remove((db + suffix).c_str());
+  for (const char* suffix : ts::store::kCompanionSuffixes) std::remove((db + suffix).c_str());
 #ifdef TS_FUZZ_SPLIT_WAL
   std::uint32_t n = 0;
   if (size >= 4) std::memcpy(&n, data, 4);  // little-endian hosts only: any split will do

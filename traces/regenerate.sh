@@ -46,15 +46,16 @@ if [[ $reports_only == 0 ]]; then
   trap 'rm -rf "$work"' EXIT
   "$bin" make-dataset --from synthetic:256 --to "images:$work/digits" >/dev/null
 
-  # Input-bound: PNG files read, decoded and augmented on the training thread, one at a time,
-  # feeding a small model on the CPU backend.
+  # The same job twice, naive against tuned (`trainscope diff traces/input_bound.db
+  # traces/tuned.db`): an MLP on the CPU backend (1 thread) over 256 PNG digits from an image
+  # folder, 2 epochs of 8 steps, with augmentation.
+  # Input-bound: every sample read, decoded and augmented on the training thread, one at a time.
   capture input_bound --backend cpu --threads 1 --model mlp --dataset "images:$work/digits" \
-    --epochs 1 --batch 32 --pipeline naive --augment crop:2,flip
-  # Tuned: in-memory data behind a parallel worker and a deep prefetch buffer (8 batches ride
-  # out the scheduling stalls of a loaded machine), feeding a model whose steps take
-  # milliseconds; one backend thread leaves a core to the input worker.
-  capture tuned --backend cpu --threads 1 --model cnn --dataset synthetic:512 --epochs 2 \
-    --batch 64 --pipeline tuned --prefetch 8
+    --epochs 2 --batch 32 --pipeline naive --augment crop:2,flip
+  # Tuned: the same with a parallel worker, a memory cache (epoch 1 fills it) and a deep prefetch
+  # buffer (8 batches ride out the scheduling stalls of a loaded machine).
+  capture tuned --backend cpu --threads 1 --model mlp --dataset "images:$work/digits" \
+    --epochs 2 --batch 32 --pipeline tuned --augment crop:2,flip --prefetch 8
   # OpenCL: kernels, launches, copies on two queues and synchronisation.
   capture opencl --backend opencl --model mlp --dataset synthetic:256 --epochs 1 --batch 32 \
     --pipeline tuned

@@ -32,12 +32,32 @@ Dataset load_synthetic(const std::string& spec, const std::string& arg, std::uin
   return make_synthetic_digits(n, seed);
 }
 
-Dataset load_mnist(std::string dir) {
+// True when `dir` is the default MNIST folder, however it is spelled ("./data/mnist").
+bool is_default_mnist_dir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec1, ec2;
+  const fs::path a = fs::weakly_canonical(fs::absolute(dir), ec1);
+  const fs::path b = fs::weakly_canonical(fs::absolute(default_mnist_dir()), ec2);
+  return !ec1 && !ec2 && a == b;
+}
+
+// Only the default folder is fetched into: an explicit DIR that lacks the files is most likely
+// a typo, and fetching would download 10 MB into a folder the user never meant to create.
+Dataset load_mnist(const std::string& dir) {
   namespace fs = std::filesystem;
   const std::string images = (fs::path(dir) / kMnistImagesFile).string();
   const std::string labels = (fs::path(dir) / kMnistLabelsFile).string();
   std::error_code ec;
   const auto present = [&] { return fs::exists(images, ec) && fs::exists(labels, ec); };
+  if (!present() && !is_default_mnist_dir(dir)) {
+    const std::string what =
+        fs::is_directory(dir, ec)
+            ? "does not hold " + std::string(kMnistImagesFile) + " and " + kMnistLabelsFile
+            : "does not exist";
+    throw DatasetError(
+        "MNIST folder '" + dir + "' " + what + " (only the default folder, " + default_mnist_dir() +
+        ", is fetched on first use; to fetch into this one: " + mnist_fetch_command(dir) + ")");
+  }
   if (!present() && !(run_mnist_fetch(dir) && present())) {
     throw DatasetError("MNIST files '" + images + "' and '" + labels +
                        "' are missing; fetch them with: " + mnist_fetch_command(dir));

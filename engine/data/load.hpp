@@ -11,9 +11,11 @@ namespace ts {
 // Loads the dataset a spec names:
 //   synthetic | synthetic:N   N procedurally drawn digits (default 10000), see synthetic.hpp
 //   mnist | mnist:DIR         DIR/train-images-idx3-ubyte.gz and DIR/train-labels-idx1-ubyte.gz;
-//                             DIR defaults to default_mnist_dir(). When the files are missing,
-//                             runs fetch-mnist.sh DIR (found as mnist_fetch.hpp says) unless
-//                             TRAINSCOPE_NO_FETCH is set to a non-empty value.
+//                             DIR defaults to default_mnist_dir(). When the files are missing
+//                             there, runs fetch-mnist.sh DIR (found as mnist_fetch.hpp says)
+//                             unless TRAINSCOPE_NO_FETCH is set to a non-empty value; a DIR given
+//                             explicitly (another folder) is never fetched into: missing files are
+//                             an error naming the folder.
 //   idx:IMAGES,LABELS         any IDX image and label files, raw or gzip
 // Returns images [count, height, width, channels] f32 in [0,1], labels [count] i32. `seed` only
 // affects synthetic data. Throws DatasetError on an unknown spec (listing the accepted forms) or

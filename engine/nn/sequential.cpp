@@ -294,7 +294,10 @@ FitResult Sequential::fit(const Dataset& data, const FitOptions& options) {
   BatchFeed feed;
   feed.batches_per_epoch = batcher.batches_per_epoch();
   feed.start_epoch = [&](int epoch) { batcher.start_epoch(epoch); };
-  feed.next = [&](HostBatch& b) { return batcher.next(b); };
+  feed.next = [&](HostBatch& b) {
+    TS_ZONE("batch", input_batch);  // the trainer copies the batch's samples itself
+    return batcher.next(b);
+  };
   return fit_loop(feed, options);
 }
 
@@ -325,8 +328,11 @@ FitResult Sequential::fit(Pipeline& input, const FitOptions& options) {
 }
 
 namespace {
+// Taking the next batch. The feed records its own input work and waits inside this zone (an
+// input pipeline's "wait for batch", the batcher's copy); what is left of the zone is the
+// hand-over of a batch that was ready, never input wait.
 bool next_batch(const std::function<bool(HostBatch&)>& next, HostBatch& batch) {
-  TS_ZONE("wait for batch", input_wait);
+  TS_ZONE("take batch", input_handoff);
   return next(batch);
 }
 }  // namespace
@@ -393,12 +399,17 @@ FitResult Sequential::fit_loop(const BatchFeed& feed, const FitOptions& options)
     share_ =
         total > 0 ? static_cast<float>(static_cast<double>(local) * comm->size() / total) : 0.0f;
   };
-  // Data parallelism: a rank whose shard has no (more) samples for a step takes it empty.
+  // The next batch into `batch`; false when the feed ran out early, which ends the epoch. With
+  // data parallelism every rank takes every step: a rank whose shard has no (more) samples for a
+  // step takes it empty (size 0) instead.
   const auto fetch = [&](HostBatch& batch) {
-    const bool got = next_batch(feed.next, batch);
-    if (!got) batch.size = 0;
-    return got;
+    if (next_batch(feed.next, batch)) return true;
+    batch.size = 0;
+    return parallel;
   };
+  // An empty batch is trained as an empty step only under data parallelism, where the ranks'
+  // allreduce needs every rank's step.
+  const auto trainable = [&](std::int64_t size) { return size > 0 || !parallel; };
   const auto fit_start = std::chrono::steady_clock::now();
   std::int64_t total_samples = 0, global_step = 0;
   HostBatch current, upcoming;
@@ -427,54 +438,38 @@ FitResult Sequential::fit_loop(const BatchFeed& feed, const FitOptions& options)
       bool got = true;
       {
         TS_STEP(global_step);
-        if (parallel && feed.prefetch_to_device) {
+        if (feed.prefetch_to_device) {
           if (!staged_next) {
-            fetch(current);
-            staged = current.size > 0 ? stage_batch(current, slot, true) : Staged{};
-          }
-          const std::int64_t size = staged.size;
-          set_share(size, step);
-          if (size > 0) {
-            wait_staged(staged);
-            enqueue_train(slot, size);
-          } else {
-            enqueue_empty_step();
-          }
-          staged_next = step + 1 < feed.batches_per_epoch;
-          if (staged_next) {
-            fetch(upcoming);
-            staged = upcoming.size > 0 ? stage_batch(upcoming, 1 - slot, true) : Staged{};
-          }
-          r = finish_train(size);
-          std::swap(current, upcoming);
-          slot = 1 - slot;
-        } else if (parallel) {
-          fetch(current);
-          set_share(current.size, step);
-          if (current.size > 0) {
-            r = train_step(current);
-          } else {
-            enqueue_empty_step();
-            r = finish_train(0);
-          }
-        } else if (feed.prefetch_to_device) {
-          if (!staged_next) {
-            got = next_batch(feed.next, current);
-            if (got) staged = stage_batch(current, slot, true);
+            got = fetch(current);
+            staged = got && trainable(current.size) ? stage_batch(current, slot, true) : Staged{};
           }
           if (got) {
             const std::int64_t size = staged.size;
-            wait_staged(staged);
-            enqueue_train(slot, size);
-            staged_next = step + 1 < feed.batches_per_epoch && next_batch(feed.next, upcoming);
-            if (staged_next) staged = stage_batch(upcoming, 1 - slot, true);
+            set_share(size, step);
+            if (trainable(size)) {
+              wait_staged(staged);
+              enqueue_train(slot, size);
+            } else {
+              enqueue_empty_step();
+            }
+            staged_next = step + 1 < feed.batches_per_epoch && fetch(upcoming);
+            if (staged_next)
+              staged = trainable(upcoming.size) ? stage_batch(upcoming, 1 - slot, true) : Staged{};
             r = finish_train(size);
             std::swap(current, upcoming);
             slot = 1 - slot;
           }
         } else {
-          got = next_batch(feed.next, current);
-          if (got) r = train_step(current);
+          got = fetch(current);
+          if (got) {
+            set_share(current.size, step);
+            if (trainable(current.size)) {
+              r = train_step(current);
+            } else {
+              enqueue_empty_step();
+              r = finish_train(0);
+            }
+          }
         }
       }
       if (!got) break;  // the producer ran out early (a batch of only skipped samples)

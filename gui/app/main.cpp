@@ -5,9 +5,12 @@
 #include <QCommandLineParser>
 #include <QRegularExpression>
 #include <cstdio>
+#include <optional>
 
 #include "gui/widgets/main_window.hpp"
 #include "gui/widgets/screenshot.hpp"
+#include "profiler/analysis/steps.hpp"
+#include "profiler/import_cache/trace_source.hpp"
 
 namespace {
 
@@ -35,6 +38,28 @@ void quiet_handler(QtMsgType type, const QMessageLogContext& context, const QStr
   if (g_qt_handler != nullptr) g_qt_handler(type, context, message);
 }
 
+// Parses the command line into `parser` without an application object. Returns the exit code
+// when the command line is answered here: help or the version on stdout (0), or a usage error on
+// stderr (2); nullopt to go on.
+std::optional<int> answer_without_display(QCommandLineParser& parser, int argc, char** argv) {
+  QStringList args;
+  for (int i = 0; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+  if (!parser.parse(args)) return usage_error(parser.errorText());
+  if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
+    // Without an application the usage line cannot name the program itself.
+    QString help = parser.helpText();
+    help.replace(QLatin1String("<executable_name>"), QCoreApplication::applicationName());
+    std::fputs(qPrintable(help), stdout);
+    return 0;
+  }
+  if (parser.isSet(QStringLiteral("version"))) {
+    std::printf("%s %s\n", qPrintable(QCoreApplication::applicationName()),
+                qPrintable(QCoreApplication::applicationVersion()));
+    return 0;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -42,16 +67,16 @@ int main(int argc, char** argv) {
   // A screenshot needs no display: render offscreen unless told otherwise.
   if (wants_screenshot(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
     qputenv("QT_QPA_PLATFORM", "offscreen");
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("trainscope"));
-  QApplication::setApplicationName(QStringLiteral("trainscope-gui"));
-  QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+  QCoreApplication::setOrganizationName(QStringLiteral("trainscope"));
+  QCoreApplication::setApplicationName(QStringLiteral("trainscope-gui"));
+  QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
 
   QCommandLineParser parser;
   parser.setApplicationDescription(QStringLiteral("The trainscope trace viewer."));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A trace file to open."));
+  parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A trace file to open."),
+                               QStringLiteral("[FILE]"));
   const QCommandLineOption screenshot(
       QStringLiteral("screenshot"), QStringLiteral("Render a view of FILE into OUT.png and exit."),
       QStringLiteral("OUT.png"));
@@ -113,7 +138,10 @@ int main(int argc, char** argv) {
                      "lane or tables): the timeline of a very large trace at once."));
   parser.addOptions({screenshot, view, size, steps, skip_warmup, compare, window, step_marker, run,
                      kernel, pin, fold, scroll, no_analysis});
-  parser.process(app);  // --help and --version exit here
+  // Parsed before the QApplication exists, which needs a display: --help, --version and bad
+  // usage answer on any terminal.
+  if (const std::optional<int> exit_code = answer_without_display(parser, argc, argv))
+    return *exit_code;
 
   const QStringList files = parser.positionalArguments();
   if (files.size() > 1)
@@ -145,6 +173,25 @@ int main(int argc, char** argv) {
   ts::import::ImportOptions import;
   import.step_marker = parser.value(step_marker).toStdString();
   import.tf_run = parser.value(run).toStdString();
+  // A --steps range the trace does not hold is bad usage; one it holds in part is taken where
+  // it does, and said. A file that does not open is left to the viewer's own error.
+  if (step_range && !files.isEmpty()) {
+    std::optional<ts::analysis::StepRangeFit> fit;
+    try {
+      const ts::store::Reader reader(
+          ts::import::open_trace_source(files.first().toStdString(), {import, {}}).path);
+      fit = ts::analysis::fit_step_range(reader, *step_range);
+    } catch (const std::exception&) {
+    }
+    const std::string file = files.first().toStdString();
+    if (fit && !ts::analysis::step_range_error(*fit, file).empty())
+      return usage_error(QString::fromStdString(ts::analysis::step_range_error(*fit, file)));
+    if (fit && !ts::analysis::step_range_note(*fit, file).empty())
+      std::fprintf(stderr, "trainscope-gui: %s\n",
+                   ts::analysis::step_range_note(*fit, file).c_str());
+  }
+  // The checks above need no display; from here on the viewer does (or the offscreen one).
+  QApplication app(argc, argv);
   if (!parser.isSet(screenshot)) {
     ts::gui::MainWindow window;
     window.set_analysis_options(analysis);

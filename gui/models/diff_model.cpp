@@ -2,9 +2,12 @@
 
 #include <QBrush>
 #include <QColor>
+#include <algorithm>
+#include <cmath>
 
 #include "gui/models/format.hpp"
 #include "gui/models/palette.hpp"
+#include "profiler/analysis/figure_format.hpp"
 
 namespace ts::gui {
 
@@ -12,6 +15,15 @@ namespace {
 
 QString signed_text(double v, const QString& text) {
   return (v > 0 ? "+" : "") + text;
+}
+
+// "313-1564 (1 252 of 1 565)": the steps one side's figures cover.
+QString scope_text(const analysis::DiffScope& s) {
+  QString out = s.first == s.last ? QString::number(s.first)
+                                  : QStringLiteral("%1-%2").arg(s.first).arg(s.last);
+  if (s.steps != s.whole_steps)
+    out += QStringLiteral(" (%1 of %2)").arg(format_count(s.steps), format_count(s.whole_steps));
+  return out;
 }
 
 QString change_text(const analysis::Delta& d) {
@@ -47,10 +59,13 @@ void DiffModel::set_diff(const analysis::RunDiff& d, const std::string& currency
   const auto add = [&](QString name, const analysis::Delta& delta, Unit unit, int better) {
     lines_.push_back({std::move(name), delta, unit, better, {}, {}});
   };
+  lines_.push_back(
+      {tr("Steps compared"), {}, Unit::text, 0, scope_text(d.scope_a), scope_text(d.scope_b)});
   add(tr("Steps"), d.steps, Unit::count, 0);
   add(tr("Step time, mean"), d.step_mean_ms, Unit::ms, -1);
   add(tr("Step time, p50"), d.step_p50_ms, Unit::ms, -1);
   add(tr("Step time, p90"), d.step_p90_ms, Unit::ms, -1);
+  add(tr("Step time, mean over every step"), d.whole_step_mean_ms, Unit::ms, -1);
   add(tr("Samples/s"), d.samples_per_s, Unit::rate, +1);
   add(tr("Input share of step time"), d.input_pct, Unit::pct, -1);
   lines_.push_back(
@@ -66,7 +81,13 @@ void DiffModel::set_diff(const analysis::RunDiff& d, const std::string& currency
     for (int c = 0; c < analysis::kIdleCauseCount; ++c)
       add(tr("Idle, ") + idle_cause_label(static_cast<analysis::IdleCause>(c)) + tr(" per step"),
           d.idle_by_cause_ms_per_step[static_cast<std::size_t>(c)], Unit::ms, -1);
-    add(tr("Idle cost per 1 000 steps"), d.idle_cost_per_1000_steps, Unit::money, -1);
+    // At a scale where the larger of the two reads in cents.
+    const auto scale = analysis::fmt::cost_scale(
+        std::max(std::fabs(d.idle_cost_per_1000_steps.a), std::fabs(d.idle_cost_per_1000_steps.b)) /
+        1e3);
+    const double k = scale.steps / 1e3;
+    add(tr("Idle cost per %1").arg(QString::fromStdString(scale.name)),
+        {d.idle_cost_per_1000_steps.a * k, d.idle_cost_per_1000_steps.b * k}, Unit::money, -1);
   }
   const auto stage = [](const std::optional<std::string>& s) {
     return s ? QString::fromStdString(*s) : QStringLiteral("—");
@@ -91,13 +112,18 @@ QString DiffModel::value_text(const Line& l, double v) const {
     case Unit::pct:
       return format_pct(v);
     case Unit::rate:
-      return format_rate(v, QStringLiteral("/s"));
+      return v > 0 ? format_rate(v, QStringLiteral("/s")) : tr("n/a");
     case Unit::money:
       return format_money(v, currency_);
     case Unit::text:
       break;
   }
   return {};
+}
+
+bool DiffModel::comparable(const Line& l) {
+  // A rate of 0 is unknown (an imported trace has no batch size): nothing to compare.
+  return l.unit != Unit::rate || (l.d.a > 0 && l.d.b > 0);
 }
 
 int DiffModel::rowCount(const QModelIndex& parent) const {
@@ -115,7 +141,7 @@ QVariant DiffModel::data(const QModelIndex& index, int role) const {
   const bool text = l.unit == Unit::text;
   if (role == ChangePctRole) {
     const auto pct = l.d.change_pct();
-    return text || !pct ? QVariant() : QVariant(*pct);
+    return text || !pct || !comparable(l) || l.unit == Unit::pct ? QVariant() : QVariant(*pct);
   }
   if (role == WorseRole)
     return !text && l.better != 0 && l.d.delta() != 0 && (l.better < 0) == (l.d.delta() > 0);
@@ -134,11 +160,13 @@ QVariant DiffModel::data(const QModelIndex& index, int role) const {
     case B:
       return text ? QVariant(l.text_b) : raw ? QVariant(l.d.b) : QVariant(value_text(l, l.d.b));
     case Delta:
-      if (text) return {};
-      return raw ? QVariant(l.d.delta())
-                 : QVariant(signed_text(l.d.delta(), value_text(l, l.d.delta())));
+      if (text || !comparable(l)) return {};
+      if (raw) return QVariant(l.d.delta());
+      // A share changes by percentage points, not by a percentage of itself.
+      if (l.unit == Unit::pct) return format_pp(l.d.delta());
+      return signed_text(l.d.delta(), value_text(l, l.d.delta()));
     case Change:
-      if (text) return {};
+      if (text || !comparable(l) || l.unit == Unit::pct) return {};
       return raw ? QVariant(l.d.change_pct().value_or(0)) : QVariant(change_text(l.d));
     default:
       return {};

@@ -1,6 +1,8 @@
 // The compare view's tables (analysis::RunDiff): DiffModel lists the run figures of A and B with
 // their change, KernelDiffModel the per-kernel time per step. Changes for the worse are red,
-// for the better green.
+// for the better green. Shares change by percentage points ("-21.1 pp", no relative change), a
+// figure a run does not have (samples/s without a batch size) reads "n/a", money reads at a
+// scale where it shows cents ("Idle cost per 1 M steps").
 #pragma once
 
 #include <QAbstractTableModel>
@@ -39,6 +41,7 @@ class DiffModel : public QAbstractTableModel {
     QString text_a, text_b;  // Unit::text
   };
   QString value_text(const Line& l, double v) const;
+  static bool comparable(const Line& l);  // both values known
 
   std::vector<Line> lines_;
   std::string currency_ = "$";  // the reports' (RunDiff does not carry it)

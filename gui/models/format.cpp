@@ -29,6 +29,10 @@ QString format_pct(double pct) {
   return QString::fromStdString(fmt::pct(pct));
 }
 
+QString format_pp(double points) {
+  return QString::fromStdString(fmt::pp(points));
+}
+
 QString format_count(std::int64_t n) {
   return QString::fromStdString(fmt::count(n));
 }

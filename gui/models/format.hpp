@@ -12,10 +12,11 @@ QString format_ns(double ns);  // "850 ns", "12.3 µs", "4.56 ms", "1.23 s"
 // A time from the start of the trace, to the microsecond whatever its size, so that events a
 // few µs apart read apart: "+0.004 ms", "+813.204 ms", "+12.345678 s".
 QString format_offset_ns(std::int64_t ns);
-QString format_ms(double ms);                                      // "1.84 ms", "1 234 ms"
-QString format_pct(double pct);                                    // "63.0 %"
-QString format_count(std::int64_t n);                              // "1 000 000"
-QString format_money(double amount, const std::string& currency);  // "$0.12"
+QString format_ms(double ms);          // "1.84 ms", "1 234 ms"
+QString format_pct(double pct);        // "63.0 %"
+QString format_pp(double points);      // a change of a share: "+4.2 pp", "-21.1 pp"
+QString format_count(std::int64_t n);  // "1 000 000"
+QString format_money(double amount, const std::string& currency);  // "$0.12", "-$0.42"
 QString format_bytes(double bytes);                                // "512 B", "4.0 KiB", "1.5 MiB"
 QString format_rate(double per_s, const QString& unit);  // "12 345 samples/s", "12.5 samples/s"
 QString format_compact(double v);  // "812", "1.98 k", "1.98 M", "2.5 G": counter values

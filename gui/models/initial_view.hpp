@@ -1,8 +1,9 @@
-// Where the timeline opens: a few steps around the first input-bound step (or around the middle
-// of the run, past warm-up, when none is found), so the first frame shows exact events of a small
-// window instead of waiting for the whole-trace summary. The first input-bound step is found by
-// analysing the steps from the start (analysis::EventPass over a range query) until one is
-// input-bound or a budget of events is spent, so opening costs a bounded amount of reading.
+// Where the timeline opens: a few steps around the first input-bound step past the warm-up (or
+// from the first step past the warm-up, the first the figures cover, when none is found), so the
+// first frame shows exact events of a small window instead of waiting for the whole-trace summary.
+// The first input-bound step is found by analysing the steps from the start (analysis::EventPass
+// over a range query) until one is input-bound or a budget of events is spent, so opening costs a
+// bounded amount of reading.
 #pragma once
 
 #include <cstdint>

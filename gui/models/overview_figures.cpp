@@ -34,8 +34,12 @@ std::vector<Figure> overview_figures(const analysis::Report& r) {
       r.samples_per_s,
       r.batch ? QStringLiteral("batch %1").arg(*r.batch) : QStringLiteral("batch size unknown"));
   add("input_pct", QStringLiteral("input share of step time"), format_pct(r.input_pct), r.input_pct,
-      QStringLiteral("%1 of %2 steps input-bound")
-          .arg(format_count(r.input_bound_steps), format_count(r.steps)),
+      r.input_bound_steps == 0
+          ? QStringLiteral("0 of %1 steps input-bound").arg(format_count(r.steps))
+          : QStringLiteral("%1 of %2 steps input-bound: %3 highly, %4 moderately")
+                .arg(format_count(r.input_bound_steps), format_count(r.steps),
+                     format_count(r.input_bound_steps_high),
+                     format_count(r.input_bound_steps - r.input_bound_steps_high)),
       r.verdict != analysis::Verdict::none);
   if (r.device.has_device) {
     add("device.busy_pct", QStringLiteral("device busy"), format_pct(r.device.busy_pct),

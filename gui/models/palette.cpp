@@ -4,6 +4,7 @@ namespace ts::gui {
 
 using analysis::IdleCause;
 using analysis::Part;
+using analysis::Verdict;
 using trace::Category;
 
 QColor category_color(Category c) {
@@ -36,6 +37,8 @@ QColor category_color(Category c) {
       return QColor(0x00, 0xac, 0xc1);
     case Category::collective:
       return QColor(0x8d, 0x6e, 0x63);
+    case Category::input_handoff:  // host work, but input's: between host compute and input
+      return QColor(0xf4, 0x8f, 0xb1);
     case Category::other:
       break;
   }
@@ -54,6 +57,8 @@ QColor part_color(Part p) {
       return category_color(Category::h2d);
     case Part::input_wait:
       return category_color(Category::input_wait);
+    case Part::input_handoff:
+      return category_color(Category::input_handoff);
     case Part::launch:
       return category_color(Category::launch);
     case Part::sync:
@@ -82,6 +87,42 @@ QColor idle_cause_color(IdleCause c) {
   return QColor(0x9e, 0x9e, 0x9e);
 }
 
+QColor input_class_color(Verdict v) {
+  switch (v) {
+    case Verdict::high:
+      return category_color(Category::input_wait);
+    case Verdict::moderate:
+      return QColor(0xfb, 0x8c, 0x00);
+    case Verdict::none:
+      break;
+  }
+  return category_color(Category::step);
+}
+
+QColor input_class_tint(Verdict v) {
+  switch (v) {
+    case Verdict::high:
+      return QColor(0xff, 0xeb, 0xee);
+    case Verdict::moderate:
+      return QColor(0xff, 0xf3, 0xe0);
+    case Verdict::none:
+      break;
+  }
+  return QColor(Qt::white);
+}
+
+QString input_class_label(Verdict v) {
+  switch (v) {
+    case Verdict::high:
+      return QStringLiteral("highly input-bound");
+    case Verdict::moderate:
+      return QStringLiteral("moderately input-bound");
+    case Verdict::none:
+      break;
+  }
+  return QString();
+}
+
 QColor text_color_on(const QColor& background) {
   const double luma =
       0.299 * background.redF() + 0.587 * background.greenF() + 0.114 * background.blueF();
@@ -100,6 +141,8 @@ QString part_label(Part p) {
       return QStringLiteral("host→device copy");
     case Part::input_wait:
       return QStringLiteral("input wait");
+    case Part::input_handoff:
+      return QStringLiteral("input hand-over");
     case Part::launch:
       return QStringLiteral("launch");
     case Part::sync:

@@ -14,6 +14,13 @@ namespace ts::gui {
 QColor category_color(trace::Category c);
 QColor part_color(analysis::Part p);
 QColor idle_cause_color(analysis::IdleCause c);
+// A step's input class (analysis::StepSummary::input_verdict), the same in the overview's marks,
+// the timeline's step lane and the steps table: high the input-wait red, moderate orange; none
+// the plain step colour. The row tint of the tables is its faint version.
+QColor input_class_color(analysis::Verdict v);
+QColor input_class_tint(analysis::Verdict v);
+// "highly input-bound", "moderately input-bound", "" for none.
+QString input_class_label(analysis::Verdict v);
 // Black or white, whichever reads better on `background`.
 QColor text_color_on(const QColor& background);
 

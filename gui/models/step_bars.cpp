@@ -42,6 +42,7 @@ void StepBarBuilder::add(std::size_t i, const analysis::StepSummary& s) {
         static_cast<double>(s.parts.ns[static_cast<std::size_t>(p)]) / 1e6;
   // Warm-up steps are drawn but not marked: the verdict leaves them out too.
   b.input_bound += s.input_bound && !s.warmup ? 1 : 0;
+  b.input_bound_high += s.input_verdict == analysis::Verdict::high && !s.warmup ? 1 : 0;
 }
 
 std::vector<StepBar> StepBarBuilder::finish() {

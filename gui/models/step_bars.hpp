@@ -1,8 +1,8 @@
 // The bars of the overview's step-time chart: one per step, or, past max_bars steps, one per run
 // of consecutive steps (the mean of each part), so a 100 000-step trace still draws a readable
-// chart. A bar remembers which steps it stands for, how many of them are input-bound (warm-up
-// steps are never counted: the verdict leaves them out), its slowest step (a spike must not
-// vanish in a mean: the chart draws it, and a click opens it) and its epoch.
+// chart. A bar remembers which steps it stands for, how many of them are input-bound, highly or
+// moderately (warm-up steps are never counted: the report's counts leave them out), its slowest
+// step (a spike must not vanish in a mean: the chart draws it, and a click opens it) and its epoch.
 #pragma once
 
 #include <algorithm>
@@ -21,22 +21,23 @@ struct StepBar {
   std::size_t first_index = 0, count = 0;              // into the steps
   std::array<double, analysis::kPartCount> part_ms{};  // mean per step
   std::size_t input_bound = 0;                         // input-bound steps among them
+  std::size_t input_bound_high = 0;                    // of them, highly input-bound
   std::size_t warmup = 0;                              // warm-up steps among them
   std::int64_t worst_step = 0;                         // the slowest step
   double max_ms = 0;                                   // and its time
   int epoch = 0;                                       // of its first step (0: unknown)
-  // Marked in the chart when any of its steps is input-bound; input_share() says how many.
+  // Marked in the chart with the highest class of its steps (warm-up ones left out): a bar of
+  // one step with that step's class, the same as the steps table, the timeline and the counts
+  // of the report.
+  analysis::Verdict mark() const {
+    return input_bound_high > 0 ? analysis::Verdict::high
+           : input_bound > 0    ? analysis::Verdict::moderate
+                                : analysis::Verdict::none;
+  }
   bool marked() const { return input_bound > 0; }
-  double input_share() const { return count > 0 ? static_cast<double>(input_bound) / count : 0; }
   double total_ms() const;
   // The input part of the bar's time (input wait + exposed host-to-device copies), in percent.
   double input_pct() const;
-  // An exception worth a mark: its input share is at least 5 % and twice the run's (a run that
-  // is input-bound throughout says so in its verdict; the marks point at the steps that stand
-  // out).
-  bool exceptional(double run_input_pct) const {
-    return input_pct() >= std::max(5.0, 2 * run_input_pct);
-  }
 };
 
 inline constexpr std::size_t kMaxStepBars = 200;

@@ -140,8 +140,9 @@ QVariant StepModel::cell(const analysis::StepSummary& s, int column, bool raw) c
     case InputPct:
       return raw ? QVariant(s.input_pct) : QVariant(format_pct(s.input_pct));
     case InputBound:
-      return raw ? QVariant(s.input_bound)
-                 : QVariant(s.input_bound ? tr("input-bound") : QString());
+      // Sorted by class: none, moderate, high.
+      return raw ? QVariant(static_cast<int>(s.input_verdict))
+                 : QVariant(input_class_label(s.input_verdict));
     case DeviceBusy:
       return raw ? QVariant(qint64(s.device_busy_ns)) : QVariant(format_ns(s.device_busy_ns));
     default:
@@ -174,10 +175,10 @@ QVariant StepModel::data(const QModelIndex& index, int role) const {
     case EndNsRole:
       return qint64(s.start_ns + s.dur_ns);
     case Qt::BackgroundRole:
-      return s.input_bound ? QVariant(QBrush(QColor(0xff, 0xeb, 0xee))) : QVariant();
+      return s.input_bound ? QVariant(QBrush(input_class_tint(s.input_verdict))) : QVariant();
     case Qt::ForegroundRole:
       return s.input_bound && index.column() == InputBound
-                 ? QVariant(QBrush(category_color(trace::Category::input_wait).darker(130)))
+                 ? QVariant(QBrush(input_class_color(s.input_verdict).darker(130)))
                  : QVariant();
     case Qt::TextAlignmentRole:
       return index.column() == InputBound ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)

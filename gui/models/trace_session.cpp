@@ -175,7 +175,10 @@ std::optional<std::pair<std::int64_t, std::int64_t>> TraceSession::initial_range
   } catch (const std::exception&) {
   }
   try {
-    const StepIndex::Around near = steps_.around(first_input_bound_step(), 1, 3);
+    // The first input-bound step the figures cover, else the first step they cover: never the
+    // warm-up they leave out.
+    const std::optional<std::int64_t> bound = first_input_bound_step();
+    const StepIndex::Around near = steps_.around(bound ? bound : analysed, 1, 3);
     const auto numbers = typical_steps(near.steps, near.centre,
                                        analysed.value_or(std::numeric_limits<std::int64_t>::min()));
     return numbers ? steps_time_range(near.steps, *numbers) : std::nullopt;
@@ -223,6 +226,7 @@ void TraceSession::analysis_done() {
     step_row_.input_pct = std::move(r.marks->input_pct);
     step_row_.input_bound = std::move(r.marks->input_bound);
     step_row_.bound_cum = std::move(r.marks->bound_cum);
+    step_row_.high_cum = std::move(r.marks->high_cum);
     emit reportReady();
   } else {
     analysis_error_ = r.error;

@@ -69,8 +69,8 @@ class TraceSession : public QObject {
   // The first input-bound step, looking at the first kInputBoundSearchEvents events only
   // (initial_view.hpp; read on the first call, on the calling thread: the GUI's).
   std::optional<std::int64_t> first_input_bound_step() const;
-  // Where the timeline opens: a few steps around that step, or around the middle of the run;
-  // nullopt (everything) for a trace without steps.
+  // Where the timeline opens: a few steps around that step, or from the first step the figures
+  // cover (past the warm-up they leave out); nullopt (everything) for a trace without steps.
   std::optional<std::pair<std::int64_t, std::int64_t>> initial_range() const;
 
   const TraceSummary& summary() const { return *summary_; }

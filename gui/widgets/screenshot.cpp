@@ -17,16 +17,6 @@ const std::pair<const char*, MainWindow::View> kViews[] = {
     {"kernels", MainWindow::View::kernels},   {"pipeline", MainWindow::View::pipeline},
     {"steps", MainWindow::View::steps},       {"compare", MainWindow::View::compare}};
 
-// A few steps around the first input-bound step (or the middle of the run, past warm-up).
-std::optional<std::pair<std::int64_t, std::int64_t>> screenshot_steps(const TraceSession& s) {
-  std::optional<std::int64_t> at;
-  const PackedSteps& steps = *s.step_figures();
-  for (std::size_t i = 0; i < steps.size() && !at; ++i)
-    if (const analysis::StepSummary st = steps.at(i); st.input_bound) at = st.step;
-  const StepIndex::Around near = s.steps().around(at, 1, 3);
-  return typical_steps(near.steps, near.centre);
-}
-
 // The time range showing steps numbered numbers.first..numbers.second (steps_time_range()), read
 // from the file.
 std::optional<std::pair<std::int64_t, std::int64_t>> steps_range(
@@ -63,6 +53,18 @@ MainWindow::View view_from_name(const QString& view) {
   return MainWindow::View::overview;
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> screenshot_time_range(
+    const TraceSession& s, const ScreenshotOptions& o) {
+  if (o.window_all) return std::nullopt;
+  if (o.window_ms) {
+    const std::int64_t origin = s.extent().first;
+    return std::pair{origin + static_cast<std::int64_t>(o.window_ms->first * 1e6),
+                     origin + static_cast<std::int64_t>(o.window_ms->second * 1e6)};
+  }
+  if (o.steps) return steps_range(s, *o.steps);
+  return s.initial_range();  // where the timeline opens for a user
+}
+
 QString take_screenshot(const ScreenshotOptions& o) {
   MainWindow w;
   w.resize(o.size);
@@ -84,14 +86,10 @@ QString take_screenshot(const ScreenshotOptions& o) {
   settle();
   if (o.view == QLatin1String("timeline")) {
     TimelineView* view = w.timeline()->view();
-    const std::int64_t origin = s.extent().first;
-    if (o.window_all) {
+    if (const auto range = screenshot_time_range(s, o)) {
+      view->show_range(range->first, range->second);
+    } else if (o.window_all) {
       view->show_all();
-    } else if (o.window_ms) {
-      view->show_range(origin + static_cast<std::int64_t>(o.window_ms->first * 1e6),
-                       origin + static_cast<std::int64_t>(o.window_ms->second * 1e6));
-    } else if (const auto steps = o.steps ? o.steps : screenshot_steps(s)) {
-      if (const auto range = steps_range(s, *steps)) view->show_range(range->first, range->second);
     }
     view->build_frame();  // asks for the window of exact events (and idle gaps) it needs
     wait_for_windows(s);

@@ -19,8 +19,9 @@ struct ScreenshotOptions {
   QString output;
   QString view = QStringLiteral("overview");  // overview|timeline|kernels|pipeline|steps|compare
   QSize size{1600, 1000};
-  // Timeline: the steps to show (first, last); by default a few steps around the first
-  // input-bound one, or around the middle of the run.
+  // Timeline: the steps to show (first, last); by default where the timeline opens for a user
+  // (TraceSession::initial_range: a few steps around the first input-bound one past the
+  // warm-up, else from the first step the figures cover).
   std::optional<std::pair<std::int64_t, std::int64_t>> steps;
   // Timeline: the time window to show instead, in ms from the trace's start; window_all: the
   // whole trace (drawn from the summary's level of detail).
@@ -39,6 +40,11 @@ struct ScreenshotOptions {
 // The views --view accepts, and the window's view of one of those names (overview otherwise).
 bool is_screenshot_view(const QString& view);
 MainWindow::View view_from_name(const QString& view);
+
+// The time range a timeline screenshot of `session` shows for `options` (window_ms, steps, or
+// where the timeline opens); nullopt: the whole trace.
+std::optional<std::pair<std::int64_t, std::int64_t>> screenshot_time_range(
+    const TraceSession& session, const ScreenshotOptions& options);
 
 // Renders and writes the PNG. Returns an empty string, or one sentence saying what failed.
 QString take_screenshot(const ScreenshotOptions& options);

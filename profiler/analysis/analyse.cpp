@@ -175,6 +175,7 @@ RankFigures rank_figures(const store::Reader& reader, std::int64_t process, cons
   k.input_pct = r.input_pct;
   k.verdict = r.verdict;
   k.input_bound_steps = r.input_bound_steps;
+  k.input_bound_steps_high = r.input_bound_steps_high;
   k.has_device = r.device.has_device;
   k.device_busy_pct = r.device.busy_pct;
   k.device_idle_pct = r.device.idle_pct;
@@ -259,7 +260,11 @@ void fill_phases(Report& r, const RunShape& shape, const std::string& why) {
     r.whole_run = *whole;
     r.whole_run.name = "whole run";
   }
-  if (auto warm = phase_of(r.per_step, [](const StepSummary& s) { return s.warmup; })) {
+  // The warm-up is what was left out before the analysed steps; steps after a --steps range are
+  // not warm-up (the whole run counts them).
+  if (auto warm = phase_of(r.per_step, [&r](const StepSummary& s) {
+        return s.warmup && s.step < r.analysed_first_step;
+      })) {
     r.warmup = *warm;
     r.warmup.name = "warm-up";
     r.warmup.warmup = true;
@@ -326,6 +331,8 @@ Report analyse_with(const store::Reader& reader, const AnalysisOptions& options,
     r.before_first_step_ns = std::max<std::int64_t>(0, first_step - pass.first_ns);
   }
   r.gpu_hour_price = options.gpu_hour_price;
+  r.step_input_bound_pct = options.step_input_bound_pct;
+  r.step_input_high_pct = options.step_input_high_pct;
   r.currency = options.currency;
   r.idle_cost_per_1000_steps =
       idle_cost_per_1000_steps(r.device.idle_ns, r.steps, options.gpu_hour_price);

@@ -33,7 +33,7 @@ constexpr std::size_t kLabelWidth = 34;  // "  " + label, padded; longer labels 
 // Percentages change by percentage points ("-21.1 pp"); a relative change of a share would read
 // as the share itself. Times (in ms) read in the unit their size needs ("26 ns", "4.12 µs",
 // "19.4 ms"), not a fixed "0.000 ms". Other figures show their relative change too.
-enum class Kind { value, share, time };
+enum class Kind { value, share, time, money };
 
 std::string signed_duration(double ms) {
   const auto ns = std::llround(std::isfinite(ms) ? ms * 1e6 : 0.0);
@@ -43,15 +43,17 @@ std::string signed_duration(double ms) {
 }
 
 std::string row(std::string_view label, const Delta& d, int decimals, std::string_view unit,
-                Kind kind = Kind::value) {
+                Kind kind = Kind::value, std::string_view currency = "") {
   auto cell = [&](double v) {
     if (kind == Kind::time) return fmt::duration(std::llround(std::isfinite(v) ? v * 1e6 : 0.0));
+    if (kind == Kind::money) return fmt::money(v, currency);
     return fmt::printf("%.*f", decimals, v) + std::string(unit);
   };
-  std::string change = kind == Kind::time ? signed_duration(d.delta())
-                       : kind == Kind::share
-                           ? signed_fixed(d.delta(), decimals) + " pp"
-                           : signed_fixed(d.delta(), decimals) + std::string(unit);
+  std::string change =
+      kind == Kind::time    ? signed_duration(d.delta())
+      : kind == Kind::money ? (d.delta() > 0 ? "+" : "") + fmt::money(d.delta(), currency)
+      : kind == Kind::share ? fmt::pp(d.delta())
+                            : signed_fixed(d.delta(), decimals) + std::string(unit);
   if (kind != Kind::share)
     if (const auto pct = d.change_pct()) change += fmt::printf(" (%+.1f %%)", *pct);
   std::string out = "  " + std::string(label);
@@ -65,6 +67,90 @@ std::string row(std::string_view label, const Delta& d, int decimals, std::strin
   };
   out += pad(cell(d.a)) + pad(cell(d.b));
   return out + "   " + change + "\n";
+}
+
+DiffScope scope_of(const Report& r) {
+  DiffScope s;
+  s.first = r.analysed_first_step;
+  s.last = r.analysed_last_step;
+  s.steps = r.steps;
+  s.left_out = warmup_steps(r);
+  s.why = r.warmup.steps > 0 ? r.warmup.why : "";
+  s.whole_first = r.whole_run.first_step;
+  s.whole_last = r.whole_run.last_step;
+  s.whole_steps = r.whole_run.steps;
+  return s;
+}
+
+// How much faster B runs than A from their mean step times and throughputs: samples/s compares
+// runs of different batch sizes fairly; step time when a batch is unknown. 0 when unknown.
+double speedup_of(double mean_a, double mean_b, double rate_a, double rate_b) {
+  if (rate_a > 0 && rate_b > 0) return rate_b / rate_a;
+  if (mean_a > 0 && mean_b > 0) return mean_a / mean_b;
+  return 0;
+}
+
+double samples_per_s(const Report& r) {
+  return r.samples_per_s > 0 && r.batch ? r.samples_per_s : 0.0;
+}
+
+// Throughput over every step: for the same batch and ranks it scales as 1 / mean step time.
+double whole_samples_per_s(const Report& r) {
+  const double rate = samples_per_s(r);
+  return rate > 0 && r.whole_run.step_mean_ms > 0
+             ? rate * r.step_time.mean_ms / r.whole_run.step_mean_ms
+             : 0.0;
+}
+
+std::string step_span(std::int64_t first, std::int64_t last) {
+  return first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last);
+}
+
+std::string steps_word(std::int64_t n) {
+  return fmt::count(n) + (n == 1 ? " step" : " steps");
+}
+
+// "first step", "first 313 steps"
+std::string first_steps(std::int64_t n) {
+  return n == 1 ? "first step" : "first " + fmt::count(n) + " steps";
+}
+
+// B faster: "62 % less device time: $1.56 saved of every $2.50 device-hour A rents"; B slower:
+// "91 % of B's device time is time A would not need ($2.28 of every $2.50 device-hour B rents)".
+// Either is a share of one hour, so never more than its price.
+std::string saving_clause(const Saving& s, const RunDiff& d, std::string_view hour) {
+  const std::string price = fmt::money(d.gpu_hour_price, d.currency);
+  const std::string time = hour == "device-hour" ? "device time" : "machine time";
+  if (s.b_slower)
+    return fmt::printf("%.0f %% of B's ", s.share_pct) + time + " is time A would not need (" +
+           fmt::money(s.per_device_hour, d.currency) + " of every " + price + " " +
+           std::string(hour) + " B rents)";
+  return fmt::printf("%.0f %% less ", s.share_pct) + time + ": " +
+         fmt::money(s.per_device_hour, d.currency) + " saved of every " + price + " " +
+         std::string(hour) + " A rents";
+}
+
+void saving_json(json::IndentedWriter& j, std::string_view key, const Saving& s) {
+  j.key(key)
+      .begin_object()
+      .field("share_pct", s.share_pct)
+      .field("of", s.b_slower ? "b" : "a")
+      .field("per_device_hour", s.b_slower ? -s.per_device_hour : s.per_device_hour)
+      .end_object();
+}
+
+void scope_json(json::IndentedWriter& j, std::string_view key, const DiffScope& s) {
+  j.key(key)
+      .begin_object()
+      .field("first_step", s.first)
+      .field("last_step", s.last)
+      .field("steps", s.steps)
+      .field("warmup_steps", s.left_out)
+      .field("warmup_why", s.why)
+      .field("whole_run_first_step", s.whole_first)
+      .field("whole_run_last_step", s.whole_last)
+      .field("whole_run_steps", s.whole_steps)
+      .end_object();
 }
 
 void delta_json(json::IndentedWriter& j, std::string_view key, const Delta& d) {
@@ -85,10 +171,44 @@ std::optional<double> Delta::change_pct() const {
   return (b - a) / std::fabs(a) * 100.0;
 }
 
-RunDiff diff(const Report& a, const Report& b) {
+Saving saving_at(double speedup, double gpu_hour_price) {
+  Saving s;
+  if (!(speedup > 0) || !std::isfinite(speedup)) return s;
+  s.b_slower = speedup < 1.0;
+  s.share_pct = (s.b_slower ? 1.0 - speedup : 1.0 - 1.0 / speedup) * 100.0;
+  s.per_device_hour = gpu_hour_price * s.share_pct / 100.0;
+  return s;
+}
+
+std::int64_t warmup_steps(const Report& r) {
+  const auto processes = static_cast<std::int64_t>(std::max<std::size_t>(1, r.ranks.size()));
+  return r.warmup.steps / processes;
+}
+
+bool takes_common_warmup(const Report& r, const CommonWarmup& common) {
+  const auto processes = static_cast<std::int64_t>(std::max<std::size_t>(1, r.ranks.size()));
+  return warmup_steps(r) != common.steps && r.whole_run.steps / processes > common.steps;
+}
+
+std::optional<CommonWarmup> common_warmup(const Report& a, const Report& b,
+                                          const AnalysisOptions& options) {
+  if (options.steps || options.skip_warmup != AnalysisOptions::kAutoWarmup) return std::nullopt;
+  const std::int64_t wa = warmup_steps(a), wb = warmup_steps(b);
+  if (wa == wb) return std::nullopt;
+  CommonWarmup c;
+  const Report& larger = wa > wb ? a : b;
+  c.steps = static_cast<int>(std::min<std::int64_t>(std::max(wa, wb), INT32_MAX));
+  c.why = std::string(wa > wb ? "A: " : "B: ") + larger.warmup.why;
+  return c;
+}
+
+RunDiff diff(const Report& a, const Report& b, const std::optional<CommonWarmup>& common) {
   RunDiff d;
   d.file_a = a.file;
   d.file_b = b.file;
+  d.scope_a = scope_of(a);
+  d.scope_b = scope_of(b);
+  d.common = common;
   d.steps = {static_cast<double>(a.steps), static_cast<double>(b.steps)};
   d.step_mean_ms = {a.step_time.mean_ms, b.step_time.mean_ms};
   d.step_p50_ms = {a.step_time.p50_ms, b.step_time.p50_ms};
@@ -134,17 +254,16 @@ RunDiff diff(const Report& a, const Report& b) {
                      return std::fabs(x.ms_per_step.delta()) > std::fabs(y.ms_per_step.delta());
                    });
 
-  // Samples/s compares runs of different batch sizes fairly; step time when a batch is unknown.
-  if (a.samples_per_s > 0 && b.samples_per_s > 0 && a.batch && b.batch)
-    d.speedup = b.samples_per_s / a.samples_per_s;
-  else if (a.step_time.mean_ms > 0 && b.step_time.mean_ms > 0)
-    d.speedup = a.step_time.mean_ms / b.step_time.mean_ms;
+  d.speedup =
+      speedup_of(a.step_time.mean_ms, b.step_time.mean_ms, samples_per_s(a), samples_per_s(b));
   d.gpu_hour_price = a.gpu_hour_price;
   d.currency = a.currency;
-  if (d.speedup > 0) {
-    d.device_time_saved_pct = (1.0 - 1.0 / d.speedup) * 100.0;
-    d.saving_per_device_hour = d.gpu_hour_price * d.device_time_saved_pct / 100.0;
-  }
+  if (d.speedup > 0) d.device_time_saved_pct = (1.0 - 1.0 / d.speedup) * 100.0;
+  d.saving = saving_at(d.speedup, d.gpu_hour_price);
+  d.whole_step_mean_ms = {a.whole_run.step_mean_ms, b.whole_run.step_mean_ms};
+  d.whole_speedup = speedup_of(a.whole_run.step_mean_ms, b.whole_run.step_mean_ms,
+                               whole_samples_per_s(a), whole_samples_per_s(b));
+  d.whole_saving = saving_at(d.whole_speedup, d.gpu_hour_price);
   return d;
 }
 
@@ -153,6 +272,8 @@ std::string headline(const RunDiff& d) {
   const bool faster = d.speedup >= 1.0;
   std::string out = faster ? fmt::printf("B is %.2f× faster than A", d.speedup)
                            : fmt::printf("B is %.2f× slower than A", 1.0 / d.speedup);
+  if (d.same_steps())
+    out += " over steps " + step_span(d.scope_a.first, d.scope_a.last) + " of both";
   out += ": " + fmt::ms(d.step_mean_ms.a) + " → " + fmt::ms(d.step_mean_ms.b) + " per step";
   if (d.samples_per_s.a > 0 && d.samples_per_s.b > 0)
     out += ", " + fmt::count(std::llround(d.samples_per_s.a)) + " → " +
@@ -163,30 +284,80 @@ std::string headline(const RunDiff& d) {
   return out + ".";
 }
 
+namespace {
+
+// Runs without a device (CPU training) rent the machine: its hours, no device idle time.
+std::string_view hour_of(const RunDiff& d) {
+  return d.device_a || d.device_b ? "device-hour" : "machine-hour";
+}
+
+}  // namespace
+
 std::string saving_sentence(const RunDiff& d) {
   if (d.speedup <= 0) return "";
-  const std::string price = fmt::money(d.gpu_hour_price, d.currency);
-  // Runs without a device (CPU training) rent the machine: its hours, no device idle time.
-  const bool device = d.device_a || d.device_b;
-  const std::string time = device ? "device time" : "machine time";
-  const std::string hour = device ? "device-hour" : "machine-hour";
-  if (d.speedup < 1.0)
-    return fmt::printf("B needs %.0f %% more ", (1.0 / d.speedup - 1.0) * 100.0) + time +
-           " than A for the same steps: " + fmt::money(-d.saving_per_device_hour, d.currency) +
-           " more per " + hour + " at " + price + "/hour.";
-  std::string out = fmt::printf("B does A's work in %.0f %% less ", d.device_time_saved_pct) +
-                    time + ": " + fmt::money(d.saving_per_device_hour, d.currency) +
-                    " saved of every " + price + " " + hour + " A rents";
-  if (device)
-    out += " (idle device time " + fmt::pct(d.device_idle_pct.a) + " → " +
-           fmt::pct(d.device_idle_pct.b) + ")";
+  const std::string_view hour = hour_of(d);
+  std::string out = d.saving.b_slower
+                        ? fmt::printf("B needs %.2f× A's ", 1.0 / d.speedup) +
+                              std::string(hour == "device-hour" ? "device" : "machine") +
+                              " time for the same work; " + saving_clause(d.saving, d, hour)
+                        : "B does A's work in " + saving_clause(d.saving, d, hour);
+  if (d.device_a || d.device_b)
+    out += "; idle device time " + fmt::pct(d.device_idle_pct.a) + " → " +
+           fmt::pct(d.device_idle_pct.b);
+  return out + ".";
+}
+
+std::string scope_sentence(const RunDiff& d) {
+  const DiffScope &a = d.scope_a, &b = d.scope_b;
+  const auto side = [](const DiffScope& s) {
+    std::string out = step_span(s.first, s.last);
+    if (s.steps != s.whole_steps)
+      out += " (" + fmt::count(s.steps) + " of " + steps_word(s.whole_steps) + ")";
+    return out;
+  };
+  std::string out;
+  if (d.same_steps())
+    out = "Steps compared: " + side(a) + " of both runs";
+  else
+    out = "Steps compared: A " + side(a) + ", B " + side(b);
+  if (d.common && d.scope_a.left_out == d.scope_b.left_out) {
+    out += " (each run's " + first_steps(d.common->steps) + " left out as warm-up; " +
+           printable(d.common->why) + ")";
+  } else if (a.left_out == b.left_out && a.left_out > 0 && a.why == b.why) {
+    out += " (each run's " + first_steps(a.left_out) + " left out: " + printable(a.why) + ")";
+  } else {
+    std::vector<std::string> parts;
+    if (a.left_out > 0) parts.push_back("A leaves out " + printable(a.why));
+    if (b.left_out > 0) parts.push_back("B leaves out " + printable(b.why));
+    if (!parts.empty()) {
+      out += " (";
+      for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "; " : "") + parts[i];
+      out += ")";
+    }
+    if (!d.same_steps()) out += ". The runs cover different steps: compare the whole-run line too";
+  }
+  return out + ".";
+}
+
+std::string whole_run_sentence(const RunDiff& d) {
+  if (d.whole_speedup <= 0) return "";
+  const DiffScope &a = d.scope_a, &b = d.scope_b;
+  std::string out = d.whole_speedup >= 1.0
+                        ? fmt::printf("B is %.2f× faster", d.whole_speedup)
+                        : fmt::printf("B is %.2f× slower", 1.0 / d.whole_speedup);
+  out += " over every step (A " + step_span(a.whole_first, a.whole_last) + ", B " +
+         step_span(b.whole_first, b.whole_last) + "): " + fmt::ms(d.whole_step_mean_ms.a) + " → " +
+         fmt::ms(d.whole_step_mean_ms.b) + " per step; " +
+         saving_clause(d.whole_saving, d, hour_of(d));
   return out + ".";
 }
 
 std::string to_text(const RunDiff& d) {
-  std::string out = headline(d) + "\n";
+  std::string out = headline(d) + "\n" + scope_sentence(d) + "\n";
   if (const std::string saving = saving_sentence(d); !saving.empty())
     out += "Saving: " + saving + "\n";
+  if (const std::string whole = whole_run_sentence(d); !whole.empty())
+    out += "Whole run: " + whole + "\n";
   out += "\nA  " + printable(d.file_a) + "\nB  " + printable(d.file_b) + "\n\n";
   out += "verdict" + std::string(kLabelWidth - 7, ' ') + std::string(verdict_name(d.verdict_a)) +
          " -> " + std::string(verdict_name(d.verdict_b)) +
@@ -211,7 +382,14 @@ std::string to_text(const RunDiff& d) {
     for (int c = 0; c < kIdleCauseCount; ++c)
       out += row("idle " + std::string(idle_cause_name(static_cast<IdleCause>(c))) + " per step",
                  d.idle_by_cause_ms_per_step[c], 3, " ms", Kind::time);
-    out += row("idle cost per 1 000 steps", d.idle_cost_per_1000_steps, 4, "");
+    // Money at a scale where it reads in cents, with its currency.
+    const fmt::CostScale scale = fmt::cost_scale(
+        std::max(std::fabs(d.idle_cost_per_1000_steps.a), std::fabs(d.idle_cost_per_1000_steps.b)) /
+        1e3);
+    const double k = scale.steps / 1e3;
+    out += row("idle cost per " + scale.name,
+               {d.idle_cost_per_1000_steps.a * k, d.idle_cost_per_1000_steps.b * k}, 2, "",
+               Kind::money, d.currency);
   }
   if (!d.kernels.empty()) {
     out += "\nkernels per step (largest change first)\n";
@@ -233,6 +411,17 @@ std::string to_json(const RunDiff& d) {
   j.begin_object();
   j.key("a").begin_object().field("file", d.file_a).end_object();
   j.key("b").begin_object().field("file", d.file_b).end_object();
+  j.key("steps_compared").begin_object();
+  scope_json(j, "a", d.scope_a);
+  scope_json(j, "b", d.scope_b);
+  j.field("same_steps", d.same_steps());
+  j.key("common_warmup_steps");
+  if (d.common) {
+    j.integer(d.common->steps);
+  } else {
+    j.null();
+  }
+  j.end_object();
   delta_json(j, "steps", d.steps);
   j.key("step_time_ms").begin_object();
   delta_json(j, "mean", d.step_mean_ms);
@@ -272,10 +461,18 @@ std::string to_json(const RunDiff& d) {
   j.key("saving")
       .begin_object()
       .field("device_time_pct", d.device_time_saved_pct)
-      .field("per_device_hour", d.saving_per_device_hour)
+      .field("share_pct", d.saving.share_pct)
+      .field("of", d.saving.b_slower ? "b" : "a")
+      .field("per_device_hour",
+             d.saving.b_slower ? -d.saving.per_device_hour : d.saving.per_device_hour)
       .field("gpu_hour_price", d.gpu_hour_price)
       .field("currency", d.currency)
       .end_object();
+  j.key("whole_run").begin_object();
+  delta_json(j, "step_time_mean_ms", d.whole_step_mean_ms);
+  j.field("speedup", d.whole_speedup);
+  saving_json(j, "saving", d.whole_saving);
+  j.end_object();
   j.key("kernels").begin_array();
   for (const KernelDelta& k : d.kernels) {
     j.begin_object().field("name", k.name).field("in_a", k.in_a).field("in_b", k.in_b);

@@ -1,7 +1,8 @@
 // Two runs side by side (profiler/analysis/README.md, "Diff"): `trainscope diff A B` and the
 // viewer's compare view. Figures that depend on the run's length (breakdown parts, kernel time) are
 // compared per step, so a run of 100 steps and one of 1 000 compare fairly; counts are per step
-// too.
+// too. Both runs leave out the same warm-up (common_warmup()), the diff says which steps each
+// side covers, and gives the speed-up over every step of both runs beside the steady state's.
 #pragma once
 
 #include <array>
@@ -30,8 +31,47 @@ struct KernelDelta {
   Delta share_pct;
 };
 
+// Which steps one side's figures cover.
+struct DiffScope {
+  std::int64_t first = 0, last = 0, steps = 0;  // the analysed steps
+  std::int64_t left_out = 0;                    // warm-up steps left out before them
+  std::int64_t whole_first = 0, whole_last = 0, whole_steps = 0;  // every step of the run
+  std::string why;  // why the warm-up was left out (the report's warm-up reason)
+};
+
+// What a speed-up is worth at a device-hour price, never more than the hour itself: when B is
+// faster, the share of A's device time B does not need (1 - 1/speedup) of every hour A rents;
+// when B is slower, the share of B's device time that A would not need (1 - speedup) of every
+// hour B rents.
+struct Saving {
+  double share_pct = 0;        // of the hour named by b_slower: A's (B faster) or B's (B slower)
+  double per_device_hour = 0;  // currency, 0 to the hour's price
+  bool b_slower = false;
+};
+Saving saving_at(double speedup, double gpu_hour_price);
+
+// The warm-up both runs leave out so that they compare like for like. The default rule
+// (AnalysisOptions::kAutoWarmup) depends on a run's shape: a run with an input cache leaves out
+// its whole first epoch, one without only its first step. A diff leaves out the larger of the two
+// warm-ups in both runs (its first `steps` steps each, --skip-warmup N), so that the same part of
+// the same job is compared. nullopt when one rule already applies to both: --steps, --skip-warmup,
+// or both leave out as many steps.
+struct CommonWarmup {
+  int steps = 0;
+  std::string why;  // "B: epoch 1 fills the input cache"
+};
+std::optional<CommonWarmup> common_warmup(const Report& a, const Report& b,
+                                          const AnalysisOptions& options);
+// The steps a report leaves out before its analysed ones, per process (rank).
+std::int64_t warmup_steps(const Report& r);
+// Whether re-analysing `r` with --skip-warmup `common.steps` leaves it steps to analyse (a run no
+// longer than the other's warm-up keeps its own rule, and the scope line says so).
+bool takes_common_warmup(const Report& r, const CommonWarmup& common);
+
 struct RunDiff {
   std::string file_a, file_b;
+  DiffScope scope_a, scope_b;
+  std::optional<CommonWarmup> common;  // the warm-up both left out, when it was aligned
   Delta steps;
   Delta step_mean_ms, step_p50_ms, step_p90_ms;
   std::array<Delta, kPartCount> breakdown_ms_per_step;  // mean ms per step of each part
@@ -51,19 +91,33 @@ struct RunDiff {
   // either is unknown), and what that saves. A step holds the device for its wall time, so the
   // share of device time saved is 1 - 1/speedup, priced per device-hour A rents.
   double speedup = 0;
-  double device_time_saved_pct = 0;   // of A's device time, for the same steps
-  double saving_per_device_hour = 0;  // currency per device-hour of A's run
+  double device_time_saved_pct = 0;  // of A's device time, for the same steps (negative: B needs
+                                     // more)
+  Saving saving;
+  // The same over every step of both runs (warm-up included): each run's whole work.
+  Delta whole_step_mean_ms;
+  double whole_speedup = 0;
+  Saving whole_saving;
   double gpu_hour_price = 2.50;
   std::string currency = "$";
+  // Whether both sides cover the same step numbers.
+  bool same_steps() const { return scope_a.first == scope_b.first && scope_a.last == scope_b.last; }
 };
 
-RunDiff diff(const Report& a, const Report& b);
+RunDiff diff(const Report& a, const Report& b, const std::optional<CommonWarmup>& common = {});
 
 // "B is 1.95× faster than A: 0.73 ms → 0.37 ms per step, 44 038 → 86 034 samples/s; input wait
 // per step -63 %." (the first line of to_text and of the viewer's compare page).
 std::string headline(const RunDiff& d);
 // What the speed-up saves, priced per device-hour; empty when the runs cannot be compared.
 std::string saving_sentence(const RunDiff& d);
+// Which steps each side covers: "Steps compared: 313-1564 of both (each run's first 313 steps
+// left out as warm-up; B: epoch 1 fills the input cache)."
+std::string scope_sentence(const RunDiff& d);
+// The comparison over every step of both runs: "Over every step (A 0-1564, B 0-1564): B is 2.66×
+// faster, 62 % less device time ($1.56 of every $2.50 device-hour A rents)."; empty when a run
+// has no step time.
+std::string whole_run_sentence(const RunDiff& d);
 
 // Text: one line per figure, A, B, the change; then the kernel table and the verdicts.
 std::string to_text(const RunDiff& d);

@@ -37,6 +37,8 @@ double finite(double v) {
   return std::isfinite(v) ? v : 0.0;
 }
 
+constexpr double kSmallestMoney = 0.001;
+
 // Groups the integer digits of a formatted number in threes with spaces, as the reports and the
 // docs write figures ("1 000 steps"): "1234567.8" -> "1 234 567.8". Four digits stay as they are.
 std::string group(std::string s) {
@@ -52,6 +54,12 @@ std::string group(std::string s) {
 
 std::string pct(double p) {
   return printf("%.1f %%", finite(p));
+}
+
+std::string pp(double points) {
+  const double v = finite(points);
+  // No "-0.0 pp" for a change that rounds to nothing.
+  return std::fabs(v) < 0.05 ? "0.0 pp" : printf("%+.1f pp", v);
 }
 
 std::string ms(double milliseconds) {
@@ -74,14 +82,35 @@ std::string duration(std::int64_t ns) {
 std::string money(double amount, std::string_view currency) {
   const double v = finite(amount);
   const double a = std::fabs(v);
-  // Amounts below one unit keep two significant digits (idle time per 1 000 steps of a small
-  // model costs fractions of a cent), with 2 to 8 decimals.
+  const std::string sign = v < 0 ? "-" : "";
+  // The sign comes before the currency ("-$0.42"). Amounts below one unit keep two significant
+  // digits down to a tenth of a cent ("$0.011", "$0.0028"); below that the figure is noise at any
+  // price, and reads as such instead of as "$0.00000038".
+  if (a != 0 && a < kSmallestMoney) return "under " + std::string(currency) + "0.001";
   if (a != 0 && a < 1) {
-    const int decimals = std::clamp(1 - static_cast<int>(std::floor(std::log10(a))), 2, 8);
-    return std::string(currency) + printf("%.*f", decimals, v);
+    const int decimals = std::clamp(1 - static_cast<int>(std::floor(std::log10(a))), 2, 4);
+    return sign + std::string(currency) + printf("%.*f", decimals, a);
   }
-  const std::string digits = group(printf("%.2f", v));
-  return std::string(currency) + digits;
+  return sign + std::string(currency) + group(printf("%.2f", a));
+}
+
+CostScale cost_scale(double largest_cost_per_step) {
+  const double a = std::fabs(finite(largest_cost_per_step));
+  if (a == 0 || a * 1e3 >= 0.01) return {1e3, "1 000 steps"};
+  return {1e6, "1 M steps"};
+}
+
+std::string money_per_steps(double cost_per_step, std::string_view currency) {
+  const CostScale s = cost_scale(cost_per_step);
+  return money(cost_per_step * s.steps, currency) + " per " + s.name;
+}
+
+std::string device_time(double hours) {
+  const double h = finite(hours);
+  const double a = std::fabs(h);
+  if (a >= 1) return group(printf("%.2f", h)) + " device-hours";
+  if (a * 60 >= 1) return printf("%.1f", h * 60) + " device-minutes";
+  return duration(std::llround(h * 3600e9)) + " of device time";
 }
 
 std::string count(std::int64_t n) {

@@ -38,6 +38,10 @@ void IntervalSorter::add(TrackRole role, Category category, std::int64_t start, 
     case Category::input_batch:
       part(Part::input_wait).add(start, end);
       break;
+    case Category::input_handoff:  // host work on the trainer, though not the model's
+      part(Part::input_handoff).add(start, end);
+      host_busy_.add(start, end);
+      break;
     case Category::launch:
       part(Part::launch).add(start, end);
       host_busy_.add(start, end);

@@ -22,6 +22,7 @@ std::string kept_report_key(const AnalysisOptions& o) {
   // Not threads (the figures do not depend on it) nor keep_gaps (a kept report lists no gap).
   std::string key(analysis_build_id());
   key += " input_bound_pct=" + number(o.step_input_bound_pct);
+  key += " input_high_pct=" + number(o.step_input_high_pct);
   key += " price=" + number(o.gpu_hour_price) + " currency=" + o.currency;
   key += " min_listed_gap_ns=" + std::to_string(o.min_listed_gap_ns);
   key += " steps=";

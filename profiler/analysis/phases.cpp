@@ -146,7 +146,8 @@ std::vector<PhaseFigures> epoch_figures(const std::vector<StepSummary>& per_step
 
 void sum_analysed(const std::vector<StepSummary>& per_step, Report& r) {
   r.breakdown = {};
-  r.step_time_total_ns = r.h2d_total_ns = r.input_bound_steps = r.steps = 0;
+  r.step_time_total_ns = r.h2d_total_ns = r.input_bound_steps = r.input_bound_steps_high = 0;
+  r.steps = 0;
   r.device.busy_ns = r.device.idle_ns = 0;
   r.device.idle_by_cause_ns = {};
   bool first = true;
@@ -161,6 +162,7 @@ void sum_analysed(const std::vector<StepSummary>& per_step, Report& r) {
     r.step_time_total_ns = sat_add(r.step_time_total_ns, s.dur_ns);
     r.h2d_total_ns = sat_add(r.h2d_total_ns, s.h2d_all_ns);
     if (s.input_bound) ++r.input_bound_steps;
+    if (s.input_verdict == Verdict::high) ++r.input_bound_steps_high;
     if (r.device.has_device) {
       r.device.busy_ns = sat_add(r.device.busy_ns, s.device_busy_ns);
       for (int c = 0; c < kIdleCauseCount; ++c)

@@ -23,7 +23,7 @@ std::string own_cause(const RankFigures& k, double* pct) {
   const Candidate candidates[] = {
       {"input", b[Part::input_wait] + b[Part::h2d]},
       {"device compute", b[Part::device_compute] + b[Part::d2h]},
-      {"host compute", b[Part::host_compute] + b[Part::launch]},
+      {"host compute", b[Part::host_compute] + b[Part::launch] + b[Part::input_handoff]},
       {"synchronisation", b[Part::sync]},
   };
   const Candidate* top = &candidates[0];
@@ -91,7 +91,8 @@ void analyse_ranks(Report& r) {
   s.wait_ms_per_step = wait;
   s.sentence = rank_name(*least) +
                (s.cause == "input" ? " is input-bound" : " is slowest in " + s.cause) + " (" +
-               fmt::pct(pct) + " of its step time): the other ranks wait " + fmt::ms(wait) +
+               fmt::pct(pct) + " of its step time): the other " +
+               (least->rank ? "ranks" : "processes") + " wait " + fmt::ms(wait) +
                " per step for it in collectives";
   r.straggler = s;
 }

@@ -114,7 +114,7 @@ std::string worth(const Report& r, std::string_view name) {
   std::string text = " Worth it: " + fmt::ms(r.step_time.mean_ms) + " → " +
                      fmt::ms(w->step_time_ms) + fmt::printf(" per step (%.2f× faster)", w->speedup);
   if (w->saving_device_hours > 0)
-    text += ", " + fmt::printf("%.3g", w->saving_device_hours) + " device-hours (" +
+    text += ", " + fmt::device_time(w->saving_device_hours) + " (" +
             fmt::money(w->saving, r.currency) + ") less for this run";
   return text + ".";
 }
@@ -142,8 +142,35 @@ std::string idle_cost(const Report& r, const AnalysisOptions& o) {
   return text + ".";
 }
 
+// The host time that kept the device waiting was mostly the trainer taking batches that were
+// ready (our engine's input_handoff zones): not input, not launches.
+std::string handoff_bound(const Report& r) {
+  const std::int64_t handoff = r.breakdown[Part::input_handoff];
+  std::string text = "The trainer spends " + fmt::pct(percent(handoff, r.step_time_total_ns)) +
+                     " of step time (" +
+                     fmt::duration(handoff / std::max<std::int64_t>(1, r.steps)) +
+                     " per step) taking batches that were already made, with the device idle: "
+                     "this is not input wait (input wait is " +
+                     fmt::pct(percent(r.breakdown[Part::input_wait], r.step_time_total_ns)) +
+                     ") but the hand-over, the input pipeline's lock and waking its workers";
+  if (r.host_cpu)
+    text += fmt::printf(", where on this host (%d cores, ", r.host_cpu->cores) +
+            fmt::pct(r.host_cpu->busy_pct) + " busy) a woken worker can take the trainer's core";
+  text +=
+      ". It costs about the same for every batch whatever its size: a larger --batch spreads it "
+      "over more samples";
+  const PipelineStats& p = r.pipeline;
+  if (r.host_cpu && p.workers && *p.workers >= r.host_cpu->cores)
+    text += fmt::printf(
+        ", and fewer input workers than cores (--parallel, now %d) leave the "
+        "trainer a core of its own",
+        *p.workers);
+  return text + ".";
+}
+
 std::string host_bound(const Report& r) {
   const std::int64_t host = r.device.idle_by_cause_ns[static_cast<int>(IdleCause::host)];
+  if (2 * r.breakdown[Part::input_handoff] >= host) return handoff_bound(r);
   std::int64_t kernels = 0, kernel_ns = 0;
   for (const KernelStat& k : r.kernels) {
     kernels += k.count;

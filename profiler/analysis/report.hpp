@@ -28,12 +28,13 @@ enum class Part : std::uint8_t {
   d2h,
   h2d,
   input_wait,
+  input_handoff,  // the trainer taking a batch that was ready (trace::Category::input_handoff)
   launch,
   sync,
   host_compute,
   other,  // also idle time: nothing recorded
 };
-inline constexpr int kPartCount = 9;
+inline constexpr int kPartCount = 10;
 std::string_view part_name(Part p);  // the report --json key: "device_compute", "d2h", ...
 
 struct Breakdown {
@@ -64,10 +65,13 @@ struct StepSummary {
   std::int64_t step = 0;
   std::int64_t start_ns = 0;
   std::int64_t dur_ns = 0;
-  Breakdown parts;                  // parts.total() == dur_ns
-  std::int64_t input_ns = 0;        // input wait + h2d on the critical path
-  double input_pct = 0;             // input_ns / dur_ns * 100
-  bool input_bound = false;         // input_pct >= AnalysisOptions::step_input_bound_pct
+  Breakdown parts;            // parts.total() == dur_ns
+  std::int64_t input_ns = 0;  // input wait + h2d on the critical path
+  double input_pct = 0;       // input_ns / dur_ns * 100
+  // By the verdict's thresholds (AnalysisOptions::step_input_bound_pct, step_input_high_pct):
+  // high at or above 20 % input, moderate at or above 5 %; input_bound: either of them.
+  bool input_bound = false;
+  Verdict input_verdict = Verdict::none;
   std::int64_t device_busy_ns = 0;  // union of all device-queue events inside the step
   std::array<std::int64_t, kIdleCauseCount> idle_by_cause_ns{};  // device idle, by cause
   std::int64_t h2d_all_ns = 0;             // every h2d copy inside the step, exposed or hidden
@@ -136,7 +140,8 @@ struct RankFigures {
   std::int64_t step_time_total_ns = 0;
   double input_pct = 0;
   Verdict verdict = Verdict::none;
-  std::int64_t input_bound_steps = 0;
+  std::int64_t input_bound_steps = 0;       // moderately or highly input-bound
+  std::int64_t input_bound_steps_high = 0;  // of them, highly input-bound
   bool has_device = false;
   double device_busy_pct = 0, device_idle_pct = 0;
   std::array<std::int64_t, kIdleCauseCount> idle_by_cause_ns{};
@@ -144,8 +149,11 @@ struct RankFigures {
 };
 
 struct AnalysisOptions {
-  double step_input_bound_pct = 5.0;  // a step is input-bound at or above this input %
-  double gpu_hour_price = 2.50;       // what an hour of the device costs, for idle cost
+  // A step is input-bound (moderately) at or above step_input_bound_pct of input, highly at or
+  // above step_input_high_pct too: the run verdict's 5 % and 20 % (XProf's split) by default.
+  double step_input_bound_pct = 5.0;
+  double step_input_high_pct = 20.0;
+  double gpu_hour_price = 2.50;  // what an hour of the device costs, for idle cost
   std::string currency = "$";
   // Idle gaps shorter than this are counted in every figure but not listed in
   // DeviceStats::gaps (a 10 M-event trace has millions of sub-microsecond gaps between kernels).
@@ -200,7 +208,10 @@ struct Report {
   Breakdown breakdown;   // summed over the steps
   double input_pct = 0;  // summed input / summed step time × 100
   Verdict verdict = Verdict::none;
-  std::int64_t input_bound_steps = 0;
+  std::int64_t input_bound_steps = 0;       // analysed steps moderately or highly input-bound
+  std::int64_t input_bound_steps_high = 0;  // of them, highly input-bound
+  // The thresholds the steps were classed by (AnalysisOptions::step_input_bound_pct, _high_pct).
+  double step_input_bound_pct = 5.0, step_input_high_pct = 20.0;
   DeviceStats device;
   double samples_per_s = 0;  // batch × steps / summed step time (0 when the batch is unknown)
   std::optional<std::int64_t> batch;
@@ -282,9 +293,15 @@ Report analyse(const store::Reader& reader, const AnalysisOptions& options = {})
 // `report --json`: the keys listed in profiler/analysis/README.md, and more. Stable: extend,
 // don't rename.
 std::string to_json(const Report& report);
+// How `report` lays out its text.
+struct TextOptions {
+  // `report --wide`: the kernel table prints each name in full (after the figures) instead of
+  // shortened and elided to its column (kernel_names.hpp).
+  bool wide_names = false;
+};
 // `report`: the verdict in one sentence, the figures, a compact per-step summary, the
 // recommendations.
-std::string to_text(const Report& report);
+std::string to_text(const Report& report, const TextOptions& options = {});
 // The verdict as one sentence, e.g. "Highly input-bound: 63.0 % of step time is spent waiting
 // for input." (the first line of to_text and the viewer's overview).
 std::string verdict_sentence(const Report& report);

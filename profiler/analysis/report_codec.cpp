@@ -16,23 +16,25 @@ namespace {
 namespace varint = store::varint;
 
 constexpr std::string_view kMagic = "TSRP";
-constexpr unsigned char kFormat = 1;
-// No encoded step is shorter: 26 one-byte varints and one double.
-constexpr std::uint64_t kMinStepBytes = 34;
+// 2: a step's input class (StepSummary::input_verdict) and the counts and thresholds of it.
+// 3: the breakdown's input hand-over part (Part::input_handoff).
+constexpr unsigned char kFormat = 3;
+// No encoded step is shorter: 28 one-byte varints and one double.
+constexpr std::uint64_t kMinStepBytes = 36;
 
 // A field added to a report struct must be added to its fields() below (and the format's
 // number raised): these sizes (x86-64 and AArch64 with libstdc++) catch one that was not.
-static_assert(sizeof(void*) != 8 || sizeof(StepSummary) == 208, "StepSummary changed");
+static_assert(sizeof(void*) != 8 || sizeof(StepSummary) == 216, "StepSummary changed");
 static_assert(sizeof(void*) != 8 || sizeof(DeviceStats) == 112, "DeviceStats changed");
 static_assert(sizeof(void*) != 8 || sizeof(KernelStat) == 80, "KernelStat changed");
 static_assert(sizeof(void*) != 8 || sizeof(StageStat) == 104, "StageStat changed");
 static_assert(sizeof(void*) != 8 || sizeof(PipelineStats) == 168, "PipelineStats changed");
-static_assert(sizeof(void*) != 8 || sizeof(RankFigures) == 280, "RankFigures changed");
+static_assert(sizeof(void*) != 8 || sizeof(RankFigures) == 296, "RankFigures changed");
 static_assert(sizeof(void*) != 8 || sizeof(PhaseFigures) == 128, "PhaseFigures changed");
 static_assert(sizeof(void*) != 8 || sizeof(WhatIf) == 112, "WhatIf changed");
 static_assert(sizeof(void*) != 8 || sizeof(Report::Straggler) == 88, "Straggler changed");
 static_assert(sizeof(void*) != 8 || sizeof(Report::HostCpu) == 16, "HostCpu changed");
-static_assert(sizeof(void*) != 8 || sizeof(Report) == 1400, "Report changed");
+static_assert(sizeof(void*) != 8 || sizeof(Report) == 1432, "Report changed");
 
 // Every field of each struct, once, for both directions: S is the struct, const when encoding.
 template <class S, class T>
@@ -52,6 +54,7 @@ void fields(IO& io, S& s) {
 template <class IO, Is<StepSummary> S>
 void fields(IO& io, S& s) {
   io(s.dur_ns), io(s.parts), io(s.input_ns), io(s.input_pct), io(s.input_bound);
+  io(s.input_verdict);
   io(s.device_busy_ns), io(s.idle_by_cause_ns), io(s.h2d_all_ns), io(s.input_wait_all_ns);
   io(s.input_work_in_wait_ns), io(s.rank_index), io(s.epoch), io(s.warmup);
 }
@@ -85,7 +88,8 @@ template <class IO, Is<RankFigures> S>
 void fields(IO& io, S& s) {
   io(s.process), io(s.rank), io(s.name), io(s.steps), io(s.step_time), io(s.breakdown);
   io(s.step_time_total_ns), io(s.input_pct), io(s.verdict), io(s.input_bound_steps);
-  io(s.has_device), io(s.device_busy_pct), io(s.device_idle_pct), io(s.idle_by_cause_ns);
+  io(s.input_bound_steps_high), io(s.has_device), io(s.device_busy_pct), io(s.device_idle_pct),
+      io(s.idle_by_cause_ns);
   io(s.samples_per_s);
 }
 
@@ -115,7 +119,8 @@ void fields(IO& io, S& s) {
 template <class IO, Is<Report> S>
 void fields(IO& io, S& s) {
   io(s.file), io(s.steps), io(s.step_time), io(s.breakdown), io(s.input_pct), io(s.verdict);
-  io(s.input_bound_steps), io(s.device), io(s.samples_per_s), io(s.batch), io(s.pipeline);
+  io(s.input_bound_steps), io(s.input_bound_steps_high), io(s.step_input_bound_pct);
+  io(s.step_input_high_pct), io(s.device), io(s.samples_per_s), io(s.batch), io(s.pipeline);
   io(s.kernels), io(s.recommendations), io(s.idle_cost_per_1000_steps), io(s.gpu_hour_price);
   io(s.currency), io(s.dropped_events), io(s.warnings), io(s.model), io(s.backend);
   io(s.device_name), io(s.step_time_total_ns), io(s.h2d_total_ns), io(s.events), io(s.ranks);

@@ -79,6 +79,8 @@ std::string to_json(const Report& r) {
   j.field("input_pct", r.input_pct);
   j.field("verdict", verdict_name(r.verdict));
   j.field("input_bound_steps", r.input_bound_steps);
+  j.field("input_bound_steps_high", r.input_bound_steps_high);
+  j.field("input_bound_steps_moderate", r.input_bound_steps - r.input_bound_steps_high);
 
   const DeviceStats& d = r.device;
   j.key("device").begin_object();
@@ -128,6 +130,11 @@ std::string to_json(const Report& r) {
   pipeline(j, r.pipeline);
   j.field("idle_cost_per_1000_steps", r.idle_cost_per_1000_steps, 8);
   j.field("gpu_hour_price", r.gpu_hour_price).field("currency", r.currency);
+  j.key("step_input_thresholds_pct")
+      .begin_object()
+      .field("moderate", r.step_input_bound_pct)
+      .field("high", r.step_input_high_pct)
+      .end_object();
   j.field("dropped_events", static_cast<std::int64_t>(r.dropped_events));
   j.key("warnings").begin_array();
   for (const std::string& w : r.warnings) j.str(w);
@@ -148,6 +155,8 @@ std::string to_json(const Report& r) {
         .end_object();
     j.field("input_pct", k.input_pct).field("verdict", verdict_name(k.verdict));
     j.field("input_bound_steps", k.input_bound_steps);
+    j.field("input_bound_steps_high", k.input_bound_steps_high);
+    j.field("input_bound_steps_moderate", k.input_bound_steps - k.input_bound_steps_high);
     j.key("breakdown_ms");
     breakdown_ms(j, k.breakdown);
     j.field("collective_pct", k.step_time_total_ns > 0

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "profiler/analysis/figure_format.hpp"
+#include "profiler/analysis/kernel_names.hpp"
 #include "profiler/analysis/printable.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
@@ -20,11 +21,11 @@ constexpr std::size_t kSlowestSteps = 5;
 constexpr std::size_t kAllStepsUpTo = 12;
 constexpr std::size_t kTopKernels = 10;
 constexpr std::size_t kMaxRanges = 20;
-constexpr std::size_t kNameWidth = 32;
+constexpr std::size_t kNameWidth = 48;  // a kernel table row is 100 columns
 
 constexpr std::string_view kPartLabels[kPartCount] = {
-    "device compute", "collective", "d2h copies",   "h2d copies",  "input wait",
-    "launch",         "sync",       "host compute", "other / idle"};
+    "device compute",  "collective", "d2h copies", "h2d copies",   "input wait",
+    "input hand-over", "launch",     "sync",       "host compute", "other / idle"};
 
 // Pads or cuts (at a UTF-8 character boundary, with "…") to `width` bytes; names are ASCII in
 // practice, so bytes are columns.
@@ -77,6 +78,24 @@ std::string wrap(const std::string& text, std::size_t first_indent, std::size_t 
     i = j + 1;
   }
   return out + '\n';
+}
+
+// A step's input class in the steps table: "   highly input-bound", or nothing.
+std::string step_class(Verdict v) {
+  switch (v) {
+    case Verdict::high:
+      return "   highly input-bound";
+    case Verdict::moderate:
+      return "   moderately input-bound";
+    case Verdict::none:
+      break;
+  }
+  return "";
+}
+
+// A threshold as set: "20 %", "7.5 %".
+std::string threshold_pct(double pct) {
+  return fmt::printf("%g %%", pct);
 }
 
 // Step numbers as ranges: "0-3, 5, 7-62", at most kMaxRanges of them.
@@ -151,14 +170,44 @@ std::string rank_label(const RankFigures& k) {
                 : fmt::printf("p%lld", static_cast<long long>(k.process));
 }
 
+// True when some process of the trace has a distributed rank. Processes without one (JSON files
+// imported without distributedInfo, e.g. two profiling spans of one worker) are not ranks.
+bool any_rank(const Report& r) {
+  return std::any_of(r.ranks.begin(), r.ranks.end(),
+                     [](const RankFigures& k) { return k.rank.has_value(); });
+}
+
+// A process in a sentence: "rank 3", or "p2" (its label in the tables) when it has no rank.
+std::string process_label(const RankFigures& k) {
+  return k.rank ? "rank " + rank_label(k) : rank_label(k);
+}
+
+// The index into Report::ranks of a step's process.
+int rank_of(const Report& r, const StepSummary& s) {
+  return std::clamp<int>(s.rank_index, 0, static_cast<int>(r.ranks.size()) - 1);
+}
+
+// The heading of the column naming a process (rank_label): "rank", or "proc" when none has one.
+std::string rank_column(const Report& r) {
+  return any_rank(r) ? "rank" : "proc";
+}
+
 void ranks_section(std::string& out, const Report& r) {
   if (r.ranks.empty()) return;
-  out += "ranks       " + fmt::count(static_cast<std::int64_t>(r.ranks.size())) +
-         " processes, each over its own steps; communication " + fmt::pct(r.communication_pct) +
-         " of step time (" + std::string(verdict_name(r.communication_verdict)) +
-         "), load imbalance " + fmt::pct(r.load_imbalance_pct) + "\n";
+  const std::string n = fmt::count(static_cast<std::int64_t>(r.ranks.size()));
+  const bool json_import = !r.source_format.empty() && r.source_format != "xplane";
+  const std::string what =
+      any_rank(r) ? "ranks       " + n + " processes"
+      : json_import
+          ? "processes   " + n + " files without distributedInfo, treated as separate processes"
+          : "processes   " + n + " without a rank";
+  out += wrap(what + ", each over its own steps; communication " + fmt::pct(r.communication_pct) +
+                  " of step time (" + std::string(verdict_name(r.communication_verdict)) +
+                  "), load imbalance " + fmt::pct(r.load_imbalance_pct),
+              0, 12);
   if (r.straggler) out += wrap("straggler   " + r.straggler->sentence, 0, 12);
-  out += "  rank   steps  step mean      input  verdict     collective  device busy  name\n";
+  out += "  " + rank_column(r) +
+         "   steps  step mean      input  verdict     collective  device busy  name\n";
   for (const RankFigures& k : r.ranks) {
     const std::int64_t collective = k.breakdown[Part::collective];
     out += "  " + fit(rank_label(k), 4) + right(fmt::count(k.steps), 8) +
@@ -214,7 +263,7 @@ void epochs_section(std::string& out, const Report& r) {
 void what_if_section(std::string& out, const Report& r) {
   if (r.what_if.empty()) return;
   out += wrap("what if     the run's " + fmt::count(r.whole_run.steps) + " steps took " +
-                  fmt::printf("%.3g", r.run_device_hours) + " device-hours (" +
+                  fmt::device_time(r.run_device_hours) + " (" +
                   fmt::money(r.run_device_hours * r.gpu_hour_price, r.currency) + " at " +
                   fmt::money(r.gpu_hour_price, r.currency) + "/hour); with",
               0, 12);
@@ -223,7 +272,7 @@ void what_if_section(std::string& out, const Report& r) {
                        fmt::printf(" (%.2f× faster)", w.speedup);
     if (w.samples_per_s > 0)
       line += ", " + fmt::count(std::llround(w.samples_per_s)) + " samples/s";
-    line += ", " + fmt::printf("%.3g", w.saving_device_hours) + " device-hours (" +
+    line += ", " + fmt::device_time(w.saving_device_hours) + " (" +
             fmt::money(w.saving, r.currency) + ") less";
     out += wrap(line, 2, 4);
   }
@@ -276,19 +325,35 @@ void pipeline_section(std::string& out, const Report& r) {
   if (p.samples == 0) out += "  (per event: the batch size is unknown)\n";
 }
 
-void kernel_section(std::string& out, const Report& r) {
+// The top kernels by total time. Names are shortened and elided to their column so that no two
+// rows read alike (kernel_names.hpp); `wide` prints them in full, last on each line.
+void kernel_section(std::string& out, const Report& r, bool wide) {
   if (r.kernels.empty()) return;
   std::int64_t launches = 0;
   for (const KernelStat& k : r.kernels) launches += k.count;
   out += "kernels     " + fmt::count(static_cast<std::int64_t>(r.kernels.size())) + " names, " +
          fmt::count(launches) + " launches";
   if (r.kernels.size() > kTopKernels) out += fmt::printf(" (top %zu by total time)", kTopKernels);
-  out += "\n  " + fit("name", kNameWidth) + "    count      total       mean        max   share\n";
-  for (std::size_t i = 0; i < r.kernels.size() && i < kTopKernels; ++i) {
+  const std::size_t shown = std::min(r.kernels.size(), kTopKernels);
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < shown; ++i) names.push_back(printable(r.kernels[i].name));
+  const std::string figures = "    count      total       mean        max   share";
+  if (wide) {
+    out += "\n" + figures + "  name\n";
+  } else {
+    out += "\n  " + fit("name", kNameWidth) + figures + "\n";
+    names = kernel_name_cells(names, kNameWidth);
+  }
+  for (std::size_t i = 0; i < shown; ++i) {
     const KernelStat& k = r.kernels[i];
-    out += "  " + fit(printable(k.name), kNameWidth) + right(fmt::count(k.count), 9) +
-           right(fmt::ms(fmt::to_ms(k.total_ns)), 11) + right(fmt::duration(k.mean_ns), 11) +
-           right(fmt::duration(k.max_ns), 11) + right(fmt::pct(k.share_pct), 8) + "\n";
+    const std::string row = right(fmt::count(k.count), 9) +
+                            right(fmt::ms(fmt::to_ms(k.total_ns)), 11) +
+                            right(fmt::duration(k.mean_ns), 11) +
+                            right(fmt::duration(k.max_ns), 11) + right(fmt::pct(k.share_pct), 8);
+    if (wide)
+      out += row + "  " + names[i] + "\n";
+    else
+      out += "  " + names[i] + std::string(kNameWidth - text_columns(names[i]), ' ') + row + "\n";
   }
 }
 
@@ -309,7 +374,8 @@ void steps_section(std::string& out, const Report& r) {
     out += "steps\n";
   }
   const bool ranks = !r.ranks.empty();
-  out += std::string(ranks ? "  rank" : "") + "      step       time     input   device busy\n";
+  out += (ranks ? "  " + rank_column(r) : std::string()) +
+         "      step       time     input   device busy\n";
   for (const StepSummary* s : shown) {
     if (ranks)
       out += "  " + fit(rank_label(r.ranks[static_cast<std::size_t>(
@@ -318,19 +384,42 @@ void steps_section(std::string& out, const Report& r) {
     out += right(std::to_string(s->step), 10) + right(fmt::ms(fmt::to_ms(s->dur_ns)), 11) +
            right(fmt::pct(s->input_pct), 10) +
            right(r.device.has_device ? fmt::pct(percent(s->device_busy_ns, s->dur_ns)) : "-", 14) +
-           (s->input_bound ? "   input-bound" : "") + "\n";
+           step_class(s->input_verdict) + "\n";
   }
-  std::vector<std::int64_t> bound;
-  for (const StepSummary& s : r.per_step)
-    if (s.input_bound && !s.warmup) bound.push_back(s.step);
-  std::sort(bound.begin(), bound.end());
-  // "input-bound: step 626" or "input-bound: 3 steps: 1-3" (a lone number read as a count).
-  if (!bound.empty())
-    out += wrap(
-        "input-bound: " +
-            (bound.size() == 1 ? std::string("step ") : std::to_string(bound.size()) + " steps: ") +
-            ranges(bound),
-        2, 4);
+  // "highly input-bound: step 626" or "moderately input-bound: 3 steps: 1-3" (a lone number read
+  // as a count), each class on its line. With several processes, one line per process: step 3
+  // of one host is not step 3 of another, and one merged list would read "2, 2-3, 3-4".
+  const std::size_t groups = ranks ? r.ranks.size() : 1;
+  for (const Verdict v : {Verdict::high, Verdict::moderate}) {
+    for (std::size_t g = 0; g < groups; ++g) {
+      std::vector<std::int64_t> bound;
+      for (const StepSummary& s : r.per_step)
+        if (s.input_verdict == v && !s.warmup && (!ranks || rank_of(r, s) == static_cast<int>(g)))
+          bound.push_back(s.step);
+      std::sort(bound.begin(), bound.end());
+      bound.erase(std::unique(bound.begin(), bound.end()), bound.end());
+      if (bound.empty()) continue;
+      out += wrap(std::string(v == Verdict::high ? "highly" : "moderately") + " input-bound" +
+                      (ranks ? ", " + process_label(r.ranks[g]) : std::string()) + ": " +
+                      (bound.size() == 1 ? std::string("step ")
+                                         : std::to_string(bound.size()) + " steps: ") +
+                      ranges(bound),
+                  2, 4);
+    }
+  }
+}
+
+// How many analysed steps are input-bound, each class apart with its threshold: "3 of 10 steps
+// input-bound: 1 highly (input ≥ 20 %), 2 moderately (≥ 5 %)".
+std::string input_bound_counts(const Report& r) {
+  const std::string moderate = threshold_pct(r.step_input_bound_pct);
+  const std::string all =
+      fmt::count(r.input_bound_steps) + " of " + fmt::count(r.steps) + " steps input-bound";
+  if (r.input_bound_steps == 0) return all + " (input ≥ " + moderate + ")";
+  return all + ": " + fmt::count(r.input_bound_steps_high) + " highly (input ≥ " +
+         threshold_pct(std::max(r.step_input_high_pct, r.step_input_bound_pct)) + "), " +
+         fmt::count(r.input_bound_steps - r.input_bound_steps_high) + " moderately (≥ " + moderate +
+         ")";
 }
 
 }  // namespace
@@ -355,7 +444,7 @@ std::string verdict_sentence(const Report& r) {
          " (" + fmt::pct(percent(r.breakdown.ns[top], r.step_time_total_ns)) + ").";
 }
 
-std::string to_text(const Report& r) {
+std::string to_text(const Report& r, const TextOptions& options) {
   std::string out = verdict_sentence(r) + "\n";
   // Gaps first: figures from a partial trace must not be read without knowing it.
   for (const std::string& w : r.warnings) out += wrap("warning     " + printable(w), 0, 12);
@@ -381,8 +470,7 @@ std::string to_text(const Report& r) {
   out += wrap("input       " + fmt::pct(r.input_pct) +
                   " of step time (input wait + host-to-device copies not overlapped by "
                   "compute); " +
-                  fmt::count(r.input_bound_steps) + " of " + fmt::count(r.steps) +
-                  " steps input-bound",
+                  input_bound_counts(r),
               0, 12);
   out += "\n";
   breakdown_table(out, r);
@@ -400,7 +488,7 @@ std::string to_text(const Report& r) {
   pipeline_section(out, r);
   if (!r.kernels.empty()) {
     out += "\n";
-    kernel_section(out, r);
+    kernel_section(out, r, options.wide_names);
   }
   out += "\n";
   steps_section(out, r);

@@ -6,8 +6,8 @@ namespace ts::analysis {
 
 std::string_view part_name(Part p) {
   constexpr std::string_view names[kPartCount] = {
-      "device_compute", "collective", "d2h",          "h2d",  "input_wait",
-      "launch",         "sync",       "host_compute", "other"};
+      "device_compute", "collective", "d2h",  "h2d",          "input_wait",
+      "input_handoff",  "launch",     "sync", "host_compute", "other"};
   const auto i = static_cast<int>(p);
   return i >= 0 && i < kPartCount ? names[i] : std::string_view("other");
 }
@@ -34,6 +34,13 @@ Verdict verdict_for(double pct) {
   if (pct >= kHighInputPct) return Verdict::high;
   if (pct >= kModerateInputPct) return Verdict::moderate;
   return Verdict::none;
+}
+
+Verdict step_verdict_for(double pct, std::int64_t dur_ns, const AnalysisOptions& options) {
+  if (dur_ns <= 0 || !(pct >= options.step_input_bound_pct)) return Verdict::none;
+  // A moderate threshold set above the high one leaves no moderate class, never a high step
+  // below the moderate threshold.
+  return pct >= options.step_input_high_pct ? Verdict::high : Verdict::moderate;
 }
 
 double percent(std::int64_t part, std::int64_t whole) {

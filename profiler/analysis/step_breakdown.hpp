@@ -38,6 +38,10 @@ inline std::int64_t input_ns(const Breakdown& b) {
 Verdict verdict_for(double pct);
 inline constexpr double kHighInputPct = 20.0;
 inline constexpr double kModerateInputPct = 5.0;
+// A step's class by the same split, at the thresholds `options` sets (AnalysisOptions::
+// step_input_bound_pct for moderate, step_input_high_pct for high; the verdict's by default).
+// A step of no time is none.
+Verdict step_verdict_for(double pct, std::int64_t dur_ns, const AnalysisOptions& options);
 
 // 100 × part / whole, 0 when whole is 0.
 double percent(std::int64_t part, std::int64_t whole);

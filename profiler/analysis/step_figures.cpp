@@ -12,7 +12,8 @@ void StepFigures::add(const store::Step& s, const PartIntervalsWindow& view,
   st.parts = break_down(window, view, breakdown_scratch_);
   st.input_ns = input_ns(st.parts);
   st.input_pct = percent(st.input_ns, st.dur_ns);
-  st.input_bound = st.dur_ns > 0 && st.input_pct >= options.step_input_bound_pct;
+  st.input_verdict = step_verdict_for(st.input_pct, st.dur_ns, options);
+  st.input_bound = st.input_verdict != Verdict::none;
   st.h2d_all_ns = overlap_length(view[Part::h2d], window);
   // Input wait during which an input stage ran: wait - (wait minus the stages' time).
   clip(view[Part::input_wait], window, breakdown_scratch_.clipped);
@@ -37,6 +38,7 @@ void StepFigures::add(const store::Step& s, const PartIntervalsWindow& view,
   for (int p = 0; p < kPartCount; ++p) breakdown.ns[p] += st.parts.ns[p];
   step_time_total_ns += st.dur_ns;
   if (st.input_bound) ++input_bound_steps;
+  if (st.input_verdict == Verdict::high) ++input_bound_steps_high;
   per_step.push_back(st);
 }
 
@@ -46,6 +48,7 @@ void StepFigures::append(StepFigures&& later) {
   step_time_total_ns += later.step_time_total_ns;
   h2d_total_ns += later.h2d_total_ns;
   input_bound_steps += later.input_bound_steps;
+  input_bound_steps_high += later.input_bound_steps_high;
   busy_ns += later.busy_ns;
   idle_ns += later.idle_ns;
   for (int c = 0; c < kIdleCauseCount; ++c) idle_by_cause_ns[c] += later.idle_by_cause_ns[c];

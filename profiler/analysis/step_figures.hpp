@@ -19,8 +19,9 @@ struct StepFigures {
   std::vector<StepSummary> per_step;  // in time order
   Breakdown breakdown;                // summed
   std::int64_t step_time_total_ns = 0;
-  std::int64_t h2d_total_ns = 0;  // all h2d time inside the steps, exposed or not
-  std::int64_t input_bound_steps = 0;
+  std::int64_t h2d_total_ns = 0;            // all h2d time inside the steps, exposed or not
+  std::int64_t input_bound_steps = 0;       // moderately or highly input-bound
+  std::int64_t input_bound_steps_high = 0;  // highly
   std::int64_t busy_ns = 0, idle_ns = 0;
   std::array<std::int64_t, kIdleCauseCount> idle_by_cause_ns{};
   std::vector<IdleGap> gaps;     // listed ones (AnalysisOptions::min_listed_gap_ns), time order

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
 #include "profiler/analysis/intervals.hpp"
 
@@ -57,6 +58,54 @@ std::vector<std::uint32_t> step_tracks(std::span<const store::Step> steps) {
   for (const store::Step& s : steps)
     if (std::find(tracks.begin(), tracks.end(), s.track) == tracks.end()) tracks.push_back(s.track);
   return tracks;
+}
+
+namespace {
+
+std::string numbers(std::int64_t first, std::int64_t last) {
+  return first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last);
+}
+
+std::string asked(const StepRangeFit& f) {
+  return "--steps " + std::to_string(f.asked_first) + "-" + std::to_string(f.asked_last);
+}
+
+std::string held(const StepRangeFit& f, const std::string& file) {
+  if (f.held == 0) return file + " holds no step";
+  return file + " holds step" + (f.held_first == f.held_last ? " " : "s ") +
+         numbers(f.held_first, f.held_last);
+}
+
+}  // namespace
+
+StepRangeFit fit_step_range(const store::Reader& reader,
+                            std::pair<std::int64_t, std::int64_t> range) {
+  StepRangeFit f;
+  std::tie(f.asked_first, f.asked_last) = range;
+  reader.each_numbered_step(range.first, range.second, [&](const store::Step& s) {
+    f.taken_first = f.taken == 0 ? s.step : std::min(f.taken_first, s.step);
+    f.taken_last = f.taken == 0 ? s.step : std::max(f.taken_last, s.step);
+    ++f.taken;
+    return true;
+  });
+  if (f.whole()) return f;
+  reader.each_step([&](const store::Step& s) {
+    f.held_first = f.held == 0 ? s.step : std::min(f.held_first, s.step);
+    f.held_last = f.held == 0 ? s.step : std::max(f.held_last, s.step);
+    ++f.held;
+  });
+  return f;
+}
+
+std::string step_range_error(const StepRangeFit& f, const std::string& file) {
+  if (f.taken > 0) return "";
+  return asked(f) + ": " + held(f, file) + (f.held > 0 ? ", none in that range" : "");
+}
+
+std::string step_range_note(const StepRangeFit& f, const std::string& file) {
+  if (f.taken == 0 || f.whole()) return "";
+  return asked(f) + ": " + held(f, file) + "; analysing step" +
+         (f.taken_first == f.taken_last ? " " : "s ") + numbers(f.taken_first, f.taken_last);
 }
 
 }  // namespace ts::analysis

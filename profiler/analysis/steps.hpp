@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "profiler/store/reader.hpp"
@@ -33,5 +35,24 @@ class CleanStepsCheck {
 
 // The tracks the steps were recorded on (the trainer threads), in order of first appearance.
 std::vector<std::uint32_t> step_tracks(std::span<const store::Step> steps);
+
+// How a range of step numbers asked for (--steps A-B) meets the steps a trace holds, so that every
+// command and the viewer refuse a range the trace does not hold and say what they took of one it
+// holds in part. The held extent is read only when the range is not wholly held (a step-number
+// index read otherwise, whatever the trace's size).
+struct StepRangeFit {
+  std::int64_t asked_first = 0, asked_last = 0;
+  std::int64_t taken = 0, taken_first = 0, taken_last = 0;  // step rows numbered in the range
+  std::int64_t held = 0, held_first = 0, held_last = 0;     // every step row (when read)
+  bool whole() const { return taken > 0 && taken_first == asked_first && taken_last == asked_last; }
+};
+StepRangeFit fit_step_range(const store::Reader& reader,
+                            std::pair<std::int64_t, std::int64_t> range);
+// One sentence for a range holding no step of the trace ("--steps 5000-6000: run.db holds steps
+// 0-1564, none in that range"); empty when it holds some.
+std::string step_range_error(const StepRangeFit& fit, const std::string& file);
+// One sentence for a range the trace holds in part ("--steps 1500-2000: run.db holds steps
+// 0-1564; analysing steps 1500-1564"); empty when it holds all of it or none.
+std::string step_range_note(const StepRangeFit& fit, const std::string& file);
 
 }  // namespace ts::analysis

@@ -38,10 +38,6 @@ void check_output(const std::string& out) {
     throw ImportError(out + " exists and is not a trainscope trace; refusing to replace it");
 }
 
-void remove_quietly(const std::string& path) {
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) ::unlink((path + suffix).c_str());
-}
-
 std::string join(const std::vector<std::string>& items, std::string_view sep) {
   std::string out;
   for (const std::string& s : items) {
@@ -82,6 +78,12 @@ void write_meta(TraceSink& sink, Run& run) {
     if (!s.parse_error.empty()) errors.push_back(run.files[i].path + ": " + s.parse_error);
     skipped += s.skipped;
   }
+  const auto unranked = std::count_if(run.summaries.begin(), run.summaries.end(),
+                                      [](const FileSummary& s) { return !s.rank; });
+  if (run.summaries.size() > 1 && unranked > 0)
+    run.stats.unranked = std::to_string(unranked) + (unranked == 1 ? " file" : " files") +
+                         " without distributedInfo (or a rank in the file name), treated as " +
+                         (unranked == 1 ? "a separate process" : "separate processes");
   // One sentence for the trace when every file says the same, else one per process.
   bool same = true;
   for (const FileSummary& s : run.summaries)
@@ -172,7 +174,6 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
       FileContext ctx;
       ctx.path = run.files[i].path;
       ctx.process = static_cast<std::uint32_t>(i + 1);
-      ctx.order = static_cast<std::int64_t>(i);
       ctx.several = run.files.size() > 1;
       ctx.name_rank = run.files[i].name_rank;
       FileSummary summary;
@@ -197,18 +198,18 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
       run.stats.events_written -= std::min(far, run.stats.events_written);
     }
   } catch (const store::Error& e) {
-    remove_quietly(partial);
+    store::discard_trace_files(partial);
     throw ImportError(e.what());
   } catch (...) {
-    remove_quietly(partial);
+    store::discard_trace_files(partial);
     throw;
   }
   // A log or hot journal left by an earlier trace at out_path must not be replayed into the new
   // one.
-  for (const char* suffix : {"-wal", "-shm", "-journal"}) ::unlink((out_path + suffix).c_str());
+  for (const char* suffix : store::kCompanionSuffixes) ::unlink((out_path + suffix).c_str());
   if (std::rename(partial.c_str(), out_path.c_str()) != 0) {
     const int e = errno;
-    remove_quietly(partial);
+    store::discard_trace_files(partial);
     throw ImportError("cannot write " + out_path + ": " + std::strerror(e));
   }
   return run.stats;

@@ -31,6 +31,9 @@ struct ImportStats {
   std::map<std::string, std::uint64_t> skipped;  // named reason -> count
   std::string steps_source;                      // one sentence: how steps were found
   int processes = 0;                             // files imported (one process each)
+  // When several JSON files are imported and some have no rank (no distributedInfo, none in
+  // the file name): "2 files without distributedInfo, treated as separate processes".
+  std::string unranked;
 };
 
 // One sentence naming the file, ready for stderr.
@@ -46,6 +49,13 @@ enum class SourceKind { trainscope_trace, chrome_json, tensorflow_profile, unkno
 // (an .xplane.pb file, or a directory holding one), a directory of JSON traces (chrome_json), or
 // unknown (also for a missing or unreadable path). Never throws.
 SourceKind sniff(const std::string& path);
+
+// For a file sniff() calls unknown: why it is no trace, one sentence naming it and quoting how it
+// starts, e.g. "page.json is not a JSON trace (it starts with '<!DOCTYPE html>', an HTML or XML
+// document, not JSON)". "" for what the trace reader explains better itself: a missing path, a
+// directory, an empty file (a capture killed early may hold everything in its -wal file) or any
+// SQLite file. Never throws.
+std::string why_not_a_trace(const std::string& path);
 
 // Imports the sources (files, or directories holding per-rank trace files; or TensorFlow
 // profiles: .xplane.pb files, a run directory, a log directory) into a NEW trainscope trace at

@@ -496,8 +496,10 @@ class FileMapper {
   }
 
   void write_process() {
+    // A rank only from the file itself (distributedInfo) or its name: files without either
+    // (e.g. two profiling spans of one worker) are separate processes, not invented ranks.
     std::optional<std::int64_t> rank = f_.rank;
-    if (!rank && ctx_.several) rank = ctx_.name_rank ? *ctx_.name_rank : ctx_.order;
+    if (!rank && ctx_.several) rank = ctx_.name_rank;
     sum_.rank = rank;
     // The OS pid: the numeric pid holding the most host events.
     std::map<std::int64_t, std::uint64_t> per_pid;

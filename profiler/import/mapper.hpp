@@ -21,7 +21,6 @@ namespace ts::import {
 struct FileContext {
   std::string path;
   std::uint32_t process = 1;              // the process row's id
-  std::int64_t order = 0;                 // position among the imported files
   bool several = false;                   // more than one file is imported
   std::optional<std::int64_t> name_rank;  // the rank the file name says, when several files
 };

@@ -13,6 +13,7 @@
 #include "profiler/import/byte_source.hpp"
 #include "profiler/import/import.hpp"
 #include "profiler/import/json_input.hpp"
+#include "profiler/import/text_clean.hpp"
 #include "profiler/import/tokenizer.hpp"
 
 namespace ts::import {
@@ -230,7 +231,8 @@ ParsedFile parse_file(const std::string& path, int threads, std::uint64_t min_pa
     while (i < got && is_space(head[i])) ++i;
     if (i == got && got == file.size()) throw ImportError(path + " is empty");
     if (i < got && head[i] != '{' && head[i] != '[')
-      throw ImportError(path + " is not a JSON trace (it does not start with '{' or '[')");
+      throw ImportError(path + " is not a JSON trace (it starts with '" +
+                        quote_start({head + i, got - i}) + "', not '{' or '[')");
     const bool object_format = i < got && head[i] == '{';
     const std::uint64_t size = file.size();
     const std::uint64_t min_part = std::max<std::uint64_t>(min_part_bytes, 2);

@@ -7,6 +7,7 @@
 #include "profiler/import/byte_source.hpp"
 #include "profiler/import/import.hpp"
 #include "profiler/import/sources.hpp"
+#include "profiler/import/text_clean.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/schema.hpp"
 
@@ -61,7 +62,35 @@ SourceKind sniff_directory(const std::string& path) {
   return json ? SourceKind::chrome_json : SourceKind::unknown;
 }
 
+// What the start of a file looks like, when that says more than the quote ("an HTML page").
+std::string looks_like(std::string_view head) {
+  std::size_t i = 0;
+  while (i < head.size() &&
+         (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+    ++i;
+  if (i < head.size() && head[i] == '<') return ", an HTML or XML document, not JSON";
+  if (head.starts_with("PK\x03\x04")) return ", a zip archive";
+  return "";
+}
+
 }  // namespace
+
+std::string why_not_a_trace(const std::string& path) {
+  try {
+    const auto h = store::read_file_header(path);
+    if (!h || !h->regular || h->file_size == 0 || h->sqlite) return "";
+    const std::string head = peek_text(path, 256);
+    if (head.empty()) return "";
+    const std::string start = "it starts with '" + quote_start(head) + "'" + looks_like(head);
+    const std::string name = std::filesystem::path(path).filename().string();
+    if (name.ends_with(".json") || name.ends_with(".json.gz"))
+      return path + " is not a JSON trace (" + start + ")";
+    return path + " is not a trainscope trace, a JSON trace or a TensorFlow profile (" + start +
+           ")";
+  } catch (...) {
+    return "";
+  }
+}
 
 SourceKind sniff(const std::string& path) {
   try {

@@ -48,4 +48,27 @@ std::string_view cut_at_boundary(std::string_view text, std::size_t max_bytes) {
   return text.substr(0, n);
 }
 
+std::string quote_start(std::string_view text) {
+  constexpr std::size_t kShown = 24;
+  std::string out;
+  std::size_t shown = 0, i = 0;
+  while (i < text.size() &&
+         (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+    ++i;  // blank lines and indent before the first character
+  for (; i < text.size() && shown < kShown; ++i, ++shown) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n' || c == '\r') return out;
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+    }
+  }
+  if (i < text.size() && text[i] != '\n' && text[i] != '\r') out += "…";
+  return out;
+}
+
 }  // namespace ts::import

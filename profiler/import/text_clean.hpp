@@ -18,4 +18,9 @@ std::string clean_text(std::string_view raw, bool keep_newlines = false);
 // The longest prefix of at most max_bytes that does not end inside a UTF-8 sequence.
 std::string_view cut_at_boundary(std::string_view text, std::size_t max_bytes);
 
+// How an error message quotes the start of a file that is not what it should be: its first line,
+// at most 24 characters ("…" after a longer one), each byte outside printable ASCII as \xNN.
+// "<!DOCTYPE html>", "\x89PNG".
+std::string quote_start(std::string_view text);
+
 }  // namespace ts::import

@@ -98,6 +98,8 @@ OpenedTrace open_trace_source(const std::string& path, const OpenOptions& option
   out.source = path;
   out.path = path;
   const SourceKind kind = sniff(path);
+  if (kind == SourceKind::unknown)  // say what it is, not "not an SQLite database"
+    if (const std::string why = why_not_a_trace(path); !why.empty()) throw ImportError(why);
   if (kind == SourceKind::trainscope_trace || kind == SourceKind::unknown) return out;
 
   const std::string fingerprint = source_fingerprint(path, options_key(options.import));

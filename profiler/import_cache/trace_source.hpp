@@ -31,9 +31,10 @@ struct OpenedTrace {
 };
 
 // Resolves `path` to the trainscope trace to read (see above). A path that is neither a
-// trainscope trace nor a trace trainscope imports (a missing file, a foreign file) comes back
-// as it is, for the reader to name what is wrong with it. Throws ImportError when an import
-// fails or no cache location is writable.
+// trainscope trace nor a trace trainscope imports comes back as it is, for the reader to name
+// what is wrong with it (a missing file, a directory, an empty or foreign SQLite file); a file of
+// some other content is an ImportError saying what it starts with (why_not_a_trace). Throws
+// ImportError too when an import fails or no cache location is writable.
 OpenedTrace open_trace_source(const std::string& path, const OpenOptions& options = {});
 
 // The cache file open_trace_source() uses for `path` in a writable directory beside it.

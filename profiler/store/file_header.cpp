@@ -101,6 +101,27 @@ std::pair<std::uint64_t, std::uint64_t> file_identity(const std::string& path) {
   return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
 }
 
+namespace {
+void remove_present(const std::string& file, std::string_view context) {
+  if (::unlink(file.c_str()) != 0 && errno != ENOENT)
+    throw Error(std::string(context) + " " + file + ": " + std::strerror(errno));
+}
+}  // namespace
+
+void remove_trace_companions(const std::string& path, std::string_view context) {
+  for (const char* suffix : kCompanionSuffixes) remove_present(path + suffix, context);
+}
+
+void remove_trace_files(const std::string& path, std::string_view context) {
+  remove_present(path, context);
+  remove_trace_companions(path, context);
+}
+
+void discard_trace_files(const std::string& path) noexcept {
+  ::unlink(path.c_str());
+  for (const char* suffix : kCompanionSuffixes) ::unlink((path + suffix).c_str());
+}
+
 void check_regular_files(const std::string& path) {
   const auto what = [&](const std::string& p, FileKind k) {
     return p + (k == FileKind::directory ? " is a directory, not a trace file"
@@ -110,7 +131,7 @@ void check_regular_files(const std::string& path) {
   if (const FileKind k = file_kind(path); k == FileKind::directory || k == FileKind::special)
     throw Error(what(path, k));
   // SQLite opens these next to the database itself: the write-ahead log, its index, a journal.
-  for (const char* suffix : {"-wal", "-shm", "-journal"}) {
+  for (const char* suffix : kCompanionSuffixes) {
     const std::string side = path + suffix;
     if (const FileKind k = file_kind(side); k == FileKind::directory || k == FileKind::special)
       throw Error(what(side, k));

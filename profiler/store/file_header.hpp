@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "profiler/store/error.hpp"
@@ -47,5 +48,17 @@ std::pair<std::uint64_t, std::uint64_t> file_identity(const std::string& path);
 // Throws Error ("X is not a regular file", "X is a directory, not a trace file") unless `path`
 // and the files SQLite opens beside it (-wal, -shm, -journal) are regular files or absent.
 void check_regular_files(const std::string& path);
+
+// The files SQLite keeps beside a database: the write-ahead log, its index, a rollback journal.
+// A stale one beside a new file would be read as the new file's (a journal is even rolled back).
+inline constexpr const char* kCompanionSuffixes[] = {"-wal", "-shm", "-journal"};
+
+// Removes `path` and its companions, those present. One that exists and cannot be removed throws
+// Error("<context> <file>: <reason>").
+void remove_trace_files(const std::string& path, std::string_view context = "cannot remove");
+// The same for the companions only: the database itself stays.
+void remove_trace_companions(const std::string& path, std::string_view context = "cannot remove");
+// Clean-up after a failure: removes what it can of `path` and its companions, never throws.
+void discard_trace_files(const std::string& path) noexcept;
 
 }  // namespace ts::store

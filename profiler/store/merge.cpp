@@ -302,11 +302,6 @@ void check_output(const std::string& out, std::span<const MergePart> parts) {
   throw Error(out + " exists and is not a trainscope trace; refusing to replace it");
 }
 
-void remove_file(const std::string& path) {
-  if (::unlink(path.c_str()) != 0 && errno != ENOENT)
-    throw Error("cannot create trace " + path + ": " + std::strerror(errno));
-}
-
 }  // namespace
 
 MergeResult merge_traces(std::span<const MergePart> parts, const std::string& out,
@@ -318,8 +313,7 @@ MergeResult merge_traces(std::span<const MergePart> parts, const std::string& ou
     readers.push_back(std::make_unique<PartReader>(parts[i], i));
 
   const std::string tmp = out + ".merging";
-  remove_file(tmp);
-  remove_file(tmp + "-journal");
+  remove_trace_files(tmp, "cannot create trace");
   MergeResult result;
   try {
     WriterOptions options;
@@ -367,8 +361,7 @@ MergeResult merge_traces(std::span<const MergePart> parts, const std::string& ou
     throw;
   }
   readers.clear();
-  remove_file(out + "-wal");
-  remove_file(out + "-shm");
+  remove_trace_companions(out, "cannot create trace");
   if (std::rename(tmp.c_str(), out.c_str()) != 0) {
     const int e = errno;
     std::remove(tmp.c_str());

@@ -6,11 +6,11 @@
 #include <limits>
 #include <utility>
 
+#include "profiler/store/event_indexer.hpp"
 #include "profiler/store/event_key.hpp"
 #include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/schema.hpp"
-#include "profiler/store/writer.hpp"
 #include "trainscope/meta_keys.hpp"
 
 namespace ts::store {
@@ -265,9 +265,10 @@ void Reader::index_staged_in_memory() {
       blocks_indexed_ = static_cast<std::uint64_t>(last.col_int(1));
     }
   }
-  indexer_ = std::make_unique<Writer>(db_, Writer::Adopt{});
-  indexer_->index_staged();
-  indexer_->commit();
+  indexer_ = std::make_unique<EventIndexer>(db_, EventIndexer::Existing{});
+  db_.exec("BEGIN", kRead);
+  indexer_->index_blocks(kIndexCacheMib);
+  db_.exec("COMMIT", kRead);
   db_.exec("PRAGMA query_only=ON", kRead);
 }
 

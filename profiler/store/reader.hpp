@@ -24,7 +24,7 @@
 
 namespace ts::store {
 
-class Writer;
+class EventIndexer;
 
 // An immutable copy of a reader's in-memory trace (a capture still running, its staged events
 // indexed), which any number of readers on any threads read at once without indexing again.
@@ -265,9 +265,9 @@ class Reader {
   std::int64_t key_origin_ = 0;
   bool staged_indexed_ = false;
   // A reader that indexed staged blocks: the file's own connection (db_ is the in-memory copy),
-  // the writer indexing into db_, and the last block it indexed.
+  // the indexer of db_, and the last block it indexed.
   Db file_;
-  std::unique_ptr<Writer> indexer_;
+  std::unique_ptr<EventIndexer> indexer_;
   std::int64_t last_block_ = 0;
   std::uint64_t blocks_indexed_ = 0;
   std::int64_t data_version_ = -1;  // of the connection refresh() reads new commits on

@@ -10,11 +10,11 @@
 // last one indexed are copied and indexed. Its cost is that of the new blocks.
 #include <sqlite3.h>
 
+#include "profiler/store/event_indexer.hpp"
 #include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/store/schema.hpp"
-#include "profiler/store/writer.hpp"
 
 namespace ts::store {
 
@@ -38,13 +38,7 @@ Snapshot::~Snapshot() {
   sqlite3_free(bytes_);
 }
 
-Reader::~Reader() {
-  if (indexer_) {
-    // The writer's finish() on destruction finds nothing staged; it may write to the copy.
-    sqlite3_exec(db_.get(), "PRAGMA query_only=OFF", nullptr, nullptr, nullptr);
-    indexer_.reset();
-  }
-}
+Reader::~Reader() = default;
 
 // Copies each row as it is: the copy was made from this file, so the tables have the same shape.
 void Reader::copy_small_tables(Db& from) {
@@ -115,9 +109,8 @@ Reader::Refresh Reader::refresh() {
     db_.exec("BEGIN", kRefresh);
     copy_small_tables(file_);
     last_block_ = copy_blocks_after(file_, last_block_);
+    indexer_->index_blocks(kIndexCacheMib);  // refuses a malformed block by name
     db_.exec("COMMIT", kRefresh);
-    indexer_->index_staged();  // refuses a malformed block by name
-    indexer_->commit();
     changed_from_ns_ = indexer_->earliest_indexed_start();
     db_.exec("PRAGMA query_only=ON", kRefresh);
     clear_tables();

@@ -1,11 +1,11 @@
 #include "profiler/store/recover.hpp"
 
+#include "profiler/store/event_indexer.hpp"
 #include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/overview_codec.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/store/sqlite.hpp"
-#include "profiler/store/writer.hpp"
 
 namespace ts::store {
 
@@ -19,9 +19,12 @@ RecoverResult recover(const std::string& path) {
   db.exec("PRAGMA trusted_schema=OFF", "cannot recover trace");
   RecoverResult result;
   {
-    Writer indexer(db, Writer::Adopt{});
-    result.events_indexed = indexer.index_staged();
-    indexer.finish();
+    EventIndexer indexer(db, EventIndexer::Existing{});
+    db.exec("BEGIN", "cannot recover trace");
+    result.events_indexed = indexer.index_blocks(kIndexCacheMib);
+    indexer.note_out_of_key_range();
+    db.exec("COMMIT", "cannot recover trace");
+    indexer.release();
   }
   // One self-contained file again, as a capture that stopped normally leaves.
   db.exec("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE", "cannot recover trace");

@@ -29,7 +29,8 @@ CREATE TABLE category (
 INSERT INTO category (id, name) VALUES
   (0, 'step'), (1, 'input_wait'), (2, 'input_read'), (3, 'input_decode'), (4, 'input_map'),
   (5, 'input_batch'), (6, 'h2d'), (7, 'd2h'), (8, 'kernel'), (9, 'launch'), (10, 'sync'),
-  (11, 'host_compute'), (12, 'optimizer'), (13, 'other'), (14, 'collective');
+  (11, 'host_compute'), (12, 'optimizer'), (13, 'other'), (14, 'collective'),
+  (15, 'input_handoff');
 
 CREATE TABLE track_kind (
   id   INTEGER PRIMARY KEY,

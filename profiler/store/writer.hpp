@@ -9,13 +9,11 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "profiler/store/event_block.hpp"
-#include "profiler/store/multi_insert.hpp"
-#include "profiler/store/placement.hpp"
+#include "profiler/store/event_indexer.hpp"
 #include "profiler/store/rows.hpp"
 #include "profiler/store/sqlite.hpp"
 #include "trainscope/taxonomy.hpp"
@@ -42,10 +40,6 @@ class Writer {
   // Creates `path`, replacing an earlier trace there. Throws Error (naming the path) when the
   // file cannot be created, or exists and is not a trainscope trace.
   explicit Writer(const std::string& path, const WriterOptions& options = {});
-  // Works on `db`, an open trace the caller owns (e.g. a reader's in-memory copy), to index its
-  // staged blocks with index_staged(); finish() commits but leaves `db` open.
-  struct Adopt {};
-  Writer(Db& db, Adopt);
   ~Writer();
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
@@ -65,14 +59,8 @@ class Writer {
   void put_meta(std::string_view key, std::string_view value);
 
   // Appends events. Events whose label is a `step` label also go to step_span. Fastest in
-  // start order, longer events first among equal starts (any order is accepted).
-  //
-  // A (start_ns, track) pair is unique, but a zone and the first zone nested in it can start on
-  // the same clock tick. Such events are taken to nest, the longer one enclosing the shorter;
-  // of two with the same duration, the one given later encloses the other (a zone is recorded
-  // when it ends, after the zones nested in it), whether in the same or a later call. The
-  // enclosing ones move earlier or the nested ones later by a nanosecond or a few, keeping their
-  // ends, so that the enclosing event starts first and the nested one stays inside it.
+  // start order, longer events first among equal starts (any order is accepted); events that
+  // share a start are placed as EventIndexer (event_indexer.hpp) says.
   // With WriterOptions::staged the rows are staged (a copy into the open block) and indexed by
   // finish(); commit() makes them durable either way.
   void append(std::span<const EventRow> rows);
@@ -80,9 +68,6 @@ class Writer {
   // Indexes every staged block, in the order staged, and empties event_block; inside the open
   // transaction. Returns the number of events indexed. Throws Error for a malformed block.
   std::uint64_t index_staged();
-  // The earliest start among the events the last index_staged() indexed, where they were placed
-  // (INT64_MAX: none).
-  std::int64_t earliest_indexed_start() const { return earliest_indexed_start_; }
 
   void commit();
   // Indexes the staged blocks, commits, checkpoints the WAL into the file, switches it back to a
@@ -96,68 +81,33 @@ class Writer {
 
   std::uint64_t events_written() const { return events_written_; }  // committed or not
   std::uint64_t events_committed() const { return events_committed_; }
-  std::uint64_t events_moved() const { return events_moved_; }
+  std::uint64_t events_moved() const { return indexer_->moved(); }
   std::uint64_t events_staged() const { return events_staged_; }
   // Events dropped because their start has no key (event_key.hpp): more than about 39 hours
   // from the trace's first event. Recorded in meta event.out_of_key_range by finish().
-  std::uint64_t events_out_of_key_range() const { return out_of_key_range_; }
+  std::uint64_t events_out_of_key_range() const { return indexer_->out_of_key_range(); }
 
  private:
   void prepare();
   void begin();
-  void insert_rows(std::span<const EventRow> rows);
-  void insert_counters(std::span<const CounterRow> rows);
   void flush_staged();
   void close_file() noexcept;
-  void flush_batch();
-  void fix_key_origin(std::span<const EventRow> rows);
   void put_meta_row(std::string_view key, std::string_view value);
-  bool keyless(const EventRow& r) const;
-  int bind_key(Stmt& st, int p, std::int64_t start, std::uint32_t track) const;
-  void bind_event(Stmt& st, int p, const EventRow& r) const;
-  std::optional<std::int64_t> last_start(int direction) const;
-  void resolve_collisions(std::span<EventRow> rows);
-  void place_same_start(std::span<const EventRow> group);
-  bool try_insert(const EventRow& row);
-  void insert_moving(EventRow row, int direction);
-  void written_one(const EventRow& row);
-  std::int64_t& latest_start(std::uint32_t track);
-  void insert_extras(std::span<const EventRow> rows);
-  void flush_extras();
-  bool is_step_label(std::uint32_t label) const;
+  // Inserts rows through the indexer, counting them written.
+  void insert_rows(std::span<const EventRow> rows);
 
-  Db owned_;  // the file this writer created; unused when it adopted a caller's Db
-  Db& db_;
-  bool owns_file_ = true;
+  Db db_;
   bool staged_mode_ = false;
-  // Schema version 5 keys events by one integer (event_key.hpp); an adopted older file by
-  // (start_ns, track).
-  bool keyed_ = true;
-  std::optional<std::int64_t> key_origin_;  // set by the first event appended
-  std::uint64_t out_of_key_range_ = 0;
-  bool overview_ = false;  // Adopt: the caller stores the overview
+  bool overview_ = false;
   int cache_mib_ = WriterOptions{}.cache_mib;
   BlockEncoder staged_;  // records not yet in an event_block row
   bool in_txn_ = false;
   bool finished_ = false;
-  Stmt begin_, commit_;
-  MultiRowInsert ins_event_, ins_arg_, ins_step_;
-  Stmt ins_event_ignore1_, find_event_, ins_counter_, ins_block_;
+  Stmt begin_, commit_, ins_block_;
   Stmt put_string_, put_label_, put_track_, put_process_, put_meta_;
-  void mark_step_label(std::uint32_t id, bool is_step);
-  std::vector<bool> step_labels_;                         // ids below kDenseLabels
-  std::unordered_set<std::uint32_t> sparse_step_labels_;  // the others
-  std::vector<std::int64_t> track_max_start_;             // per track: the latest start written
-  std::vector<EventRow> batch_;         // rows that cannot collide, not yet inserted
-  std::vector<EventRow> sorted_;        // append()'s rows, when not given in key order
-  std::vector<EventRow> group_;         // rows sharing one (start_ns, track)
-  FreeStarts event_starts_;             // where moved events found their starts
-  FreeStarts counter_times_;            // where moved counter samples found theirs
-  std::vector<EventRow> args_, steps_;  // inserted rows with arguments / steps, pending
+  std::optional<EventIndexer> indexer_;  // made once the file has its schema
   std::uint64_t events_written_ = 0;
   std::uint64_t events_committed_ = 0;
-  std::uint64_t events_moved_ = 0;
-  std::int64_t earliest_indexed_start_ = INT64_MAX;
   std::uint64_t events_staged_ = 0;  // staged and not yet indexed
 };
 

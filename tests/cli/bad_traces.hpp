@@ -21,6 +21,10 @@ inline std::vector<std::pair<std::string, std::string>> bad_traces(const TempDir
     out.emplace_back(what, path);
   };
   add("text_file", "step,loss\n1,0.52\n2,0.47\n");
+  // A web page saved under a trace's name (a download that got the login page): judged by its
+  // content, not its extension.
+  out.emplace_back("html_json", dir.file("html_page.json"));
+  write_file(out.back().second, "\n<!DOCTYPE html>\n<html><body>Sign in</body></html>\n");
   add("empty_file", "");
   add("truncated", good.substr(0, good.size() / 2));
   add("truncated_header", good.substr(0, 50));

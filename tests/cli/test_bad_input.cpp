@@ -56,7 +56,21 @@ TEST_F(BadInput, MessagesSayWhatIsWrong) {
   const auto err = [&](const std::string& what) {
     return run_trainscope("report " + path_of.at(what)).err;
   };
-  EXPECT_NE(err("text_file").find("is not a trainscope trace"), std::string::npos);
+  EXPECT_NE(err("text_file")
+                .find("is not a trainscope trace, a JSON trace or a TensorFlow "
+                      "profile (it starts with 'step,loss')"),
+            std::string::npos)
+      << err("text_file");
+  EXPECT_NE(err("html_json")
+                .find("html_page.json is not a JSON trace (it starts with "
+                      "'<!DOCTYPE html>', an HTML or XML document"),
+            std::string::npos)
+      << err("html_json");
+  // `import` reads it as JSON and says the same of its first character.
+  const CommandResult import =
+      run_trainscope("import " + path_of.at("html_json") + " -o " + dir_.file("imported.db"));
+  expect_one_line_error(import, "html_page.json is not a JSON trace (it starts with '<!DOCTYPE",
+                        "import");
   EXPECT_NE(err("other_sqlite_db").find("is not a trainscope trace"), std::string::npos);
   EXPECT_NE(err("truncated").find("is truncated"), std::string::npos);
   EXPECT_NE(err("corrupt").find("corrupt"), std::string::npos);

@@ -39,6 +39,13 @@ TEST(Commands, TheProgramPrintsTheTable) {
     EXPECT_NE(unknown.err.find(c.name), std::string::npos) << c.name << ": " << unknown.err;
 }
 
+TEST(Commands, TheVersionIsTheProjectVersion) {
+  const auto r = test::run_trainscope("--version");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "trainscope " TRAINSCOPE_VERSION "\n");
+  EXPECT_NE(std::string(TRAINSCOPE_VERSION).find('.'), std::string::npos) << TRAINSCOPE_VERSION;
+}
+
 TEST(Commands, TheReadmeNamesEveryCommand) {
   const std::string readme = test::read_file("README.md");
   for (const Command& c : commands())

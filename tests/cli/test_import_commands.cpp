@@ -222,6 +222,36 @@ TEST(DirectUse, ADirectoryOfRankTracesGivesPerRankFigures) {
   EXPECT_TRUE(fs::exists(ranks + "/two_ranks.trainscope.db"));
 }
 
+// Two profiling spans of one worker (files without distributedInfo or a rank in their names, as
+// tensorboard_trace_handler names them): separate processes, never called ranks.
+TEST(DirectUse, AFolderOfSpansWithoutDistributedInfoIsProcessesNotRanks) {
+  TempDir dir;
+  const fs::path spans = fs::path(dir.path()) / "spans";
+  fs::create_directories(spans);
+  fs::copy_file(kData + "input_bound.pt.trace.json.gz",
+                spans / "worker_77.1700000000001.pt.trace.json.gz");
+  fs::copy_file(kData + "tuned.pt.trace.json.gz",
+                spans / "worker_77.1700000000002.pt.trace.json.gz");
+  const std::string out = dir.file("spans.db");
+  const CommandResult imported = run_trainscope("import " + spans.string() + " -o " + out);
+  ASSERT_EQ(imported.status, 0) << imported.err;
+  EXPECT_NE(imported.out.find("Processes: 2 files without distributedInfo (or a rank in the file "
+                              "name), treated as separate processes.\n"),
+            std::string::npos)
+      << imported.out;
+  const CommandResult report = run_trainscope("report " + out);
+  ASSERT_EQ(report.status, 0) << report.err;
+  EXPECT_NE(report.out.find("\nprocesses   2 files without distributedInfo, treated as separate "
+                            "processes"),
+            std::string::npos)
+      << report.out;
+  EXPECT_EQ(report.out.find("rank"), std::string::npos) << report.out;
+  const json j = report_json(out);
+  ASSERT_EQ(j["ranks"].size(), 2u);
+  EXPECT_TRUE(j["ranks"][0]["rank"].is_null()) << j["ranks"][0].dump();
+  EXPECT_EQ(j["ranks"][0]["name"], "worker_77.1700000000001.pt.trace.json.gz");
+}
+
 TEST(DirectUse, RealGpuTracesReportDeviceFiguresAndCollectives) {
   TempDir dir;
   const std::string ranks = copy_in(dir, "gpu/two_ranks");

@@ -107,6 +107,15 @@ TEST(TensorFlow, SeveralHostsAreOneProcessEach) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("in 2 processes"), std::string::npos) << r.out;
   EXPECT_EQ(report_json(out)["verdict"], "high");
+  // Both hosts number their steps 2-6: the input-bound steps are listed per host, never merged
+  // into one list that repeats and overlaps ("2, 2-3, 3-4, ...").
+  const CommandResult text = run_trainscope("report " + out);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("highly input-bound, rank 0: 5 steps: 2-6\n"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("highly input-bound, rank 1: 5 steps: 2-6\n"), std::string::npos)
+      << text.out;
+  EXPECT_EQ(text.out.find("2, 2-3"), std::string::npos) << text.out;
 }
 
 TEST(TensorFlow, BadProfilesGiveOneLineAndExitTwo) {

@@ -146,13 +146,38 @@ TEST(MakeDatasetCommand, InstalledProgramRunsTheFetchScriptInstalledBesideIt) {
   const std::string script = prefix.str() + "/share/trainscope/fetch-mnist.sh";
   std::ofstream(script) << "echo \"installed fetch into $1\"; exit 1\n";
   const std::string mnist = prefix.str() + "/mnist";
-  const auto r = run_shell("env -u TRAINSCOPE_FETCH_MNIST -u TRAINSCOPE_NO_FETCH " + prefix.str() +
-                           "/bin/trainscope make-dataset --from mnist:" + mnist +
-                           " --to images:" + prefix.str() + "/out");
+  const auto r = run_shell(
+      "env -u TRAINSCOPE_FETCH_MNIST -u TRAINSCOPE_NO_FETCH "
+      "TRAINSCOPE_DATA_DIR=" +
+      prefix.str() + " " + prefix.str() +
+      "/bin/trainscope make-dataset --from mnist --to images:" + prefix.str() + "/out");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("installed fetch into " + mnist), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("fetch them with: bash " + script + " " + mnist), std::string::npos)
       << r.err;
+}
+
+// A mistyped --from mnist:DIR is one error naming the folder: nothing is fetched and neither
+// that folder nor the output is created (only the default folder is fetched into).
+TEST(MakeDatasetCommand, AMistypedMnistFolderIsOneErrorAndFetchesNothing) {
+  TempPath scratch("typo");
+  fs::create_directories(scratch.str());
+  const std::string script = scratch.str() + "/fetch.sh";
+  std::ofstream(script) << "mkdir -p \"$1\"; echo the fetch script ran\n";
+  const std::string typo = scratch.str() + "/typo/path";
+  const std::string out = scratch.str() + "/out";
+  const std::string env = "env -u TRAINSCOPE_NO_FETCH TRAINSCOPE_FETCH_MNIST=" + script + " ";
+  for (const std::string& command :
+       {"make-dataset --from mnist:" + typo + " --to images:" + out,
+        "train --dataset mnist:" + typo + " --epochs 1 --backend cpu --quiet"}) {
+    const auto r = run_shell(env + TRAINSCOPE_BIN + " " + command);
+    EXPECT_EQ(r.status, 2) << command << "\n" << r.err;
+    EXPECT_NE(r.err.find("MNIST folder '" + typo + "' does not exist"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+    EXPECT_EQ(r.err.find("the fetch script ran"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(scratch.str() + "/typo"));
+    EXPECT_FALSE(fs::exists(out));
+  }
 }
 
 }  // namespace

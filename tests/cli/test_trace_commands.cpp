@@ -44,8 +44,10 @@ TEST(Report, TextStartsWithTheVerdictSentence) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out.rfind("Highly input-bound: ", 0), 0u) << r.out;
+  // The same job with the tuned pipeline: what input wait is left is the hand-over of cached
+  // batches, a few % of the MLP's short steps.
   const CommandResult t = run_trainscope("report " + kTuned);
-  EXPECT_EQ(t.out.rfind("Not input-bound: ", 0), 0u) << t.out;
+  EXPECT_EQ(t.out.rfind("Moderately input-bound: ", 0), 0u) << t.out;
 }
 
 TEST(Report, JsonHasTheDesignKeys) {
@@ -55,8 +57,8 @@ TEST(Report, JsonHasTheDesignKeys) {
     for (const char* k : {"mean", "p50", "p90"})
       EXPECT_TRUE(j.at("step_time_ms").at(k).is_number()) << trace << " " << k;
     double parts = 0;
-    for (const char* k :
-         {"device_compute", "d2h", "h2d", "input_wait", "launch", "sync", "host_compute", "other"})
+    for (const char* k : {"device_compute", "d2h", "h2d", "input_wait", "input_handoff", "launch",
+                          "sync", "host_compute", "other"})
       parts += j.at("breakdown_ms").at(k).get<double>();
     // The parts sum to the summed step time: steps × mean step time.
     EXPECT_NEAR(parts, j.at("steps").get<double>() * j.at("step_time_ms").at("mean").get<double>(),
@@ -90,7 +92,7 @@ TEST(Report, SampleVerdicts) {
   const Json naive = report_json(kInputBound);
   EXPECT_EQ(naive.at("verdict").get<std::string>(), "high");
   EXPECT_TRUE(naive.at("bottleneck_stage").is_string());
-  EXPECT_EQ(report_json(kTuned).at("verdict").get<std::string>(), "none");
+  EXPECT_EQ(report_json(kTuned).at("verdict").get<std::string>(), "moderate");
 }
 
 TEST(Report, OptionsChangeTheFigures) {
@@ -107,10 +109,10 @@ TEST(Report, OptionsChangeTheFigures) {
 }
 
 TEST(Check, AllLimitsHold) {
-  const CommandResult r = run_trainscope("check " + kTuned + " --max-input-pct 5");
+  const CommandResult r = run_trainscope("check " + kTuned + " --max-input-pct 20");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_NE(r.out.find("is within --max-input-pct 5"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("is within --max-input-pct 20"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("the limit holds"), std::string::npos) << r.out;
 }
 
@@ -145,17 +147,17 @@ TEST(Check, LimitEqualToTheFigureHolds) {
 }
 
 TEST(Check, Baseline) {
-  // The tuned CNN's steps take far longer than the naive MLP's: slower than that baseline, faster
-  // than the reverse; a run against itself has not slowed down.
-  const CommandResult slower = run_trainscope("check " + kTuned + " --baseline " + kInputBound +
+  // The naive run's steps wait for every batch: slower than the tuned baseline, faster than the
+  // reverse; a run against itself has not slowed down.
+  const CommandResult slower = run_trainscope("check " + kInputBound + " --baseline " + kTuned +
                                               " --max-step-time-increase-pct 10");
   EXPECT_EQ(slower.status, 1) << slower.out;
   const auto err = lines(slower.err);
   ASSERT_EQ(err.size(), 1u) << slower.err;
   EXPECT_NE(err[0].find("median step time"), std::string::npos) << err[0];
-  EXPECT_NE(err[0].find(kInputBound), std::string::npos) << err[0];
+  EXPECT_NE(err[0].find(kTuned), std::string::npos) << err[0];
   EXPECT_NE(err[0].find("exceeds --max-step-time-increase-pct 10"), std::string::npos) << err[0];
-  EXPECT_EQ(run_trainscope("check " + kInputBound + " --baseline " + kTuned +
+  EXPECT_EQ(run_trainscope("check " + kTuned + " --baseline " + kInputBound +
                            " --max-step-time-increase-pct 0")
                 .status,
             0);
@@ -170,7 +172,7 @@ TEST(Check, JUnitXmlHasOneTestCasePerLimit) {
   const std::string junit = dir.file("check.xml");
   const CommandResult r = run_trainscope(
       "check " + kInputBound + " --max-input-pct 20 --max-device-idle-pct 100 --baseline " +
-      kTuned + " --max-step-time-increase-pct 5 --junit " + junit);
+      kInputBound + " --max-step-time-increase-pct 5 --junit " + junit);
   EXPECT_EQ(r.status, 1);
   const pugi::xml_document xml = parse_xml(read_file(junit));
   const pugi::xml_node doc = xml.document_element();
@@ -182,13 +184,13 @@ TEST(Check, JUnitXmlHasOneTestCasePerLimit) {
   EXPECT_EQ(attr(cases[2], "name"), "max-step-time-increase-pct");
   EXPECT_EQ(all(cases[0], "failure").size(), 1u);
   EXPECT_EQ(all(cases[1], "failure").size(), 0u);
-  EXPECT_EQ(all(cases[2], "failure").size(), 0u);  // the naive MLP is faster than the CNN
+  EXPECT_EQ(all(cases[2], "failure").size(), 0u);  // a run against itself has not slowed down
   EXPECT_EQ(attr(all(doc, "testsuite")[0], "tests"), "3");
   EXPECT_EQ(attr(all(doc, "testsuite")[0], "failures"), "1");
   EXPECT_EQ(attr(all(cases[0], "failure")[0], "message"), lines(r.err).at(0));
 
   const CommandResult pass =
-      run_trainscope("check " + kTuned + " --max-input-pct 5 --junit " + junit);
+      run_trainscope("check " + kTuned + " --max-input-pct 20 --junit " + junit);
   EXPECT_EQ(pass.status, 0);
   const pugi::xml_document ok = parse_xml(read_file(junit));
   EXPECT_EQ(all(ok, "testcase").size(), 1u);
@@ -316,7 +318,7 @@ TEST(Diff, SideBySide) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find(kInputBound), std::string::npos);
   EXPECT_NE(r.out.find(kTuned), std::string::npos);
-  EXPECT_NE(r.out.find("high -> none"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("high -> moderate"), std::string::npos) << r.out;
 
   const CommandResult j = run_trainscope("diff --json " + kInputBound + " " + kTuned);
   ASSERT_EQ(j.status, 0) << j.err;
@@ -324,8 +326,71 @@ TEST(Diff, SideBySide) {
   EXPECT_EQ(d.at("a").at("file").get<std::string>(), kInputBound);
   EXPECT_EQ(d.at("b").at("file").get<std::string>(), kTuned);
   EXPECT_EQ(d.at("verdict").at("a").get<std::string>(), "high");
-  EXPECT_EQ(d.at("verdict").at("b").get<std::string>(), "none");
+  EXPECT_EQ(d.at("verdict").at("b").get<std::string>(), "moderate");
   EXPECT_TRUE(d.at("kernels").is_array());
+}
+
+// The sample pair is one job, naive against tuned: the tuned run leaves out its cache-filling
+// first epoch, so the diff leaves it out of both, says so, and gives every step's figure beside.
+TEST(Diff, ComparesTheSameStepsAndTheWholeRun) {
+  const Json a = report_json(kInputBound);
+  const Json b = report_json(kTuned);
+  ASSERT_NE(a.at("phases").at("analysed_steps").at(0), b.at("phases").at("analysed_steps").at(0))
+      << "the rules differ";
+  const CommandResult r = run_trainscope("diff " + kInputBound + " " + kTuned);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string steps =
+      "over steps " + std::to_string(b.at("phases").at("analysed_steps").at(0).get<int>()) + "-" +
+      std::to_string(b.at("phases").at("analysed_steps").at(1).get<int>()) + " of both";
+  EXPECT_NE(r.out.find(steps), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nSteps compared: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("epoch 1 fills the input cache"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nWhole run: B is "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("idle cost per "), std::string::npos) << r.out;
+  const Json d = Json::parse(run_trainscope("diff --json " + kInputBound + " " + kTuned).out);
+  EXPECT_EQ(d.at("steps_compared").at("a").at("first_step"),
+            b.at("phases").at("analysed_steps").at(0));
+  EXPECT_EQ(d.at("steps_compared").at("b").at("first_step"),
+            b.at("phases").at("analysed_steps").at(0));
+  EXPECT_TRUE(d.at("steps_compared").at("same_steps").get<bool>());
+  EXPECT_GT(d.at("whole_run").at("speedup").get<double>(), 0);
+  // Neither saving is more than the hour costs.
+  for (const Json* s : {&d.at("saving"), &d.at("whole_run").at("saving")})
+    EXPECT_LE(std::abs(s->at("per_device_hour").get<double>()), 2.5) << *s;
+  // One rule given for both: taken as given.
+  const Json given =
+      Json::parse(run_trainscope("diff --json --skip-warmup 0 " + kInputBound + " " + kTuned).out);
+  EXPECT_EQ(given.at("steps_compared").at("a").at("first_step"), 0);
+  EXPECT_TRUE(given.at("steps_compared").at("common_warmup_steps").is_null());
+}
+
+// --steps that holds no step of the trace is one error (exit 2) in every command that takes it;
+// one it holds in part is analysed where it does, and stderr says which steps.
+TEST(Steps, ARangeOutsideTheTraceIsAnErrorAndOnePartlyInsideSaysWhatItTook) {
+  const std::int64_t last = report_json(kTuned + " --skip-warmup 0").at("steps").get<int>() - 1;
+  for (const std::string& command : {"report " + kTuned, "check " + kTuned + " --max-input-pct 100",
+                                     "diff " + kInputBound + " " + kTuned}) {
+    const CommandResult r = run_trainscope(command + " --steps 5000-6000");
+    EXPECT_EQ(r.status, 2) << command << "\n" << r.out;
+    ASSERT_EQ(lines(r.err).size(), 1u) << command << "\n" << r.err;
+    EXPECT_NE(r.err.find("--steps 5000-6000: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("holds steps 0-" + std::to_string(last) + ", none in that range"),
+              std::string::npos)
+        << r.err;
+  }
+  const CommandResult part = run_trainscope("report --json " + kTuned + " --steps 10-6000");
+  ASSERT_EQ(part.status, 0) << part.err;
+  EXPECT_EQ(part.err, "trainscope: --steps 10-6000: " + kTuned + " holds steps 0-" +
+                          std::to_string(last) + "; analysing steps 10-" + std::to_string(last) +
+                          "\n");
+  const Json j = Json::parse(part.out);
+  EXPECT_EQ(j.at("phases").at("analysed_steps").at(0).get<int>(), 10);
+  EXPECT_EQ(j.at("steps").get<std::int64_t>(), last - 9);
+  // The warm-up is what comes before the range, not every step left out.
+  const CommandResult inside = run_trainscope("report " + kTuned + " --steps 3-5");
+  ASSERT_EQ(inside.status, 0) << inside.err;
+  EXPECT_EQ(inside.err, "");
+  EXPECT_NE(inside.out.find("warm-up     steps 0-2 left out"), std::string::npos) << inside.out;
 }
 
 TEST(Recover, IndexesAKilledCapturesStagedEventsInPlace) {

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "child_process.hpp"
+#include "digits_folder.hpp"
 #include "run_command.hpp"
 
 namespace ts {
@@ -16,26 +17,20 @@ namespace fs = std::filesystem;
 
 class TrainPipeline : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() / ("ts_train_pipe_" + std::to_string(getpid())));
-    fs::remove_all(*dir_);
-    const auto r = run_trainscope("make-dataset --from synthetic:300 --to images:" +
-                                  (*dir_ / "digits").string());
-    ASSERT_EQ(r.status, 0) << r.err;
-  }
+  static void SetUpTestSuite() { data_ = new test::DigitsFolder("ts_train_pipe", 300); }
   static void TearDownTestSuite() {
-    fs::remove_all(*dir_);
-    delete dir_;
+    delete data_;
+    data_ = nullptr;
   }
-  static std::string digits() { return (*dir_ / "digits").string(); }
-  static fs::path* dir_;
+  static std::string digits() { return data_->digits(); }
+  static test::DigitsFolder* data_;
 };
-fs::path* TrainPipeline::dir_ = nullptr;
+test::DigitsFolder* TrainPipeline::data_ = nullptr;
 
 TEST_F(TrainPipeline, NaiveAndTunedTrainTheSameModelOnAnImageFolder) {
   const std::string base = "train --backend cpu --epochs 2 --dataset images:" + digits();
-  const std::string naive_json = (*dir_ / "naive.json").string();
-  const std::string tuned_json = (*dir_ / "tuned.json").string();
+  const std::string naive_json = data_->file("naive.json");
+  const std::string tuned_json = data_->file("tuned.json");
   const auto naive = run_trainscope(base + " --pipeline naive --summary-json " + naive_json);
   ASSERT_EQ(naive.status, 0) << naive.err;
   EXPECT_NE(naive.out.find("Pipeline: naive (parallel 0, prefetch 0, cache none"),
@@ -66,9 +61,9 @@ TEST_F(TrainPipeline, FlagsOverrideThePreset) {
       "train --backend cpu --epochs 1 --quiet --dataset synthetic:64 "
       "--pipeline tuned --parallel 0 --prefetch 3 --cache none "
       "--shuffle 16 --prefetch-to-device off --summary-json " +
-      (*dir_ / "o.json").string());
+      data_->file("o.json"));
   ASSERT_EQ(r.status, 0) << r.err;
-  const std::string json = test::read_file((*dir_ / "o.json").string());
+  const std::string json = test::read_file(data_->file("o.json"));
   EXPECT_NE(json.find("parallel 0, prefetch 3, cache none, shuffle 16\""), std::string::npos)
       << json;
   EXPECT_NE(json.find("\"prefetch_to_device\":false"), std::string::npos) << json;
@@ -84,7 +79,7 @@ TEST_F(TrainPipeline, BadPipelineFlagsExitTwoWithOneLine) {
 }
 
 TEST_F(TrainPipeline, UnwritableTraceOrCacheFileFailsAtStartNamingIt) {
-  const std::string missing = (*dir_ / "no" / "such" / "dir").string();
+  const std::string missing = (data_->dir() / "no" / "such" / "dir").string();
   for (const std::string& flag :
        {"--trace " + missing + "/run.db", "--cache file:" + missing + "/samples.cache"}) {
     const auto r = run_trainscope("train --backend cpu --epochs 1 --dataset synthetic:64 " + flag);
@@ -96,7 +91,7 @@ TEST_F(TrainPipeline, UnwritableTraceOrCacheFileFailsAtStartNamingIt) {
 }
 
 TEST_F(TrainPipeline, ACorruptImageNamesTheFileOrIsSkippedWithSkipBad) {
-  const fs::path bad_dir = *dir_ / "with_bad";
+  const fs::path bad_dir = data_->dir() / "with_bad";
   fs::copy(digits(), bad_dir, fs::copy_options::recursive);
   const fs::path victim = bad_dir / "3" / "broken.png";
   std::ofstream(victim) << "\x89PNG\r\n\x1a\n this is not really a png";
@@ -113,14 +108,14 @@ TEST_F(TrainPipeline, ACorruptImageNamesTheFileOrIsSkippedWithSkipBad) {
 TEST_F(TrainPipeline, CtrlCStopsAfterTheCurrentStepWithNoHungThread) {
   test::Child child({"train", "--backend", "cpu", "--epochs", "1000", "--dataset",
                      "images:" + digits(), "--pipeline", "tuned", "--summary-json",
-                     (*dir_ / "int.json").string()});
+                     data_->file("int.json")});
   ASSERT_TRUE(child.started());
   ASSERT_TRUE(child.read_until("Epoch 3/", std::chrono::seconds(60)));
   child.signal(SIGINT);
   const int status = child.wait(std::chrono::seconds(30));
   EXPECT_FALSE(child.timed_out()) << "the process hung after Ctrl-C";
   EXPECT_EQ(status, 130);
-  const std::string json = test::read_file((*dir_ / "int.json").string());
+  const std::string json = test::read_file(data_->file("int.json"));
   EXPECT_NE(json.find("\"stopped_early\":true"), std::string::npos) << json;
 }
 

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "child_process.hpp"
+#include "digits_folder.hpp"
 #include "engine/backend/factory.hpp"
 #include "profiler/store/reader.hpp"
 #include "run_command.hpp"
@@ -22,20 +23,14 @@ namespace fs = std::filesystem;
 
 class TrainTrace : public ::testing::TestWithParam<std::string> {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() / ("ts_train_trace_" + std::to_string(getpid())));
-    fs::remove_all(*dir_);
-    const auto r = run_trainscope("make-dataset --from synthetic:256 --to images:" +
-                                  (*dir_ / "digits").string());
-    ASSERT_EQ(r.status, 0) << r.err;
-  }
+  static void SetUpTestSuite() { data_ = new test::DigitsFolder("ts_train_trace", 256); }
   static void TearDownTestSuite() {
-    fs::remove_all(*dir_);
-    delete dir_;
+    delete data_;
+    data_ = nullptr;
   }
-  static fs::path* dir_;
+  static test::DigitsFolder* data_;
 };
-fs::path* TrainTrace::dir_ = nullptr;
+test::DigitsFolder* TrainTrace::data_ = nullptr;
 
 bool have_backend(const std::string& kind) {
   return kind == "cpu" || !list_devices().empty();
@@ -51,13 +46,12 @@ void each_event(const store::Reader& reader,
 
 TEST_P(TrainTrace, HoldsEveryCategoryAndOneStepPerTrainingStep) {
   if (!have_backend(GetParam())) GTEST_SKIP() << "no OpenCL device";
-  const std::string trace = (*dir_ / ("run_" + GetParam() + ".db")).string();
+  const std::string trace = data_->file("run_" + GetParam() + ".db");
   // Mixed precision converts batches on the host (host_compute); augmentation maps samples
   // (input_map); the image folder is read and decoded (input_read, input_decode).
-  const auto r =
-      run_trainscope("train --backend " + GetParam() +
-                     " --epochs 2 --dataset images:" + (*dir_ / "digits").string() +
-                     " --pipeline tuned --augment shift:2 --precision mixed --trace " + trace);
+  const auto r = run_trainscope(
+      "train --backend " + GetParam() + " --epochs 2 --dataset images:" + data_->digits() +
+      " --pipeline tuned --augment shift:2 --precision mixed --trace " + trace);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("Trace: " + trace), std::string::npos) << r.out;
 
@@ -81,17 +75,17 @@ TEST_P(TrainTrace, HoldsEveryCategoryAndOneStepPerTrainingStep) {
   EXPECT_TRUE(track_kinds.count("counter"));
 
   // 256 samples in batches of 32: 8 steps per epoch, numbered 0..15. Every batch fetch is one
-  // input_wait inside a step (with prefetch to device, step k fetches batch k+1, and the first
-  // step of an epoch also its own).
+  // "take batch" hand-over inside a step (with prefetch to device, step k fetches batch k+1, and
+  // the first step of an epoch also its own); an input wait lies inside one, when there was one.
   const std::vector<store::Step> steps = reader.steps();
   ASSERT_EQ(steps.size(), 16u);
-  std::int64_t waits = 0;
+  std::int64_t takes = 0;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     EXPECT_EQ(steps[i].step, static_cast<std::int64_t>(i));
     for (const store::Event& e : reader.step_events(steps[i].step))
-      waits += e.category == trace::Category::input_wait;
+      takes += e.category == trace::Category::input_handoff && reader.name(e) == "take batch";
   }
-  EXPECT_EQ(waits, 16);
+  EXPECT_EQ(takes, 16);
   EXPECT_EQ(reader.meta("engine.backend").value_or(""), GetParam());
   EXPECT_NE(reader.meta("pipeline.parallel"), std::nullopt);
 }
@@ -100,7 +94,7 @@ TEST_P(TrainTrace, HoldsEveryCategoryAndOneStepPerTrainingStep) {
 // event; the report analyses host time and says no device events were recorded.
 TEST_P(TrainTrace, TraceDeviceOffRecordsTheHostSideOnly) {
   if (!have_backend(GetParam())) GTEST_SKIP() << "no OpenCL device";
-  const std::string trace = (*dir_ / ("host_only_" + GetParam() + ".db")).string();
+  const std::string trace = data_->file("host_only_" + GetParam() + ".db");
   const auto r =
       run_trainscope("train --backend " + GetParam() +
                      " --epochs 2 --dataset synthetic:256 --trace-device off --trace " + trace);
@@ -113,7 +107,7 @@ TEST_P(TrainTrace, TraceDeviceOffRecordsTheHostSideOnly) {
     EXPECT_NE(t.kind, trace::TrackKind::device_queue) << t.name << ": " << reader.name(e);
     ++count[e.category];
   });
-  EXPECT_GT(count[trace::Category::input_wait], 0);
+  EXPECT_GT(count[trace::Category::input_handoff], 0);  // every batch taken
   EXPECT_GT(count[trace::Category::sync], 0);
   if (GetParam() == "opencl") {
     EXPECT_GT(count[trace::Category::launch], 0);
@@ -136,7 +130,7 @@ TEST_P(TrainTrace, TraceDeviceOffRecordsTheHostSideOnly) {
 // report leaves the first of them out as the warm-up, saying why.
 TEST_P(TrainTrace, TraceStepsRecordsThoseStepsOnly) {
   if (!have_backend(GetParam())) GTEST_SKIP() << "no OpenCL device";
-  const std::string trace = (*dir_ / ("window_" + GetParam() + ".db")).string();
+  const std::string trace = data_->file("window_" + GetParam() + ".db");
   const auto r =
       run_trainscope("train --backend " + GetParam() +
                      " --epochs 2 --dataset synthetic:256 --trace-steps 5-11 --trace " + trace);
@@ -206,7 +200,7 @@ TEST(TrainTraceFlags, TraceDeviceNeedsTraceAndOnOrOff) {
 
 TEST_P(TrainTrace, SigkillKeepsAtLeastNinetyPercentOfTheStartedSteps) {
   if (!have_backend(GetParam())) GTEST_SKIP() << "no OpenCL device";
-  const std::string trace = (*dir_ / ("killed_" + GetParam() + ".db")).string();
+  const std::string trace = data_->file("killed_" + GetParam() + ".db");
   // 8 steps per epoch; the progress prints one line per epoch when stdout is not a terminal.
   // One compute thread on the CPU backend leaves a core to the trace writer, as a machine
   // with more cores than the backend uses would: on 2 cores, a 2-thread CPU backend records

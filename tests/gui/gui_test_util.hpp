@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <span>
 #include <vector>
 
 #include "gui/models/packed_steps.hpp"
@@ -52,6 +53,37 @@ inline void put_step_and_kernel(store::Writer& w, const char* kernel, const char
   w.put_label(2, 2, trace::Category::kernel);
   w.put_track(1, thread, trace::TrackKind::thread);
   w.put_track(2, device, trace::TrackKind::device_queue);
+}
+
+// A hand-written trace of one step per entry of `input_pct`, 1 ms each: the trainer waits for
+// input for that share of the step and computes on the host for the rest (but the first µs).
+// epoch_first_steps (meta fit.epoch_first_steps, "0,6") with cache true: a run whose first epoch
+// fills the input cache, which the analysis leaves out as warm-up.
+inline void write_input_share_trace(const QString& path, const std::vector<double>& input_pct,
+                                    const char* epoch_first_steps = nullptr, bool cache = false) {
+  store::Writer w(path.toStdString());
+  w.put_string(1, "step");
+  w.put_string(2, "wait for batch");
+  w.put_string(3, "forward");
+  w.put_label(1, 1, trace::Category::step);
+  w.put_label(2, 2, trace::Category::input_wait);
+  w.put_label(3, 3, trace::Category::host_compute);
+  w.put_track(1, "main", trace::TrackKind::thread);
+  if (epoch_first_steps != nullptr) w.put_meta("fit.epoch_first_steps", epoch_first_steps);
+  w.put_meta("pipeline.cache", cache ? "memory" : "none");
+  constexpr std::int64_t kStepNs = 1'000'000, kOrigin = 1'000'000'000;
+  std::vector<store::EventRow> rows;
+  for (std::size_t i = 0; i < input_pct.size(); ++i) {
+    const auto step = static_cast<std::int64_t>(i);
+    const std::int64_t t = kOrigin + step * kStepNs;
+    const auto wait = static_cast<std::int64_t>(input_pct[i] / 100 * kStepNs);
+    // The wait starts 1 µs into the step (zones of a track never share a start).
+    rows.push_back({t, kStepNs, 1, 1, step, store::kNull});
+    if (wait > 0) rows.push_back({t + 1000, wait, 1, 2, step, store::kNull});
+    rows.push_back({t + 1000 + wait, kStepNs - 1000 - wait, 1, 3, step, store::kNull});
+  }
+  w.append(std::span<const store::EventRow>(rows));
+  w.finish();
 }
 
 }  // namespace ts::gui::test

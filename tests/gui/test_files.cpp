@@ -33,16 +33,24 @@ QMessageBox* message_box(QWidget* parent) {
 struct Run {
   int code = -1;
   QByteArray err;
+  QByteArray out;
 };
 
-Run gui(const QStringList& args) {
+// display false: as on a terminal without any (no platform named, no X or Wayland display).
+Run gui(const QStringList& args, bool display = true) {
   QProcess p;
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-  env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+  if (display) {
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+  } else {
+    for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+      env.remove(QString::fromLatin1(name));
+  }
   p.setProcessEnvironment(env);
   p.start(QStringLiteral(TS_GUI_BINARY), args);
   if (!p.waitForFinished(120000)) return {};
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardError()};
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardError(),
+          p.readAllStandardOutput()};
 }
 
 // stderr without Qt's own platform chatter.
@@ -102,6 +110,10 @@ class TestFiles : public QObject {
     QTest::newRow("empty") << dir_.filePath(QStringLiteral("empty.db")) << QString();
     QTest::newRow("header only") << dir_.filePath(QStringLiteral("header.db")) << QString();
     QTest::newRow("fake sqlite") << dir_.filePath(QStringLiteral("fake_sqlite.db")) << QString();
+    write_file(dir_.filePath(QStringLiteral("page.json")), "<!DOCTYPE html><html></html>\n");
+    QTest::newRow("html named .json")
+        << dir_.filePath(QStringLiteral("page.json"))
+        << QStringLiteral("page.json is not a JSON trace (it starts with '<!DOCTYPE html>");
     QTest::newRow("missing") << dir_.filePath(QStringLiteral("missing.db"))
                              << QStringLiteral("missing.db");
     QTest::newRow("directory") << dir_.path() << QString();
@@ -115,7 +127,7 @@ class TestFiles : public QObject {
     const QString title = w.windowTitle();
     const QString error = w.open(path);
     QVERIFY2(!error.isEmpty(), qPrintable(path));
-    QVERIFY(error.contains(words, Qt::CaseInsensitive));
+    QVERIFY2(error.contains(words, Qt::CaseInsensitive), qPrintable(error));
     QMessageBox* box = message_box(&w);
     QVERIFY(box);
     QCOMPARE(box->text(), error);
@@ -434,6 +446,31 @@ class TestFiles : public QObject {
                            QStringLiteral("sideways")});
     QCOMPARE(usage.code, 2);
     QCOMPARE(error_lines(usage.err).size(), 1);
+  }
+
+  // The command line is answered before the viewer needs a display: help and the version on
+  // stdout (exit 0), bad usage in one line on stderr (exit 2), never an abort.
+  void help_version_and_bad_usage_need_no_display() {
+    for (const QString& help : {QStringLiteral("--help"), QStringLiteral("-h")}) {
+      const Run r = gui({help}, false);
+      QCOMPARE(r.code, 0);
+      QVERIFY2(r.out.startsWith("Usage: trainscope-gui [options] [FILE]"), r.out.constData());
+      QVERIFY(r.out.contains("--screenshot <OUT.png>"));
+      QVERIFY(r.out.contains("--steps <A-B>"));
+    }
+    const Run version = gui({QStringLiteral("--version")}, false);
+    QCOMPARE(version.code, 0);
+    QCOMPARE(version.out.trimmed(), QByteArray("trainscope-gui 0.1.0"));
+    for (const QStringList& bad :
+         {QStringList{QStringLiteral("--no-such-flag")},
+          QStringList{QStringLiteral("a.db"), QStringLiteral("b.db")},
+          QStringList{QStringLiteral("a.db"), QStringLiteral("--view"), QStringLiteral("sideways")},
+          QStringList{QStringLiteral("a.db"), QStringLiteral("--steps"), QStringLiteral("9-2")}}) {
+      const Run r = gui(bad, false);
+      QCOMPARE(r.code, 2);
+      QCOMPARE(error_lines(r.err).size(), 1);
+      QVERIFY(r.out.isEmpty());
+    }
   }
 };
 

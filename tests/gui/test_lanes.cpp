@@ -145,6 +145,9 @@ class TestLanes : public QObject {
       ts::analysis::StepSummary f;
       f.step = step;
       f.input_bound = bound;
+      f.input_verdict = !bound      ? ts::analysis::Verdict::none
+                        : pct >= 20 ? ts::analysis::Verdict::high
+                                    : ts::analysis::Verdict::moderate;
       f.input_pct = pct;
       return f;
     };
@@ -170,7 +173,8 @@ class TestLanes : public QObject {
         want_bound[i] = want && want->input_bound ? 1 : 0;
         QCOMPARE(row.input_bound[i] != 0, want && want->input_bound);
         QCOMPARE(row.input_pct[i], want ? static_cast<float>(want->input_pct) : -1.f);
-        bound += row.input_bound[i];
+        QCOMPARE(row.input_class(i), want ? want->input_verdict : ts::analysis::Verdict::none);
+        bound += row.input_bound[i] != 0;
         QCOMPARE(row.bound_in(0, i + 1), bound);
       }
       QVERIFY(bound > 0);
@@ -195,6 +199,7 @@ class TestLanes : public QObject {
           in_zone += want_bound[k];
         QCOMPARE(coarse.bound_in(z, z + 1), in_zone);
         QCOMPARE(coarse.input_bound[z] != 0, in_zone > 0);
+        QCOMPARE(coarse.high_in(z, z + 1), in_zone);  // every input-bound figure here is >= 40 %
       }
     }
   }

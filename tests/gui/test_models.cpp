@@ -524,15 +524,34 @@ class TestModels : public QObject {
     }
   }
 
-  void step_bars_mark_exceptions_relative_to_the_run() {
-    StepBar b;
-    b.count = 1;
-    b.part_ms[static_cast<std::size_t>(ts::analysis::Part::input_wait)] = 3;
-    b.part_ms[static_cast<std::size_t>(ts::analysis::Part::device_compute)] = 7;
-    QCOMPARE(b.input_pct(), 30.0);
-    QVERIFY(b.exceptional(10));   // twice 10 % and over 5 %
-    QVERIFY(!b.exceptional(20));  // a run at 20 % input: 30 % is not twice as much
-    QVERIFY(!b.exceptional(1) || b.input_pct() >= 5);
+  // A bar is marked with the highest input class of its analysed steps, and counts both.
+  void step_bars_mark_the_highest_class_of_their_steps() {
+    using ts::analysis::Verdict;
+    std::vector<ts::analysis::StepSummary> steps(6);
+    const Verdict classes[] = {Verdict::high,     Verdict::none, Verdict::moderate,
+                               Verdict::moderate, Verdict::none, Verdict::none};
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      steps[i].step = static_cast<std::int64_t>(i);
+      steps[i].dur_ns = 1000;
+      steps[i].parts[ts::analysis::Part::other] = 1000;
+      steps[i].input_verdict = classes[i];
+      steps[i].input_bound = classes[i] != Verdict::none;
+    }
+    steps[0].warmup = true;  // left out of the counts and marks, as the report leaves it out
+    const auto one = step_bars(steps, 100);
+    QCOMPARE(one[0].mark(), Verdict::none);
+    QCOMPARE(one[2].mark(), Verdict::moderate);
+    const auto pairs = step_bars(steps, 3);  // steps 0-1, 2-3, 4-5
+    QCOMPARE(pairs.size(), std::size_t{3});
+    QCOMPARE(pairs[0].mark(), Verdict::none);
+    QCOMPARE(pairs[1].mark(), Verdict::moderate);
+    QCOMPARE(pairs[1].input_bound, std::size_t{2});
+    QCOMPARE(pairs[1].input_bound_high, std::size_t{0});
+    QCOMPARE(pairs[2].mark(), Verdict::none);
+    steps[0].warmup = false;
+    const auto counted = step_bars(steps, 3);
+    QCOMPARE(counted[0].mark(), Verdict::high);
+    QCOMPARE(counted[0].input_bound_high, std::size_t{1});
   }
 };
 

@@ -8,10 +8,13 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QScatterSeries>
 #include <QScrollBar>
 #include <QTableView>
 #include <QtTest>
+#include <map>
 
+#include "gui/models/palette.hpp"
 #include "gui/models/table_roles.hpp"
 #include "gui/widgets/main_window.hpp"
 #include "gui/widgets/tables/steps_page.hpp"
@@ -198,6 +201,76 @@ class TestOverview : public QObject {
     QVERIFY(m.view_begin() <= steps[steps.size() / 2].start_ns);
     QVERIFY(m.view_end() >= steps[steps.size() / 2].start_ns + steps[steps.size() / 2].dur_ns);
     QVERIFY(m.view_span_ns() < 3.0 * static_cast<double>(steps[steps.size() / 2].dur_ns));
+  }
+
+  // Steps at 3 %, 10 % and 30 % input are classed by the verdict's thresholds: none, moderately
+  // and highly input-bound, counted apart on the card and marked apart (colour and text) in the
+  // chart, the steps table and the timeline's step lane.
+  void steps_are_classed_and_marked_by_the_verdicts_thresholds() {
+    using ts::analysis::Verdict;
+    const QString path = dir_.filePath(QStringLiteral("shares.db"));
+    test::write_input_share_trace(path, {3, 10, 30});
+    MainWindow w;
+    QCOMPARE(w.open(path, false), QString());
+    w.session()->wait();
+    const ts::analysis::Report* r = w.session()->report();
+    QVERIFY(r);
+    QCOMPARE(r->steps, 3);  // three steps: no warm-up left out
+    QCOMPARE(r->input_bound_steps, 2);
+    QCOMPARE(r->input_bound_steps_high, 1);
+    const Verdict want[] = {Verdict::none, Verdict::moderate, Verdict::high};
+
+    bool card = false;
+    for (const Figure& f : w.overview()->figures())
+      if (f.json_key == QLatin1String("input_pct")) {
+        QCOMPARE(f.detail, QStringLiteral("2 of 3 steps input-bound: 1 highly, 1 moderately"));
+        card = true;
+      }
+    QVERIFY(card);
+
+    // The chart: a bar per step with its class, and a triangle of the class's colour over it.
+    const auto& bars = w.overview()->chart()->bars();
+    QCOMPARE(bars.size(), std::size_t{3});
+    for (std::size_t i = 0; i < 3; ++i) QCOMPARE(bars[i].mark(), want[i]);
+    std::map<QRgb, QList<QPointF>> triangles;
+    for (QAbstractSeries* series : w.overview()->chart()->chart()->series())
+      if (auto* scatter = qobject_cast<QScatterSeries*>(series))
+        triangles[scatter->color().rgb()] += scatter->points();
+    QCOMPARE(triangles[input_class_color(Verdict::high).rgb()].size(), 1);
+    QCOMPARE(triangles[input_class_color(Verdict::high).rgb()].front().x(), 2.0);
+    QCOMPARE(triangles[input_class_color(Verdict::moderate).rgb()].size(), 1);
+    QCOMPARE(triangles[input_class_color(Verdict::moderate).rgb()].front().x(), 1.0);
+    QVERIFY(input_class_color(Verdict::high) != input_class_color(Verdict::moderate));
+
+    // The steps table: the class in words, the row tinted by it, sorted by it.
+    StepModel* model = w.steps()->model();
+    QCOMPARE(model->rowCount(), 3);
+    for (int row = 0; row < 3; ++row) {
+      const QModelIndex cell = model->index(row, StepModel::InputBound);
+      QCOMPARE(cell.data().toString(), input_class_label(want[row]));
+      QCOMPARE(cell.data(SortRole).toInt(), static_cast<int>(want[row]));
+      QCOMPARE(model->index(row, 0).data(StepModel::InputBoundRole).toBool(),
+               want[row] != Verdict::none);
+    }
+    QCOMPARE(model->index(1, 0).data(Qt::BackgroundRole).value<QBrush>().color(),
+             input_class_tint(Verdict::moderate));
+    QCOMPARE(model->index(2, 0).data(Qt::BackgroundRole).value<QBrush>().color(),
+             input_class_tint(Verdict::high));
+
+    // The timeline's step lane: each step's class, and the counts of a run of them.
+    const StepRow& lane = w.session()->step_row();
+    QCOMPARE(lane.numbers.size(), std::size_t{3});
+    for (std::size_t i = 0; i < 3; ++i) QCOMPARE(lane.input_class(i), want[i]);
+    QCOMPARE(lane.bound_in(0, 3), 2u);
+    QCOMPARE(lane.high_in(0, 3), 1u);
+
+    // The thresholds are options: at 40 % for high, the 30 % step is moderate.
+    ts::analysis::AnalysisOptions o;
+    o.step_input_high_pct = 40;
+    const ts::store::Reader reader(path.toStdString());
+    const ts::analysis::Report higher = ts::analysis::analyse(reader, o);
+    QCOMPARE(higher.input_bound_steps, 2);
+    QCOMPARE(higher.input_bound_steps_high, 0);
   }
 };
 

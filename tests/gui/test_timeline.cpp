@@ -10,6 +10,7 @@
 #include "gui/models/palette.hpp"
 #include "gui/models/range_aggregate.hpp"
 #include "gui/models/timeline/selection_details.hpp"
+#include "gui/widgets/screenshot.hpp"
 #include "gui/widgets/timeline/timeline_page.hpp"
 #include "gui_test_util.hpp"
 #include "profiler/analysis/kept_report.hpp"
@@ -72,6 +73,41 @@ class TestTimeline : public QObject {
       for (const ts::analysis::StepSummary& st : per_step)
         if (st.warmup)  // no warm-up step in view (the margin may show its last microseconds)
           QVERIFY2(st.start_ns + st.dur_ns / 2 < range->first, qPrintable(path));
+    }
+  }
+
+  // A run whose first epoch fills the input cache: the figures leave that epoch out, and the
+  // timeline opens on the steps they cover (not on warm-up step 0, input-bound as it is): around
+  // the first input-bound step among them, else from the first. A --screenshot of the timeline
+  // shows the same range, and draws it.
+  void opens_on_the_first_analysed_step_past_a_warmup_epoch() {
+    for (const bool bound_later : {false, true}) {
+      const QString path = dir_.filePath(QStringLiteral("epochs%1.db").arg(bound_later));
+      test::write_input_share_trace(
+          path, {40, 40, 40, 40, 40, 40, 1, 1, 1, bound_later ? 10.0 : 1, 1, 1}, "0,6", true);
+      auto session = std::make_unique<TraceSession>(path);
+      session->wait();
+      QVERIFY(session->report());
+      QCOMPARE(session->report()->analysed_first_step, std::int64_t{6});
+      const auto range = session->initial_range();
+      QVERIFY(range);
+      // The steps wholly in view (the margin shows a sliver of the neighbours).
+      std::vector<std::int64_t> shown;
+      for (const ts::store::Step& st : session->reader().steps())
+        if (st.start_ns >= range->first && st.start_ns + st.dur_ns <= range->second)
+          shown.push_back(st.step);
+      const std::vector<std::int64_t> want = bound_later ? std::vector<std::int64_t>{8, 9, 10, 11}
+                                                         : std::vector<std::int64_t>{6, 7, 8, 9};
+      QCOMPARE(shown, want);
+
+      ScreenshotOptions o;
+      o.trace = path;
+      o.view = QStringLiteral("timeline");
+      QCOMPARE(screenshot_time_range(*session, o), range);
+      o.output = dir_.filePath(QStringLiteral("epochs%1.png").arg(bound_later));
+      o.size = QSize(800, 400);
+      QCOMPARE(take_screenshot(o), QString());
+      QVERIFY(!QImage(o.output).isNull());
     }
   }
 
@@ -150,7 +186,7 @@ class TestTimeline : public QObject {
     TimelineView* v = o.page->view();
     const StepRow& steps = v->step_row();
     std::size_t bound = 0;
-    for (auto b : steps.input_bound) bound += b;
+    for (auto b : steps.input_bound) bound += b != 0;  // a class: 1 moderate, 2 high
     QCOMPARE(static_cast<std::int64_t>(bound), o.session->report()->input_bound_steps);
     QVERIFY(!v->gap_row().row.zones.empty());
     // The gaps are held once: in the session's row, not in the report as well.

@@ -275,8 +275,13 @@ bool Pipeline::next_inline(HostBatch& batch) {
   }
 }
 
+// The trace's input wait is the time `wait_seconds` counts and nothing else: the zone "wait for
+// batch" covers the trainer making a batch itself (no workers) or blocking until a worker has
+// made it. The rest of taking a batch (the lock, the hand-over, waking the workers) lies in the
+// caller's input_handoff zone; a contended lock gets a zone of its own.
 bool Pipeline::next(HostBatch& batch) {
   if (workers_.empty()) {
+    TS_ZONE("wait for batch", input_wait);
     const std::int64_t t0 = ns_now();
     const bool got = next_inline(batch);
     wait_s_ += static_cast<double>(ns_now() - t0) * 1e-9;
@@ -284,7 +289,11 @@ bool Pipeline::next(HostBatch& batch) {
     return got;
   }
   for (;;) {
-    std::unique_lock<std::mutex> lock(mu_);
+    std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      TS_ZONE("wait for the input pipeline's lock", input_handoff);
+      lock.lock();
+    }
     if (stopping_ || taken_ >= batches_) {
       lock.unlock();
       if (cache_ && !stopping_) cache_->seal();
@@ -294,6 +303,7 @@ bool Pipeline::next(HostBatch& batch) {
     const double ready_now = static_cast<double>(ready_);
     Slot& s = slot_of(taken_);
     if (!(s.batch == taken_ && s.done == s.size) && !error_) {
+      TS_ZONE("wait for batch", input_wait);
       ++window_empty_;
       wanted_ = true;  // lets the workers start this batch even without prefetch
       work_cv_.notify_all();
@@ -322,7 +332,12 @@ bool Pipeline::next(HostBatch& batch) {
     TS_COUNTER("prefetch buffer fill", ready_);
     maybe_autotune(seconds_now());
     lock.unlock();
-    work_cv_.notify_all();  // the buffer has room again
+    {
+      // A futex wake when a worker sleeps: on a busy host the woken worker can take the
+      // trainer's core here.
+      TS_ZONE("wake input workers", input_handoff);
+      work_cv_.notify_all();  // the buffer has room again
+    }
     if (batch.size > 0 || keep_empty_) return true;
   }
 }

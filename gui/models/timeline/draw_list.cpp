@@ -202,13 +202,15 @@ class Builder {
     const StepRow& s = *c_.steps;
     const double top = top_of(lane);
     const QColor plain = category_color(trace::Category::step);
-    const QColor bound = category_color(trace::Category::input_wait);
     if (shown) steps_bottom_ = top + lane.height;
     items_.clear();
     build_row_items(s.row, m_, c_.min_px, items_);
     for (const DrawItem& it : items_) {
       const std::size_t i = it.first, j = it.first + it.zones;
-      const std::uint32_t nbound = s.bound_in(i, j);
+      const std::uint32_t nbound = s.bound_in(i, j), nhigh = s.high_in(i, j);
+      // Red when any of the steps is highly input-bound, orange when moderately.
+      const QColor bound =
+          input_class_color(nhigh > 0 ? analysis::Verdict::high : analysis::Verdict::moderate);
       const std::size_t nsteps = std::max<std::size_t>(1, s.steps_in(i, j));
       const double frac = std::min(1.0, static_cast<double>(nbound) / static_cast<double>(nsteps));
       DrawBox b;
@@ -229,7 +231,9 @@ class Builder {
         const QString step = QStringLiteral("step %1").arg(s.numbers[i]);
         if (s.input_bound[i]) {
           const QString pct = format_pct(s.input_pct[i]);
-          b.text = fit({step + QStringLiteral(" · input-bound, input ") + pct,
+          b.text = fit({step + QStringLiteral(" · ") + input_class_label(s.input_class(i)) +
+                            QStringLiteral(", input ") + pct,
+                        step + QStringLiteral(" · input-bound, input ") + pct,
                         step + QStringLiteral(" · input ") + pct, step,
                         QStringLiteral("%1").arg(s.numbers[i])},
                        b.rect.width());
@@ -239,7 +243,11 @@ class Builder {
       } else {
         b.style = DrawBox::Style::merged;
         b.events = nsteps;
-        b.text = fit({QStringLiteral("%1 steps, %2 input-bound").arg(nsteps).arg(nbound),
+        b.text = fit({QStringLiteral("%1 steps, input-bound: %2 highly, %3 moderately")
+                          .arg(nsteps)
+                          .arg(nhigh)
+                          .arg(nbound - nhigh),
+                      QStringLiteral("%1 steps, %2 input-bound").arg(nsteps).arg(nbound),
                       QStringLiteral("%1 steps").arg(nsteps)},
                      b.rect.width());
       }

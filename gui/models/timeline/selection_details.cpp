@@ -87,9 +87,10 @@ void step_details(const TraceSession& s, const StepRow& steps, const Selection& 
   const std::optional<std::size_t> index = s.step_figures()->find_step(number);
   if (!index) return;
   const analysis::StepSummary st = s.step_figures()->at(*index);
-  d.emplace_back(
-      QStringLiteral("Input"),
-      format_pct(st.input_pct) + (st.input_bound ? QStringLiteral(" — input-bound") : QString()));
+  d.emplace_back(QStringLiteral("Input"),
+                 format_pct(st.input_pct) +
+                     (st.input_bound ? QStringLiteral(" — ") + input_class_label(st.input_verdict)
+                                     : QString()));
   for (int p = 0; p < analysis::kPartCount; ++p) {
     const std::int64_t ns = st.parts.ns[static_cast<std::size_t>(p)];
     if (ns > 0)

@@ -20,13 +20,13 @@ class StepLookup {
   struct Entry {
     std::int64_t step = 0;
     float input_pct = 0;
-    bool input_bound = false;
+    analysis::Verdict input_class = analysis::Verdict::none;
   };
 
   explicit StepLookup(const PackedSteps& steps) {
     entries_.reserve(steps.size());
     steps.for_each([&](std::size_t, const analysis::StepSummary& s) {
-      entries_.push_back({s.step, static_cast<float>(s.input_pct), s.input_bound});
+      entries_.push_back({s.step, static_cast<float>(s.input_pct), s.input_verdict});
     });
     // Stable: of steps with one number, the last listed stays last.
     std::stable_sort(entries_.begin(), entries_.end(),
@@ -61,7 +61,7 @@ bool mark_in_one_walk(StepRow& r, const PackedSteps& steps) {
                         // overwrites (the last wins).
                         for (std::size_t k = zone; k < n && r.numbers[k] == s.step; ++k) {
                           r.input_pct[k] = static_cast<float>(s.input_pct);
-                          r.input_bound[k] = s.input_bound ? 1 : 0;
+                          r.input_bound[k] = static_cast<std::uint8_t>(s.input_verdict);
                         }
                         return true;
                       });
@@ -92,18 +92,23 @@ std::size_t steps_per_zone(std::size_t steps) {
 StepZoneMarker::StepZoneMarker(StepRow& row)
     : r_(row),
       sorted_(std::is_sorted(row.numbers.begin(), row.numbers.end())),
-      bound_(row.numbers.size(), 0) {}
+      bound_(row.numbers.size(), 0),
+      high_(row.numbers.size(), 0) {}
 
 void StepZoneMarker::add(const analysis::StepSummary& s) {
   if (!sorted_) return;
   const auto it = std::upper_bound(r_.numbers.begin(), r_.numbers.end(), s.step);
   if (it == r_.numbers.begin()) return;
   const auto zone = static_cast<std::size_t>(it - r_.numbers.begin()) - 1;
-  if (last_zone_ && last_step_ == s.step && last_bound_) --bound_[*last_zone_];  // replaced
+  if (last_zone_ && last_step_ == s.step) {  // replaced
+    if (last_class_ != analysis::Verdict::none) --bound_[*last_zone_];
+    if (last_class_ == analysis::Verdict::high) --high_[*last_zone_];
+  }
   last_zone_ = zone;
   last_step_ = s.step;
-  last_bound_ = s.input_bound;
-  if (s.input_bound) ++bound_[zone];
+  last_class_ = s.input_verdict;
+  if (s.input_verdict != analysis::Verdict::none) ++bound_[zone];
+  if (s.input_verdict == analysis::Verdict::high) ++high_[zone];
 }
 
 void StepZoneMarker::finish() {
@@ -111,10 +116,14 @@ void StepZoneMarker::finish() {
   r_.input_pct.assign(n, -1.f);
   r_.input_bound.assign(n, 0);
   r_.bound_cum.assign(n + 1, 0);
+  r_.high_cum.assign(n + 1, 0);
   for (std::size_t i = 0; i < n; ++i) {
     const auto most = static_cast<std::uint32_t>(r_.steps_in(i, i + 1));
-    r_.input_bound[i] = bound_[i] > 0 ? 1 : 0;
+    r_.input_bound[i] = static_cast<std::uint8_t>(high_[i] > 0    ? analysis::Verdict::high
+                                                  : bound_[i] > 0 ? analysis::Verdict::moderate
+                                                                  : analysis::Verdict::none);
     r_.bound_cum[i + 1] = r_.bound_cum[i] + std::min(bound_[i], most);
+    r_.high_cum[i + 1] = r_.high_cum[i] + std::min(high_[i], most);
   }
 }
 
@@ -138,12 +147,16 @@ void mark_step_row(StepRow& r, const PackedSteps* steps) {
     for (std::size_t i = 0; i < n; ++i) {
       if (const StepLookup::Entry* e = by_number.find(r.numbers[i])) {
         r.input_pct[i] = e->input_pct;
-        r.input_bound[i] = e->input_bound ? 1 : 0;
+        r.input_bound[i] = static_cast<std::uint8_t>(e->input_class);
       }
     }
   }
   r.bound_cum.assign(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) r.bound_cum[i + 1] = r.bound_cum[i] + r.input_bound[i];
+  r.high_cum.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    r.bound_cum[i + 1] = r.bound_cum[i] + (r.input_bound[i] > 0 ? 1 : 0);
+    r.high_cum[i + 1] = r.high_cum[i] + (r.input_class(i) == analysis::Verdict::high ? 1 : 0);
+  }
 }
 
 StepRowBuilder::StepRowBuilder(std::size_t per_zone, std::size_t steps) {

@@ -45,8 +45,10 @@ struct StepRow {
   std::size_t steps = 0;  // the steps the zones stand for
   std::vector<std::int64_t> numbers;
   std::vector<float> input_pct;  // per_zone 1: the step's input share; -1 unknown (or per_zone > 1)
-  std::vector<std::uint8_t> input_bound;  // any step of the zone input-bound
-  std::vector<std::uint32_t> bound_cum;   // input-bound steps in zones[0, i)
+  // The highest input class (analysis::Verdict: 0 none, 1 moderate, 2 high) of the zone's steps.
+  std::vector<std::uint8_t> input_bound;
+  std::vector<std::uint32_t> bound_cum;  // input-bound steps (either class) in zones[0, i)
+  std::vector<std::uint32_t> high_cum;   // highly input-bound steps in zones[0, i)
   // Where the epochs start, when the trace records two or more: the zone of each epoch's first
   // step and the epoch's number (1-based), in time order.
   struct EpochStart {
@@ -58,6 +60,13 @@ struct StepRow {
   int epoch_of(std::size_t zone) const;
   std::uint32_t bound_in(std::size_t first, std::size_t last) const {
     return bound_cum.empty() ? 0 : bound_cum[last] - bound_cum[first];
+  }
+  std::uint32_t high_in(std::size_t first, std::size_t last) const {
+    return high_cum.empty() ? 0 : high_cum[last] - high_cum[first];
+  }
+  analysis::Verdict input_class(std::size_t zone) const {
+    return zone < input_bound.size() ? static_cast<analysis::Verdict>(input_bound[zone])
+                                     : analysis::Verdict::none;
   }
   // The steps zones[first, last) stand for.
   std::size_t steps_in(std::size_t first, std::size_t last) const {
@@ -121,10 +130,10 @@ class StepZoneMarker {
  private:
   StepRow& r_;
   bool sorted_;
-  std::vector<std::uint32_t> bound_;
+  std::vector<std::uint32_t> bound_, high_;
   std::optional<std::size_t> last_zone_;
   std::int64_t last_step_ = 0;
-  bool last_bound_ = false;
+  analysis::Verdict last_class_ = analysis::Verdict::none;
 };
 GapRow make_gap_row(const std::vector<analysis::IdleGap>& gaps);
 // One zone per step (per_zone steps; the analysis's per-step figures) with idle device time, in

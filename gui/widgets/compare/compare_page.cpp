@@ -41,6 +41,11 @@ void ComparePage::set_session(TraceSession* session) {
   if (session_) disconnect(session_, nullptr, this, nullptr);
   session_ = session;
   if (session) connect(session, &TraceSession::reportReady, this, &ComparePage::refresh);
+  // Another A: B is compared with it afresh, so that both leave out the same warm-up.
+  if (session && !b_path_.isEmpty() && session->path().toStdString() != a_path_) {
+    open_b(b_path_);
+    return;
+  }
   refresh();
 }
 
@@ -57,13 +62,30 @@ bool ComparePage::open_b(const QString& path) {
   loading_.waitForFinished();
   b_path_ = path;
   b_.reset();
+  a_.reset();
+  common_.reset();
   analysis::AnalysisOptions options = options_;
-  options.keep_gaps = false;  // the comparison counts B's idle gaps; it never draws them
-  loading_.setFuture(QtConcurrent::run(&background_pool(), [file, options] {
+  options.keep_gaps = false;  // the comparison counts idle gaps; it never draws them
+  const std::string a_file = session_ ? session_->path().toStdString() : std::string();
+  a_path_ = a_file;
+  loading_.setFuture(QtConcurrent::run(&background_pool(), [file, a_file, options] {
     Loaded l;
+    l.a_path = a_file;
     try {
       const store::Reader reader(file);
       l.report = analysis::analyse_or_reuse(reader, options);
+      if (a_file.empty()) return l;
+      const store::Reader a_reader(a_file);
+      l.a = analysis::analyse_or_reuse(a_reader, options);
+      l.common = analysis::common_warmup(*l.a, *l.report, options);
+      if (l.common) {
+        analysis::AnalysisOptions aligned = options;
+        aligned.skip_warmup = l.common->steps;
+        if (analysis::takes_common_warmup(*l.a, *l.common))
+          l.a = analysis::analyse_or_reuse(a_reader, aligned);
+        if (analysis::takes_common_warmup(*l.report, *l.common))
+          l.report = analysis::analyse_or_reuse(reader, aligned);
+      }
     } catch (const std::exception& e) {
       l.error = QString::fromStdString(e.what());
     }
@@ -88,26 +110,32 @@ void ComparePage::b_done() {
     return;
   }
   b_ = std::move(l.report);
+  a_ = std::move(l.a);
+  common_ = l.common;
   refresh();
 }
 
 void ComparePage::refresh() {
-  const analysis::Report* a = session_ ? session_->report() : nullptr;
+  const bool own_a = session_ && a_ && session_->path().toStdString() == a_path_;
+  const analysis::Report* a = own_a ? &*a_ : session_ ? session_->report() : nullptr;
   if (a && b_) {
-    diff_ = analysis::diff(*a, *b_);
+    diff_ = analysis::diff(*a, *b_, own_a ? common_ : std::nullopt);
     figures_->set_diff(*diff_, a->currency.empty() ? std::string("$") : a->currency);
     kernels_->set_kernels(diff_->kernels);
-    const QString saving = QString::fromStdString(analysis::saving_sentence(*diff_));
+    QString lines = QString::fromStdString(analysis::scope_sentence(*diff_)).toHtmlEscaped();
+    for (const std::string& line :
+         {analysis::saving_sentence(*diff_), analysis::whole_run_sentence(*diff_)})
+      if (!line.empty())
+        lines += QStringLiteral("<br>") + QString::fromStdString(line).toHtmlEscaped();
     header_->setText(
-        tr("<b>A</b> %1 &nbsp;→&nbsp; <b>B</b> %2<br><b>%3</b>%4<br>"
+        tr("<b>A</b> %1 &nbsp;→&nbsp; <b>B</b> %2<br><b>%3</b><br>%4<br>"
            "<span style='color:#607d8b'>Per-step figures, so runs of different "
            "lengths compare fairly. Red: worse in B, green: better.</span>")
             .arg(QFileInfo(session_->source().isEmpty() ? session_->path() : session_->source())
                      .fileName()
                      .toHtmlEscaped(),
                  QFileInfo(b_path_).fileName().toHtmlEscaped(),
-                 QString::fromStdString(analysis::headline(*diff_)).toHtmlEscaped(),
-                 saving.isEmpty() ? QString() : QStringLiteral("<br>") + saving.toHtmlEscaped()));
+                 QString::fromStdString(analysis::headline(*diff_)).toHtmlEscaped(), lines));
     return;
   }
   diff_.reset();

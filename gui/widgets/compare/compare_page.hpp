@@ -1,5 +1,6 @@
 // The compare tab: the open trace (A) against a second one (B) — step time, breakdown per step,
-// device idle and the kernel table side by side with their changes (analysis::diff).
+// device idle and the kernel table side by side with their changes (analysis::diff), over the
+// same steps of both (the same warm-up left out) and over every step.
 #pragma once
 
 #include <QFutureWatcher>
@@ -38,8 +39,13 @@ class ComparePage : public QWidget {
   void failed(const QString& message);
 
  private:
+  // B's analysis and, when A's file is known, A's again: with the default warm-up rule both
+  // leave out the same first steps (analysis::common_warmup), as `trainscope diff` does.
   struct Loaded {
     std::optional<analysis::Report> report;
+    std::optional<analysis::Report> a;
+    std::optional<analysis::CommonWarmup> common;
+    std::string a_path;
     QString error;
   };
   void b_done();
@@ -50,6 +56,9 @@ class ComparePage : public QWidget {
   analysis::AnalysisOptions options_;
   import::ImportOptions import_options_;
   std::optional<analysis::Report> b_;
+  std::optional<analysis::Report> a_;  // A analysed for the comparison (Loaded::a)
+  std::optional<analysis::CommonWarmup> common_;
+  std::string a_path_;  // the file a_ was analysed from
   std::optional<analysis::RunDiff> diff_;
   QFutureWatcher<Loaded> loading_;
   QLabel* header_;

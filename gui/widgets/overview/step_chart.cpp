@@ -64,36 +64,28 @@ void StepChart::rebuild(const analysis::Report& report) {
   top = y->max();
   const double n = static_cast<double>(bars_.size());
 
-  // Behind the bars: a band under each bar holding input-bound steps, as tall as their share of
-  // the bar's steps, and a grey band under the warm-up the figures leave out. An area series
-  // does not own its lines: parent them to it.
-  auto add_band = [&](const QString& name, QColor colour, auto&& height) {
-    auto* band = new QAreaSeries;
-    auto* upper = new QLineSeries(band);
-    auto* lower = new QLineSeries(band);
+  // Behind the bars: a grey band under the warm-up the figures leave out. (A step's input time
+  // is drawn in its bar, in ms like the rest: the input wait and host-to-device copy parts; the
+  // marks above say which steps pass the input thresholds.) An area series does not own its
+  // lines: parent them to it.
+  auto* warm = new QAreaSeries;
+  {
+    auto* upper = new QLineSeries(warm);
+    auto* lower = new QLineSeries(warm);
     for (std::size_t i = 0; i < bars_.size(); ++i) {
-      const double x = static_cast<double>(i);
-      upper->append(x - 0.5, height(bars_[i]));
-      upper->append(x + 0.5, height(bars_[i]));
+      const double x = static_cast<double>(i), h = bars_[i].warmup > 0 ? top : 0.0;
+      upper->append(x - 0.5, h);
+      upper->append(x + 0.5, h);
       lower->append(x - 0.5, 0);
       lower->append(x + 0.5, 0);
     }
-    band->setUpperSeries(upper);
-    band->setLowerSeries(lower);
-    band->setName(name);
-    band->setBrush(colour);
-    band->setPen(Qt::NoPen);
-    chart()->addSeries(band);
-    return band;
-  };
-  QColor red = part_color(analysis::Part::input_wait);
-  QColor faint = red;
-  faint.setAlpha(40);
-  // The band shows each bar's input share of its time (not a count of steps past a threshold).
-  QAbstractSeries* band = add_band(tr("input share"), faint,
-                                   [&](const StepBar& b) { return top * b.input_pct() / 100; });
-  QAbstractSeries* warm = add_band(tr("warm-up (left out)"), QColor(0x90, 0xa4, 0xae, 60),
-                                   [&](const StepBar& b) { return b.warmup > 0 ? top : 0.0; });
+    warm->setUpperSeries(upper);
+    warm->setLowerSeries(lower);
+    warm->setName(tr("warm-up (left out)"));
+    warm->setBrush(QColor(0x90, 0xa4, 0xae, 60));
+    warm->setPen(Qt::NoPen);
+    chart()->addSeries(warm);
+  }
 
   auto* series = new QStackedBarSeries;
   series->setBarWidth(0.8);
@@ -130,17 +122,30 @@ void StepChart::rebuild(const analysis::Report& report) {
     for (QLegendMarker* m : chart()->legend()->markers(line)) m->setVisible(false);
   }
 
-  // Above the bars: a red triangle over each bar holding input-bound steps.
-  auto* marks = new QScatterSeries;
-  marks->setName(tr("input share twice the run's"));
-  marks->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
-  marks->setMarkerSize(bars_.size() > 100 ? 7 : 11);
-  marks->setColor(red);
-  marks->setBorderColor(red.darker(130));
-  for (std::size_t i = 0; i < bars_.size(); ++i)
-    if (bars_[i].exceptional(report.input_pct) && bars_[i].warmup < bars_[i].count)
-      marks->append(static_cast<double>(i), std::min(bars_[i].total_ms() + top * 0.04, top));
-  chart()->addSeries(marks);
+  // Above the bars: a triangle over each bar holding input-bound steps, red for highly and
+  // orange for moderately input-bound (the report's two counts), by the bar's highest class.
+  const QString high_pct =
+      QString::number(std::max(report.step_input_high_pct, report.step_input_bound_pct));
+  const QString moderate_pct = QString::number(report.step_input_bound_pct);
+  for (const analysis::Verdict v : {analysis::Verdict::high, analysis::Verdict::moderate}) {
+    auto* marks = new QScatterSeries;
+    // Short: the legend has a dozen entries. The tooltip names the class in words.
+    marks->setName(v == analysis::Verdict::high ? tr("input ≥ %1 %").arg(high_pct)
+                                                : tr("input ≥ %1 %").arg(moderate_pct));
+    marks->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    marks->setMarkerSize(bars_.size() > 100 ? 7 : 11);
+    marks->setColor(input_class_color(v));
+    marks->setBorderColor(input_class_color(v).darker(130));
+    std::size_t marked = 0;
+    for (std::size_t i = 0; i < bars_.size(); ++i)
+      if (bars_[i].mark() == v) {
+        marks->append(static_cast<double>(i), std::min(bars_[i].total_ms() + top * 0.04, top));
+        ++marked;
+      }
+    chart()->addSeries(marks);
+    if (marked == 0)
+      for (QLegendMarker* m : chart()->legend()->markers(marks)) m->setVisible(false);
+  }
 
   auto* x = new QCategoryAxis;
   x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
@@ -158,8 +163,6 @@ void StepChart::rebuild(const analysis::Report& report) {
     s->attachAxis(x);
     s->attachAxis(y);
   }
-  // The band explains itself through the triangles; keep the legend to parts and the mark.
-  for (QLegendMarker* m : chart()->legend()->markers(band)) m->setVisible(false);
   bool any_warm = false;
   for (const StepBar& b : bars_) any_warm = any_warm || b.warmup > 0;
   if (!any_warm)
@@ -179,8 +182,14 @@ void StepChart::rebuild(const analysis::Report& report) {
                                : tr("steps %1–%2 (mean)").arg(b.first_step).arg(b.last_step);
     tip += QStringLiteral(": %1").arg(format_ms(b.total_ms()));
     if (b.count > 1) tip += tr(", slowest: step %1, %2").arg(b.worst_step).arg(format_ms(b.max_ms));
-    if (b.input_bound)
-      tip += tr(" — %1 input-bound").arg(b.count == 1 ? QString() : QString::number(b.input_bound));
+    if (b.count == 1 && b.input_bound) {
+      tip += QStringLiteral(" — ") + input_class_label(b.mark());
+    } else if (b.input_bound) {
+      tip += tr(" — input-bound: %1 highly, %2 moderately")
+                 .arg(b.input_bound_high)
+                 .arg(b.input_bound - b.input_bound_high);
+    }
+    tip += tr(", input %1").arg(format_pct(b.input_pct()));
     if (b.warmup) tip += tr(" (warm-up, left out of the figures)");
     for (int p = 0; p < analysis::kPartCount; ++p)
       if (b.part_ms[static_cast<std::size_t>(p)] > 0)

@@ -16,6 +16,8 @@ KernelsPage::KernelsPage(QWidget* parent)
   filter_->setClearButtonEnabled(true);
   view_ = make_table_view(model_, proxy_, this);
   view_->sortByColumn(KernelModel::Total, Qt::DescendingOrder);
+  // Long C++ kernel names share their start: keep both ends in view (the tooltip has it whole).
+  view_->setTextElideMode(Qt::ElideMiddle);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(filter_);
   layout->addWidget(view_, 1);

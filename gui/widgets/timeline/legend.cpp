@@ -25,7 +25,12 @@ std::vector<Entry> entries() {
           {QStringLiteral("host compute"), category_color(Category::host_compute)},
           {QStringLiteral("collective"), category_color(Category::collective)},
           {QStringLiteral("input read/decode/map"), category_color(Category::input_decode)},
-          {QStringLiteral("input wait · input-bound step"), category_color(Category::input_wait)},
+          {QStringLiteral("input hand-over (a batch was ready)"),
+           category_color(Category::input_handoff)},
+          {QStringLiteral("input wait · highly input-bound step"),
+           input_class_color(analysis::Verdict::high)},
+          {QStringLiteral("moderately input-bound step"),
+           input_class_color(analysis::Verdict::moderate)},
           // The device idle lane's gaps take their cause's colour: waiting for input is red
           // there as in the trainer's lane.
           {QStringLiteral("idle: host-bound"), idle_cause_color(IdleCause::host)},

@@ -653,7 +653,8 @@ bool TimelineView::event(QEvent* e) {
     if (const int epoch = row.epoch_of(h.index); epoch > 0) tip += tr(" (epoch %1)").arg(epoch);
     if (row.input_pct[h.index] >= 0)
       tip += tr(", input %1").arg(format_pct(row.input_pct[h.index]));
-    if (row.input_bound[h.index]) tip += tr(" — input-bound");
+    if (row.input_bound[h.index])
+      tip += QStringLiteral(" — ") + input_class_label(row.input_class(h.index));
   } else if (h.index < shown_gaps_->row.zones.size()) {
     const GapRow& g = *shown_gaps_;
     const QString why =

@@ -108,6 +108,37 @@ TEST(LoadDataset, MissingMnistNamesTheFetchCommand) {
   EXPECT_FALSE(std::filesystem::exists(missing));
 }
 
+// Only the default folder is fetched into: an explicit mnist:DIR without the files (a typo) is
+// one error naming the folder; the fetch script is not run and the folder not created.
+TEST(LoadDataset, AnExplicitMnistFolderIsNeverFetchedInto) {
+  TempDir dir;
+  const std::string script = dir.file("fetch.sh");
+  const std::string log = dir.file("ran");
+  std::ofstream(script) << "mkdir -p \"$1\"; printf '%s' \"$1\" > '" << log << "'\n";
+  const EnvGuard fetch("TRAINSCOPE_FETCH_MNIST", script.c_str());
+  const EnvGuard allow("TRAINSCOPE_NO_FETCH", nullptr);
+  const EnvGuard data_dir("TRAINSCOPE_DATA_DIR", dir.path().string().c_str());
+  const std::string typo = dir.file("mnsit");
+  const std::string msg = error_of("mnist:" + typo);
+  EXPECT_NE(msg.find("MNIST folder '" + typo + "' does not exist"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("fetch.sh " + typo + ")"), std::string::npos) << msg;  // how to, if meant
+  EXPECT_FALSE(std::filesystem::exists(typo));
+  EXPECT_FALSE(std::filesystem::exists(log));
+
+  std::filesystem::create_directory(typo);  // a folder that exists but holds other files
+  EXPECT_NE(error_of("mnist:" + typo).find("does not hold " + std::string(kMnistImagesFile)),
+            std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(log));
+
+  // The default folder, spelled out or not, is fetched into (the script here fetches nothing).
+  const std::string fallback = dir.file("mnist");
+  EXPECT_NE(error_of("mnist:" + fallback).find("are missing"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(log));
+  std::filesystem::remove(log);
+  EXPECT_NE(error_of("mnist").find("are missing"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(log));
+}
+
 // An installed program finds the script in <prefix>/share/trainscope, whatever the prefix.
 TEST(MnistFetch, ScriptBesideTheProgramInTheInstalledLayout) {
   EXPECT_EQ(mnist_fetch_script_beside("/opt/ts/bin/trainscope"),

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <span>
 
+#include "profiler/analysis/kept_report.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/store/writer.hpp"
@@ -215,6 +216,100 @@ TEST(AnalyseTrace, OptionsSetTheStepThresholdPriceAndListedGaps) {
   EXPECT_NEAR(r.idle_cost_per_1000_steps, 0.037 / 3600 * 10, 1e-12);
   for (const a::IdleGap& g : r.device.gaps) EXPECT_GE(g.end_ns - g.start_ns, us(5));
   EXPECT_EQ(r.device.idle_ns, us(74));  // short gaps still count
+}
+
+// Three 100 µs steps whose trainer waits for input 3, 10 and 30 µs of them (the rest on the
+// host): input 3 %, 10 %, 30 %.
+std::string write_input_shares(const ts::test::TempDir& dir) {
+  const std::string path = dir.file("shares.db");
+  ts::store::Writer w(path);
+  w.put_string(kStep, "step");
+  w.put_label(kStep, kStep, Category::step);
+  w.put_string(kWait, "wait for batch");
+  w.put_label(kWait, kWait, Category::input_wait);
+  w.put_string(kOpt, "forward");
+  w.put_label(kOpt, kOpt, Category::host_compute);
+  w.put_track(kMain, "main", TrackKind::thread);
+  std::vector<EventRow> rows;
+  const double waits[] = {3, 10, 30};
+  for (std::int64_t i = 0; i < 3; ++i) {
+    const double t = 100.0 * static_cast<double>(i), wait = waits[i];
+    rows.push_back({kT + us(t), us(100), kMain, kStep, i, kNull});
+    rows.push_back({kT + us(t + 0.5), us(wait), kMain, kWait, i, kNull});
+    rows.push_back({kT + us(t + 0.5 + wait), us(99.5 - wait), kMain, kOpt, i, kNull});
+  }
+  w.append(std::span<const EventRow>(rows));
+  w.finish();
+  return path;
+}
+
+// A step is classed by the verdict's thresholds (XProf's split): >= 20 % input highly,
+// >= 5 % moderately input-bound; both are counted apart in the report, its JSON and its text.
+TEST(AnalyseTrace, StepsAreClassedHighlyAndModeratelyInputBound) {
+  ts::test::TempDir dir;
+  const ts::store::Reader reader(write_input_shares(dir));
+  const a::Report r = a::analyse(reader);
+  ASSERT_EQ(r.per_step.size(), 3u);
+  EXPECT_EQ(r.steps, 3);
+  const a::Verdict want[] = {a::Verdict::none, a::Verdict::moderate, a::Verdict::high};
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(r.per_step[i].input_verdict, want[i]) << i;
+    EXPECT_EQ(r.per_step[i].input_bound, want[i] != a::Verdict::none) << i;
+  }
+  EXPECT_EQ(r.input_bound_steps, 2);
+  EXPECT_EQ(r.input_bound_steps_high, 1);
+
+  const nlohmann::json j = nlohmann::json::parse(a::to_json(r));
+  EXPECT_EQ(j["input_bound_steps"], 2);  // at or above the moderate threshold, as always
+  EXPECT_EQ(j["input_bound_steps_high"], 1);
+  EXPECT_EQ(j["input_bound_steps_moderate"], 1);
+  EXPECT_EQ(j["step_input_thresholds_pct"]["moderate"], 5.0);
+  EXPECT_EQ(j["step_input_thresholds_pct"]["high"], 20.0);
+
+  const std::string text = a::to_text(r);
+  // The text as one line: the report wraps its lines at a width.
+  const auto unwrapped = [](const std::string& t) {
+    std::string out;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (t[i] != '\n') {
+        out += t[i];
+        continue;
+      }
+      out += ' ';
+      while (i + 1 < t.size() && t[i + 1] == ' ') ++i;
+    }
+    return out;
+  };
+  EXPECT_NE(unwrapped(text).find(
+                "2 of 3 steps input-bound: 1 highly (input ≥ 20 %), 1 moderately (≥ 5 %)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  highly input-bound: step 2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  moderately input-bound: step 1\n"), std::string::npos) << text;
+
+  // The thresholds are options, and a report kept for one set is not read for another.
+  a::AnalysisOptions o;
+  o.step_input_high_pct = 40;
+  const a::Report higher = a::analyse(reader, o);
+  EXPECT_EQ(higher.input_bound_steps, 2);
+  EXPECT_EQ(higher.input_bound_steps_high, 0);
+  EXPECT_EQ(higher.per_step[2].input_verdict, a::Verdict::moderate);
+  EXPECT_NE(unwrapped(a::to_text(higher)).find("0 highly (input ≥ 40 %), 2 moderately (≥ 5 %)"),
+            std::string::npos);
+  o = {};
+  o.step_input_bound_pct = 2;
+  const a::Report lower = a::analyse(reader, o);
+  EXPECT_EQ(lower.input_bound_steps, 3);
+  EXPECT_EQ(lower.input_bound_steps_high, 1);
+  // A moderate threshold above the high one: no step is highly input-bound below it.
+  o.step_input_bound_pct = 50;
+  o.step_input_high_pct = 20;
+  const a::Report odd = a::analyse(reader, o);
+  EXPECT_EQ(odd.input_bound_steps, 0);
+  EXPECT_EQ(odd.input_bound_steps_high, 0);
+  a::AnalysisOptions high_at_40;
+  high_at_40.step_input_high_pct = 40;
+  EXPECT_NE(a::kept_report_key(a::AnalysisOptions{}), a::kept_report_key(high_at_40));
 }
 
 // Without the list of gaps (what report, check and diff ask for) every figure is the same and

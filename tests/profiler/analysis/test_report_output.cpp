@@ -49,6 +49,7 @@ a::Report sample_report() {
     s.dur_ns = 10'000'000;
     s.input_pct = i == 0 ? 0 : 83.3;
     s.input_bound = i != 0;
+    s.input_verdict = i != 0 ? a::Verdict::high : a::Verdict::none;
     r.per_step.push_back(s);
   }
   return r;
@@ -122,13 +123,16 @@ TEST(ReportOutput, TextStartsWithTheVerdictAndListsInputBoundSteps) {
   const a::Report r = sample_report();
   const std::string t = a::to_text(r);
   EXPECT_EQ(t.substr(0, t.find('\n')), a::verdict_sentence(r));
-  EXPECT_NE(t.find("input-bound: 3 steps: 1-3"), std::string::npos) << t;
+  EXPECT_NE(t.find("highly input-bound: 3 steps: 1-3"), std::string::npos) << t;
   a::Report one = r;  // one input-bound step is named as a step, not read as a count
   bool first = true;
   for (a::StepSummary& s : one.per_step)
-    if (s.input_bound && !s.warmup) s.input_bound = std::exchange(first, false);
+    if (s.input_bound && !s.warmup) {
+      s.input_bound = std::exchange(first, false);
+      if (!s.input_bound) s.input_verdict = a::Verdict::none;
+    }
   const std::string t1 = a::to_text(one);
-  EXPECT_NE(t1.find("input-bound: step 1\n"), std::string::npos) << t1;
+  EXPECT_NE(t1.find("highly input-bound: step 1\n"), std::string::npos) << t1;
   EXPECT_NE(t.find("bottleneck stage: decode"), std::string::npos) << t;
   EXPECT_NE(t.find("recommendations\n  - Input is 62.5 % of step time."), std::string::npos) << t;
   EXPECT_NE(t.find("device compute"), std::string::npos) << t;
@@ -153,3 +157,97 @@ TEST(ReportOutput, Formatting) {
 }
 
 }  // namespace
+
+namespace {
+
+// Two processes whose step numbers overlap (two hosts of one job, each counting from 2).
+a::Report two_process_report(bool ranked) {
+  a::Report r = sample_report();
+  r.per_step.clear();
+  for (int rank = 0; rank < 2; ++rank) {
+    a::RankFigures k;
+    k.process = rank + 1;
+    if (ranked) k.rank = rank;
+    k.name = "host" + std::string(1, static_cast<char>('A' + rank));
+    k.steps = 2;
+    r.ranks.push_back(k);
+    for (int step = 2 + rank; step < 4 + rank; ++step) {
+      a::StepSummary s;
+      s.step = step;
+      s.dur_ns = 10'000'000;
+      s.input_pct = 90;
+      s.input_bound = true;
+      s.input_verdict = a::Verdict::high;
+      s.rank_index = rank;
+      r.per_step.push_back(s);
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+// Steps of several processes are listed per process, never merged into "2, 2-3, 3-4".
+TEST(ReportOutput, InputBoundStepsOfSeveralProcessesAreListedPerProcess) {
+  const std::string t = a::to_text(two_process_report(true));
+  EXPECT_NE(t.find("highly input-bound, rank 0: 2 steps: 2-3\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("highly input-bound, rank 1: 2 steps: 3-4\n"), std::string::npos) << t;
+  EXPECT_EQ(t.find("2, 2-3"), std::string::npos) << t;
+  EXPECT_EQ(t.find("4 steps: "), std::string::npos) << t;
+}
+
+// Files imported without distributedInfo are separate processes: the report does not call
+// them ranks.
+TEST(ReportOutput, ProcessesWithoutARankAreNotCalledRanks) {
+  a::Report r = two_process_report(false);
+  r.source_format = "kineto";
+  const std::string t = a::to_text(r);
+  EXPECT_NE(t.find("processes   2 files without distributedInfo, treated as separate processes, "
+                   "each over its own steps"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("\n  proc   steps  step mean"), std::string::npos) << t;
+  EXPECT_NE(t.find("\n  proc      step       time"), std::string::npos) << t;
+  EXPECT_NE(t.find("highly input-bound, p1: 2 steps: 2-3\n"), std::string::npos) << t;
+  EXPECT_EQ(t.find("rank"), std::string::npos) << t;
+  // Ranked processes keep their heading.
+  const std::string ranked = a::to_text(two_process_report(true));
+  EXPECT_NE(ranked.find("ranks       2 processes, each over its own steps"), std::string::npos)
+      << ranked;
+}
+
+// Kernel names with a long common prefix stay apart in the table; --wide prints them in full.
+TEST(ReportOutput, KernelTableKeepsLongNamesApartAndWidePrintsThemInFull) {
+  a::Report r = sample_report();
+  r.kernels.clear();
+  const std::string prefix =
+      "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::";
+  for (const char* functor : {"FillFunctor<float>", "AddFunctor<float>"}) {
+    a::KernelStat k;
+    k.name = prefix + functor + ", at::detail::Array<char*, 1> >(int, at::detail::Array<char*, 1>)";
+    k.count = 3;
+    k.total_ns = 3'000'000;
+    k.mean_ns = k.max_ns = 1'000'000;
+    k.share_pct = 50;
+    r.kernels.push_back(k);
+  }
+  const std::string t = a::to_text(r);
+  const std::size_t table = t.find("\n  name ");
+  ASSERT_NE(table, std::string::npos) << t;
+  std::vector<std::string> rows;
+  for (std::size_t at = t.find('\n', table + 1); rows.size() < 2; at = t.find('\n', at + 1))
+    rows.push_back(t.substr(at + 1, t.find('\n', at + 1) - at - 1));
+  EXPECT_NE(rows[0], rows[1]);
+  EXPECT_NE(rows[0].find("FillFunctor"), std::string::npos) << t;
+  EXPECT_NE(rows[1].find("AddFunctor"), std::string::npos) << t;
+  for (const std::string& row : rows) {
+    std::size_t columns = 0;
+    for (unsigned char c : row) columns += (c & 0xC0) != 0x80;
+    EXPECT_EQ(columns, 100u) << row;  // the name column is padded in characters, not bytes
+  }
+  a::TextOptions wide;
+  wide.wide_names = true;
+  const std::string w = a::to_text(r, wide);
+  for (const a::KernelStat& k : r.kernels)
+    EXPECT_NE(w.find("  50.0 %  " + k.name + "\n"), std::string::npos) << w;
+}

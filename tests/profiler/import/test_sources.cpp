@@ -77,27 +77,51 @@ TEST(ImportSources, DirectoryFilesSortedByRank) {
             dir.file("job/b.json") + "\n" + dir.file("job/a.pt.trace.json.gz"));
 }
 
-TEST(ImportSources, RanksFromNamesThenOrder) {
+TEST(ImportSources, RanksFromNames) {
   ImportDir dir;
   std::filesystem::create_directory(dir.file("job"));
   dir.write("job/trace_rank-10.json", ranked(std::nullopt, "ten"));
   dir.write("job/trace_rank-2.json", ranked(std::nullopt, "two"));
   const std::vector<std::string> src{dir.file("job")};
-  import_traces(src, dir.file("out.db"));
+  const ImportStats stats = import_traces(src, dir.file("out.db"));
   store::Reader r(dir.file("out.db"));
   ASSERT_EQ(r.processes().size(), 2u);
   EXPECT_EQ(r.processes()[0].rank, 2);
   EXPECT_EQ(r.processes()[1].rank, 10);
   EXPECT_EQ(r.processes()[0].name, "rank 2 (pid 100)");
 
-  // Several files with nothing to say: ranks in the order given.
-  const std::vector<std::string> files{dir.write("x.json", ranked(std::nullopt, "x")),
-                                       dir.write("y.json", ranked(std::nullopt, "y"))};
-  import_traces(files, dir.file("out2.db"));
+  EXPECT_EQ(stats.unranked, "");  // every file has its rank
+}
+
+// Several files with nothing to say about their rank (two profiling spans of one worker, as
+// tensorboard_trace_handler names them): separate processes named by file, never invented
+// ranks, and the import says so.
+TEST(ImportSources, FilesWithoutARankAreSeparateProcessesNotRanks) {
+  ImportDir dir;
+  const std::vector<std::string> files{
+      dir.write("host_77.1700000000001.pt.trace.json", ranked(std::nullopt, "x")),
+      dir.write("host_77.1700000000002.pt.trace.json", ranked(std::nullopt, "y"))};
+  const ImportStats stats = import_traces(files, dir.file("out2.db"));
+  EXPECT_EQ(stats.unranked,
+            "2 files without distributedInfo (or a rank in the file name), "
+            "treated as separate processes");
   store::Reader r2(dir.file("out2.db"));
   ASSERT_EQ(r2.processes().size(), 2u);
-  EXPECT_EQ(r2.processes()[0].rank, 0);
-  EXPECT_EQ(r2.processes()[1].rank, 1);
+  EXPECT_EQ(r2.processes()[0].rank, store::kNull);
+  EXPECT_EQ(r2.processes()[1].rank, store::kNull);
+  EXPECT_EQ(r2.processes()[0].name, "host_77.1700000000001.pt.trace.json");
+  EXPECT_EQ(r2.processes()[1].name, "host_77.1700000000002.pt.trace.json");
+
+  // One file with a rank, one without: only the one without is counted.
+  const std::vector<std::string> mixed{dir.write("a.json", ranked(3, "a")),
+                                       dir.write("b.json", ranked(std::nullopt, "b"))};
+  const ImportStats m = import_traces(mixed, dir.file("out3.db"));
+  EXPECT_EQ(m.unranked,
+            "1 file without distributedInfo (or a rank in the file name), treated "
+            "as a separate process");
+  store::Reader r3(dir.file("out3.db"));
+  EXPECT_EQ(r3.processes()[0].rank, 3);
+  EXPECT_EQ(r3.processes()[1].rank, store::kNull);
 }
 
 TEST(ImportSources, GzipAndPlainImportTheSame) {

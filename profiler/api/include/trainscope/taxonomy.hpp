@@ -24,9 +24,12 @@ enum class Category : std::uint8_t {
   optimizer,     // parameter update
   other,
   collective,  // communication between ranks: allreduce, NCCL/RCCL kernels (carries bytes)
+  // The trainer taking a batch that was already made: the input pipeline's lock, the hand-over,
+  // waking its workers (and being descheduled while doing so). Not input wait: a batch was there.
+  input_handoff,
 };
-inline constexpr int kCategoryCount = 15;
-static_assert(static_cast<int>(Category::collective) + 1 == kCategoryCount,
+inline constexpr int kCategoryCount = 16;
+static_assert(static_cast<int>(Category::input_handoff) + 1 == kCategoryCount,
               "kCategoryCount must follow the last Category");
 
 enum class TrackKind : std::uint8_t {
@@ -40,9 +43,9 @@ static_assert(static_cast<int>(TrackKind::counter) + 1 == kTrackKindCount,
 
 constexpr std::string_view category_name(Category c) {
   constexpr std::string_view names[kCategoryCount] = {
-      "step",        "input_wait",   "input_read", "input_decode", "input_map",
-      "input_batch", "h2d",          "d2h",        "kernel",       "launch",
-      "sync",        "host_compute", "optimizer",  "other",        "collective"};
+      "step",      "input_wait", "input_read", "input_decode", "input_map", "input_batch",
+      "h2d",       "d2h",        "kernel",     "launch",       "sync",      "host_compute",
+      "optimizer", "other",      "collective", "input_handoff"};
   const auto i = static_cast<int>(c);
   return i < kCategoryCount ? names[i] : std::string_view("other");
 }
