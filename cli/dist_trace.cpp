@@ -70,15 +70,6 @@ bool ship_part(const JobInfo& job, const std::string& trace, int from,
   return stored != 0;
 }
 
-std::string list(const std::vector<int>& ranks) {
-  std::string s;
-  for (const int r : ranks) {
-    if (!s.empty()) s += ", ";
-    s += std::to_string(r);
-  }
-  return s;
-}
-
 }  // namespace
 
 std::string send_file(dist::Communicator& comm, const std::string& path, int to) {
@@ -237,7 +228,7 @@ std::string finish_job_trace(const JobInfo& job, const std::string& trace,
         << (m.alignment == "monotonic" ? "one host's CLOCK_MONOTONIC"
                                        : "aligned to rank 0 by MPI ping-pong")
         << ")";
-      if (!m.absent.empty()) s << "; no part from rank(s) " << list(m.absent);
+      if (!m.absent.empty()) s << "; no part from rank(s) " << store::format_ranks(m.absent, ", ");
       said = s.str();
       merged = true;
     } catch (const store::Error& e) {

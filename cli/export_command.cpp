@@ -1,5 +1,8 @@
 // trainscope export FILE --chrome OUT.json: the trace as Chrome trace-event JSON for Perfetto UI
 // (ui.perfetto.dev) and chrome://tracing.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <iostream>
 
@@ -63,6 +66,14 @@ io::ChromeAnnotations analysis_tracks(const store::Reader& reader) {
   return a;
 }
 
+// Whether `path` names the file (pipe, terminal, device) this process's standard output is.
+bool is_standard_output(const std::string& path) {
+  struct stat out {
+  }, named{};
+  return ::fstat(STDOUT_FILENO, &out) == 0 && ::stat(path.c_str(), &named) == 0 &&
+         out.st_dev == named.st_dev && out.st_ino == named.st_ino;
+}
+
 }  // namespace
 
 int run_export(Args& args) {
@@ -87,9 +98,12 @@ int run_export(Args& args) {
   }
   const io::ChromeTraceStats s = io::write_chrome_trace(*reader, *out, &annotations);
   if (*out == "-") return 0;
-  std::cout << "Wrote " << *out << ": " << s.complete_events << " events, " << s.counter_events
-            << " counter samples, " << s.metadata_events
-            << " metadata records. Open it in https://ui.perfetto.dev or chrome://tracing.\n";
+  // The summary never joins the export itself (`--chrome /dev/stdout | gzip`): it goes to stderr
+  // when the output is this process's standard output by another name.
+  std::ostream& summary = is_standard_output(*out) ? std::cerr : std::cout;
+  summary << "Wrote " << *out << ": " << s.complete_events << " events, " << s.counter_events
+          << " counter samples, " << s.metadata_events
+          << " metadata records. Open it in https://ui.perfetto.dev or chrome://tracing.\n";
   return 0;
 }
 

@@ -77,7 +77,8 @@ int run_merge(Args& args) {
   if (!m.recovered.empty())
     std::cout << "Indexed the staged events of the unfinished capture(s) of rank(s) "
               << list(m.recovered) << " first\n";
-  if (!m.absent.empty()) std::cout << "No part from rank(s) " << list(m.absent) << "\n";
+  if (!m.absent.empty())
+    std::cout << "No part from rank(s) " << store::format_ranks(m.absent, ", ") << "\n";
   if (!m.cut_short.empty())
     std::cout << "Cut short (the capture was killed): rank(s) " << list(m.cut_short) << "\n";
   if (remove)

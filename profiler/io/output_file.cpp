@@ -151,6 +151,11 @@ void write_output(const std::string& path, const std::function<void(std::ostream
       fail(name.empty() ? "to standard output" : name, err);
     return;
   }
+  // A device, FIFO or socket is opened by the name given, the kernel resolving any link: the
+  // link /dev/stdout -> /proc/self/fd/1 -> "pipe:[…]" names no path that could be followed by hand.
+  if (struct stat direct{};
+      ::stat(path.c_str(), &direct) == 0 && !S_ISREG(direct.st_mode) && !S_ISDIR(direct.st_mode))
+    return write_in_place(named, path, write);
   const std::string target = follow_links(path);
   struct stat st {};
   if (::stat(target.c_str(), &st) != 0) return write_and_rename(named, target, nullptr, write);

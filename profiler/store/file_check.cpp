@@ -228,4 +228,16 @@ std::uint64_t work_budget(std::uint64_t bytes) {
   return bytes >= (kMax - kBase) / kPerByte ? kMax : kBase + kPerByte * bytes;
 }
 
+// Defensive settings: the file may be hostile. The reader only touches tables.
+void harden_for_reading(const Db& d) {
+  sqlite3* db = d.get();
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1 << 24);  // no giant strings or blobs
+  d.exec("PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON", "cannot read trace");
+}
+
 }  // namespace ts::store

@@ -28,6 +28,10 @@ std::string schema_sql_of_version(int version);
 // schema_sql_of_version(version) creates.
 void check_schema(const Db& db, int version);
 
+// Defensive settings for a connection reading a file that may be hostile: no triggers, views,
+// extensions or untrusted schema functions, cell checks, no giant strings or blobs.
+void harden_for_reading(const Db& db);
+
 // SQLite virtual-machine steps one statement may take on a file (and write-ahead log) of
 // `bytes` bytes: far more than any query of a trace this size needs, linear in its size.
 std::uint64_t work_budget(std::uint64_t bytes);

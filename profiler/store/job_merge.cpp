@@ -53,13 +53,34 @@ std::map<std::string, std::string> read_meta(const std::string& path) {
   return out;
 }
 
-std::string join(const std::vector<int>& v) {
-  std::string s;
-  for (const int x : v) {
-    if (!s.empty()) s += ',';
-    s += std::to_string(x);
+std::vector<RankRange> runs_of(std::vector<int> ranks) {
+  std::sort(ranks.begin(), ranks.end());
+  std::vector<RankRange> out;
+  for (const int r : ranks) {
+    if (!out.empty() && r <= out.back().last + 1) {
+      out.back().last = std::max<std::int64_t>(out.back().last, r);
+    } else {
+      out.push_back({r, r});
+    }
   }
-  return s;
+  return out;
+}
+
+// The union of two sorted lists of runs, sorted.
+std::vector<RankRange> unite(std::span<const RankRange> a, std::span<const RankRange> b) {
+  std::vector<RankRange> all(a.begin(), a.end());
+  all.insert(all.end(), b.begin(), b.end());
+  std::sort(all.begin(), all.end(),
+            [](const RankRange& x, const RankRange& y) { return x.first < y.first; });
+  std::vector<RankRange> out;
+  for (const RankRange& r : all) {
+    if (!out.empty() && r.first <= out.back().last + 1) {
+      out.back().last = std::max(out.back().last, r.last);
+    } else {
+      out.push_back(r);
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -94,6 +115,33 @@ std::vector<std::string> find_parts(const std::string& trace) {
   return out;
 }
 
+std::string format_ranks(std::span<const RankRange> ranges, std::string_view separator) {
+  std::string s;
+  for (const RankRange& r : ranges) {
+    if (!s.empty()) s += separator;
+    s += std::to_string(r.first);
+    if (r.last == r.first + 1) {
+      s += separator;
+      s += std::to_string(r.last);
+    } else if (r.last > r.first) {
+      s += "-" + std::to_string(r.last);
+    }
+  }
+  return s;
+}
+
+std::vector<RankRange> ranks_absent(std::span<const int> present, std::int64_t world_size) {
+  std::vector<RankRange> out;
+  std::int64_t next = 0;  // the lowest rank not yet accounted for
+  for (const int r : present) {
+    if (r >= world_size) break;
+    if (r > next) out.push_back({next, r - 1});
+    next = std::max<std::int64_t>(next, std::int64_t{r} + 1);
+  }
+  if (next < world_size) out.push_back({next, world_size - 1});
+  return out;
+}
+
 JobMerge merge_job(const std::vector<std::string>& part_paths, const std::string& out) {
   JobMerge job;
   std::vector<PartInfo> parts;
@@ -111,8 +159,13 @@ JobMerge merge_job(const std::vector<std::string>& part_paths, const std::string
       continue;
     }
     const auto rank = p.number("dist.rank");
-    if (!rank || *rank < 0) {
+    if (!rank) {
       job.warnings.push_back("left out " + path + ": it is not a rank's part (no dist.rank)");
+      continue;
+    }
+    if (*rank < 0 || *rank >= kRankLimit) {
+      job.warnings.push_back("left out " + path + ": its dist.rank " + std::to_string(*rank) +
+                             " is not a rank (0 to " + std::to_string(kRankLimit - 1) + ")");
       continue;
     }
     p.rank = static_cast<int>(*rank);
@@ -139,8 +192,10 @@ JobMerge merge_job(const std::vector<std::string>& part_paths, const std::string
       kept.push_back(std::move(p));
     }
   }
-  job.world_size = static_cast<int>(kept.front().number("dist.world_size").value_or(0));
-  job.world_size = std::max(job.world_size, kept.back().rank + 1);
+  // A claimed world size is a number from a file: it decides no allocation (absent ranks are runs).
+  const std::int64_t claimed = kept.front().number("dist.world_size").value_or(0);
+  job.world_size = static_cast<int>(std::max<std::int64_t>(
+      claimed >= 1 && claimed <= kRankLimit ? claimed : 0, std::int64_t{kept.back().rank} + 1));
 
   // Offsets are to rank 0's clock: without rank 0's part, every measured offset applies.
   const bool have_rank0 = kept.front().rank == 0;
@@ -199,12 +254,8 @@ JobMerge merge_job(const std::vector<std::string>& part_paths, const std::string
     if (p.recovered) job.recovered.push_back(p.rank);
     merge.push_back(std::move(m));
   }
-  for (int r = 0; r < job.world_size; ++r)
-    if (std::find(job.merged.begin(), job.merged.end(), r) == job.merged.end())
-      job.absent.push_back(r);
-  std::vector<int> missing = job.absent;
-  missing.insert(missing.end(), job.cut_short.begin(), job.cut_short.end());
-  std::sort(missing.begin(), missing.end());
+  job.absent = ranks_absent(job.merged, job.world_size);
+  const std::vector<RankRange> missing = unite(job.absent, runs_of(job.cut_short));
   job.alignment = one_host ? "monotonic" : "mpi_ping_pong";
 
   meta.emplace_back("dist.world_size", std::to_string(job.world_size));
@@ -212,9 +263,9 @@ JobMerge merge_job(const std::vector<std::string>& part_paths, const std::string
                                         ? "mpi"
                                         : kept.front().text("dist.backend"));
   meta.emplace_back("dist.ranks", std::to_string(job.merged.size()));
-  meta.emplace_back("dist.missing_ranks", join(missing));
-  meta.emplace_back("dist.absent_ranks", join(job.absent));
-  meta.emplace_back("dist.cut_short_ranks", join(job.cut_short));
+  meta.emplace_back("dist.missing_ranks", format_ranks(missing));
+  meta.emplace_back("dist.absent_ranks", format_ranks(job.absent));
+  meta.emplace_back("dist.cut_short_ranks", format_ranks(runs_of(job.cut_short)));
   meta.emplace_back("clock.alignment", job.alignment);
   job.result = merge_traces(merge, out, merge_meta);
   return job;

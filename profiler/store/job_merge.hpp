@@ -7,7 +7,10 @@
 // and process.pid, capture.end_ns (absent when the capture was killed) from the capture.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "profiler/store/merge.hpp"
@@ -19,10 +22,24 @@ std::string part_path(const std::string& trace, int rank);
 // The part files that exist for `trace`, ordered by rank.
 std::vector<std::string> find_parts(const std::string& trace);
 
+// The highest rank a part may name, plus one: a rank and the world size stay ints.
+inline constexpr std::int64_t kRankLimit = 2147483647;
+
+// Ranks as sorted, disjoint runs, so that a part claiming a world of a billion ranks costs one run
+// rather than a billion entries.
+struct RankRange {
+  std::int64_t first = 0, last = 0;  // inclusive
+  bool operator==(const RankRange&) const = default;
+};
+// "1", "1,2", "1-4,7" (a run of three or more ranks written first-last), joined by `separator`.
+std::string format_ranks(std::span<const RankRange> ranges, std::string_view separator = ",");
+// The ranks in [0, world_size) that are not in `present` (sorted): at most present.size() + 1 runs.
+std::vector<RankRange> ranks_absent(std::span<const int> present, std::int64_t world_size);
+
 struct JobMerge {
   int world_size = 0;
-  std::vector<int> merged;  // ranks whose part is in the merged trace
-  std::vector<int> absent;  // ranks with no readable part
+  std::vector<int> merged;        // ranks whose part is in the merged trace
+  std::vector<RankRange> absent;  // ranks with no readable part
   // Ranks killed (SIGKILL, a crash): the capture never stopped nor committed on SIGTERM or on an
   // error, so its data ends at its last commit (at most 100 ms before the end).
   std::vector<int> cut_short;
@@ -32,7 +49,9 @@ struct JobMerge {
   MergeResult result;
 };
 
-// Merges the parts of one job into `out`. A part left by a killed capture has its staged events
+// Merges the parts of one job into `out`. A part whose dist.rank is not in [0, kRankLimit) is
+// left out with a warning; a dist.world_size out of that range is ignored (the highest rank
+// merged decides it). A part left by a killed capture has its staged events
 // indexed in place first (as store::recover does). Parts of another job (dist.job_id differing
 // from the lowest rank's) and unreadable parts are left out with a warning. Ranks on rank 0's
 // host (same host name and boot id) share its CLOCK_MONOTONIC and are merged as they are; the

@@ -6,10 +6,10 @@
 #include <limits>
 #include <utility>
 
-#include "profiler/store/event_indexer.hpp"
 #include "profiler/store/event_key.hpp"
 #include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
+#include "profiler/store/live_copy.hpp"
 #include "profiler/store/schema.hpp"
 #include "trainscope/meta_keys.hpp"
 
@@ -96,7 +96,8 @@ void Reader::open_file(const std::string& path) {
   db_.set_work_budget(work_budget(size_with_write_ahead_log(path)));
   open_checked();
   if (has_staged_events()) {
-    index_staged_in_memory();
+    // A capture still running or killed left events staged: read a copy with them indexed.
+    live_ = std::make_unique<LiveCopy>(db_, version_);
     staged_indexed_ = true;
   } else {
     data_version_ = db_.pragma_int("data_version", kRead);  // a staged reader's: refresh() reads
@@ -114,6 +115,10 @@ void Reader::open_snapshot(const std::string& path) {
   db_.set_work_budget(work_budget(snapshot_->size()));
   open_checked();
   staged_indexed_ = true;
+}
+
+std::uint64_t Reader::blocks_indexed() const {
+  return live_ ? live_->blocks_indexed() : 0;
 }
 
 std::shared_ptr<const Snapshot> Reader::snapshot_copy() const {
@@ -204,24 +209,8 @@ void Reader::prepare_queries() {
   meta_one_ = Stmt(db_, "SELECT value FROM meta WHERE key = ?", kRead);
 }
 
-namespace {
-
-// Defensive settings: the file may be hostile. The reader only touches tables.
-void harden(const Db& d) {
-  sqlite3* db = d.get();
-  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
-  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
-  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
-  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
-  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
-  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1 << 24);  // no giant strings or blobs
-  d.exec("PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON", kRead);
-}
-
-}  // namespace
-
 void Reader::open_checked() {
-  harden(db_);
+  harden_for_reading(db_);
   db_.exec("PRAGMA query_only=ON", kRead);
 
   if (db_.pragma_int("application_id", kRead) != kApplicationId)
@@ -241,35 +230,6 @@ bool Reader::has_staged_events() const {
   if (version_ < 2) return false;
   Stmt st(db_, "SELECT 1 FROM event_block LIMIT 1", kRead);
   return st.step();
-}
-
-// A capture killed before it stopped leaves its latest events staged (schema.sql, event_block).
-// They are indexed into an in-memory copy of the trace: readers never write to the file.
-void Reader::index_staged_in_memory() {
-  Db mem;
-  mem.open_memory(path(), kRead);
-  harden(mem);
-  mem.set_work_budget(work_budget(size_with_write_ahead_log(path())));
-  sqlite3_backup* copy = sqlite3_backup_init(mem.get(), "main", db_.get(), "main");
-  if (copy == nullptr) mem.fail(sqlite3_errcode(mem.get()), kRead);
-  const int rc = sqlite3_backup_step(copy, -1);
-  sqlite3_backup_finish(copy);
-  if (rc != SQLITE_DONE) db_.fail(rc, kRead);
-  db_.swap(mem);
-  file_.swap(mem);  // kept for refresh()
-  file_id_ = file_identity(path());
-  {
-    Stmt last(db_, "SELECT coalesce(max(seq), 0), count(*) FROM event_block", kRead);
-    if (last.step()) {
-      last_block_ = last.col_int(0);
-      blocks_indexed_ = static_cast<std::uint64_t>(last.col_int(1));
-    }
-  }
-  indexer_ = std::make_unique<EventIndexer>(db_, EventIndexer::Existing{});
-  db_.exec("BEGIN", kRead);
-  indexer_->index_blocks(kIndexCacheMib);
-  db_.exec("COMMIT", kRead);
-  db_.exec("PRAGMA query_only=ON", kRead);
 }
 
 // A name column's text, cut to kMaxNameBytes.

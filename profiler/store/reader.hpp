@@ -24,7 +24,7 @@
 
 namespace ts::store {
 
-class EventIndexer;
+class LiveCopy;
 
 // An immutable copy of a reader's in-memory trace (a capture still running, its staged events
 // indexed), which any number of readers on any threads read at once without indexing again.
@@ -132,7 +132,7 @@ class Reader {
   // What this reader reads: its snapshot, or null for the file.
   const std::shared_ptr<const Snapshot>& snapshot() const { return snapshot_; }
   // Staged blocks indexed by this reader: on opening and by each refresh().
-  std::uint64_t blocks_indexed() const { return blocks_indexed_; }
+  std::uint64_t blocks_indexed() const;
   // Every event that the last refresh() took in starts at or after this (INT64_MAX: it took none
   // in; INT64_MIN: everything may be new, as after opening or reading the file itself), where
   // the indexer placed them (it moves a start a few nanoseconds to keep keys unique).
@@ -225,12 +225,9 @@ class Reader {
   void open_snapshot(const std::string& path);
   void open_checked();
   bool has_staged_events() const;
-  void index_staged_in_memory();
   void load_tables();
   void prepare_queries();
   void clear_tables();
-  void copy_small_tables(Db& from);
-  std::int64_t copy_blocks_after(Db& from, std::int64_t seq);
   // The event of a row whose first columns are the key then dur_ns, label, step, bytes: a
   // Stmt's or a RowValues.
   template <class Row>
@@ -264,14 +261,9 @@ class Reader {
   bool keyed_ = false;
   std::int64_t key_origin_ = 0;
   bool staged_indexed_ = false;
-  // A reader that indexed staged blocks: the file's own connection (db_ is the in-memory copy),
-  // the indexer of db_, and the last block it indexed.
-  Db file_;
-  std::unique_ptr<EventIndexer> indexer_;
-  std::int64_t last_block_ = 0;
-  std::uint64_t blocks_indexed_ = 0;
-  std::int64_t data_version_ = -1;  // of the connection refresh() reads new commits on
-  std::pair<std::uint64_t, std::uint64_t> file_id_{};  // the staged file's, when opened
+  // A file with staged events: db_ is its in-memory copy, which this keeps up to date.
+  std::unique_ptr<LiveCopy> live_;
+  std::int64_t data_version_ = -1;  // a file read in place: of db_, at the last refresh
   std::uint64_t names_cut_ = 0;
   std::vector<Track> tracks_;
   std::unordered_map<std::uint32_t, std::size_t> track_index_;  // id -> tracks_ index

@@ -14,6 +14,7 @@
 #include "profiler/store/event_key.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/overview_codec.hpp"
+#include "profiler/store/path_lock.hpp"
 #include "profiler/store/schema.hpp"
 #include "trainscope/meta_keys.hpp"
 
@@ -66,8 +67,10 @@ void clear_path(const std::string& path) {
 
 Writer::Writer(const std::string& path, const WriterOptions& options)
     : staged_mode_(options.staged), overview_(options.overview), cache_mib_(options.cache_mib) {
+  PathLock::check_unheld(path);  // never replace a file a running capture is writing
   clear_path(path);
   db_.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, kCreate);
+  lock_.hold(path);
   // While the file is being set up a reader opening it (a viewer, a job waiting for a rank's
   // part) holds locks the switch to WAL and the first commits must wait out: a short wait, never
   // a failed capture. Once set up, readers of the WAL file never block this writer, and it never
@@ -215,6 +218,7 @@ void Writer::close_file() noexcept {
   if (indexer_) indexer_->release();
   sqlite3_exec(db_.get(), "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
   db_.close();
+  lock_.release();  // after SQLite let go of the file (path_lock.hpp)
 }
 
 void Writer::put_string(std::uint32_t id, std::string_view text) {

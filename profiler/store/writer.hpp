@@ -14,6 +14,7 @@
 
 #include "profiler/store/event_block.hpp"
 #include "profiler/store/event_indexer.hpp"
+#include "profiler/store/path_lock.hpp"
 #include "profiler/store/rows.hpp"
 #include "profiler/store/sqlite.hpp"
 #include "trainscope/taxonomy.hpp"
@@ -37,8 +38,9 @@ struct WriterOptions {
 
 class Writer {
  public:
-  // Creates `path`, replacing an earlier trace there. Throws Error (naming the path) when the
-  // file cannot be created, or exists and is not a trainscope trace.
+  // Creates `path`, replacing an earlier trace there, and holds it (path_lock.hpp) until the file
+  // is closed. Throws Error (naming the path) when the file cannot be created, exists and is not a
+  // trainscope trace, or is being written by another writer still running.
   explicit Writer(const std::string& path, const WriterOptions& options = {});
   ~Writer();
   Writer(const Writer&) = delete;
@@ -96,6 +98,7 @@ class Writer {
   // Inserts rows through the indexer, counting them written.
   void insert_rows(std::span<const EventRow> rows);
 
+  PathLock lock_;  // before db_: released after the file is closed
   Db db_;
   bool staged_mode_ = false;
   bool overview_ = false;

@@ -107,6 +107,19 @@ TEST(Outputs, AFifoWithAReaderReceivesTheExport) {
   EXPECT_FALSE(fs::exists(fifo + ".partial"));
 }
 
+// /dev/stdout when standard output is a pipe: the link ends in "pipe:[…]", which only the kernel
+// can open, so the export writes to the name it was given.
+TEST(Outputs, DevStdoutOnAPipeReceivesTheExport) {
+  TempDir dir;
+  const std::string out = dir.file("trace.json.gz");
+  const CommandResult r = run_shell("bash -c 'set -o pipefail; " TRAINSCOPE_BIN " export " +
+                                    kTrace + " --chrome /dev/stdout | gzip -c > " + out + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const CommandResult unzipped = run_shell("gzip -dc " + out);
+  ASSERT_EQ(unzipped.status, 0) << unzipped.err;
+  EXPECT_FALSE(Json::parse(unzipped.out).at("traceEvents").empty());
+}
+
 TEST(Outputs, ASymbolicLinkStaysALinkAndItsTargetGetsTheContent) {
   TempDir dir;
   fs::create_directory(dir.file("real"));

@@ -69,6 +69,8 @@ TEST_P(TrainTrace, HoldsEveryCategoryAndOneStepPerTrainingStep) {
   for (int c = 0; c < trace::kCategoryCount; ++c) {
     const auto cat = static_cast<trace::Category>(c);
     if (cat == trace::Category::collective) continue;  // one process: nothing to communicate
+    // The trainer collates a batch itself only without input workers (this run has them).
+    if (cat == trace::Category::input_batch) continue;
     EXPECT_GT(count[cat], 0) << "no events of category " << trace::category_name(cat);
   }
   EXPECT_TRUE(track_kinds.count("device_queue"));

@@ -243,7 +243,7 @@ TEST(MergeJob, RecordsAbsentAndKilledRanksAndKeepsTheSurvivors) {
   const ts::store::JobMerge job = ts::store::merge_job(parts, trace);
   EXPECT_EQ(job.world_size, 4);
   EXPECT_EQ(job.merged, (std::vector<int>{0, 2, 3}));
-  EXPECT_EQ(job.absent, (std::vector<int>{1}));
+  EXPECT_EQ(job.absent, (std::vector<ts::store::RankRange>{{1, 1}}));
   EXPECT_EQ(job.cut_short, (std::vector<int>{2}));
   EXPECT_EQ(job.recovered, (std::vector<int>{2})) << "the killed part's staged events indexed";
   ASSERT_EQ(job.warnings.size(), 1u);
@@ -321,6 +321,50 @@ TEST(MergeJob, ManyPartsStayWithinTheTrackLimit) {
   EXPECT_EQ(r.processes().size(), static_cast<std::size_t>(ranks));
   EXPECT_EQ(r.tracks().size(), static_cast<std::size_t>(3 * ranks));
   EXPECT_EQ(r.steps().size(), static_cast<std::size_t>(2 * ranks));
+}
+
+// What a part claims decides no allocation: a world of a billion ranks costs one run of absent
+// ranks, and a rank at the int limit (rank + 1 would overflow) or negative is left out by name.
+TEST(MergeJob, ClaimedRanksAndWorldSizesDecideNoAllocation) {
+  TempDir dir;
+  const std::string trace = dir.file("job.db");
+  Meta m0 = rank_meta(0, 4);
+  m0[1].second = "1000000000";  // dist.world_size
+  write_part(ts::store::part_path(trace, 0), 2, 0, m0);
+  write_part(ts::store::part_path(trace, 2), 2, 0, rank_meta(2, 4));
+  Meta huge = rank_meta(5, 4);
+  huge[0].second = "2147483647";  // dist.rank: the int limit
+  write_part(dir.file("huge.part"), 2, 0, huge);
+  Meta negative = rank_meta(6, 4);
+  negative[0].second = "-3";
+  write_part(dir.file("negative.part"), 2, 0, negative);
+  std::vector<std::string> parts = ts::store::find_parts(trace);
+  parts.push_back(dir.file("huge.part"));
+  parts.push_back(dir.file("negative.part"));
+
+  const ts::store::JobMerge job = ts::store::merge_job(parts, trace);
+  EXPECT_EQ(job.world_size, 1000000000);
+  EXPECT_EQ(job.merged, (std::vector<int>{0, 2}));
+  EXPECT_EQ(job.absent, (std::vector<ts::store::RankRange>{{1, 1}, {3, 999999999}}));
+  ASSERT_EQ(job.warnings.size(), 2u);
+  EXPECT_NE(job.warnings[0].find("dist.rank 2147483647 is not a rank"), std::string::npos)
+      << job.warnings[0];
+  EXPECT_NE(job.warnings[1].find("dist.rank -3 is not a rank"), std::string::npos)
+      << job.warnings[1];
+  const auto m = meta_of(Reader(trace));
+  EXPECT_EQ(m.at("dist.absent_ranks"), "1,3-999999999");
+  EXPECT_EQ(m.at("dist.missing_ranks"), "1,3-999999999");
+}
+
+TEST(MergeJob, RanksAreWrittenAsRuns) {
+  using ts::store::RankRange;
+  const std::vector<RankRange> runs = {{1, 1}, {3, 4}, {7, 9}};
+  EXPECT_EQ(ts::store::format_ranks(runs), "1,3,4,7-9");
+  EXPECT_EQ(ts::store::format_ranks(runs, ", "), "1, 3, 4, 7-9");
+  const std::vector<int> present = {0, 2, 5};
+  EXPECT_EQ(ts::store::ranks_absent(present, 8), (std::vector<RankRange>{{1, 1}, {3, 4}, {6, 7}}));
+  EXPECT_EQ(ts::store::ranks_absent(present, 6), (std::vector<RankRange>{{1, 1}, {3, 4}}));
+  EXPECT_TRUE(ts::store::ranks_absent(std::vector<int>{0, 1}, 2).empty());
 }
 
 }  // namespace

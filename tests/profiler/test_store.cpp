@@ -20,6 +20,7 @@ using ts::store::EventRow;
 using ts::store::kNull;
 using ts::store::Reader;
 using ts::store::Writer;
+using ts::store::WriterOptions;
 using ts::test::sql;
 using ts::test::TempDir;
 namespace tt = ts::trace;
@@ -420,6 +421,37 @@ TEST(Store, ReplacesAnOldTraceButNeverAnotherFile) {
     EXPECT_NE(std::string(e.what()).find("not a trainscope trace"), std::string::npos);
   }
   EXPECT_EQ(ts::test::read_file(notes), "precious");
+}
+
+// A second writer of a path a writer still holds (a second `train --trace` into the file a running
+// capture writes) is refused with one sentence, and the running one's file is left as it is;
+// once the first has finished, the path can be written again.
+TEST(Store, ASecondWriterOfAFileBeingWrittenIsRefused) {
+  TempDir dir;
+  const std::string path = dir.file("busy.db");
+  WriterOptions staged;
+  staged.staged = true;
+  Writer first(path, staged);
+  first.put_string(1, "step");
+  first.put_label(1, 1, ts::trace::Category::step);
+  first.put_track(1, "main", ts::trace::TrackKind::thread);
+  const EventRow step{1000, 500, 1, 1, 0};
+  first.append(std::span<const EventRow>(&step, 1));
+  first.commit();
+  try {
+    Writer second(path);
+    FAIL() << "a second writer replaced a file being written";
+  } catch (const ts::store::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path + " is being written by another capture"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(std::filesystem::exists(path + "-wal")) << "the running capture's log was kept";
+  first.append(std::span<const EventRow>(&step, 1));  // the first goes on writing
+  first.finish();
+  EXPECT_EQ(Reader(path).event_count(), 2);
+  EXPECT_NO_THROW(Writer{path}.finish());
+  EXPECT_EQ(Reader(path).event_count(), 0);
 }
 
 // A WAL-mode SQLite file whose application_id (and schema) live in its -wal only, as a capture

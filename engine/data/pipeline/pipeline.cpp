@@ -326,7 +326,8 @@ bool Pipeline::next(HostBatch& batch) {
     --ready_;
     ++taken_;
     {
-      TS_ZONE("batch", input_batch);
+      // A worker made this batch: handing it over is not input work on the trainer.
+      TS_ZONE("hand over batch", input_handoff);
       hand_over(s, batch);
     }
     TS_COUNTER("prefetch buffer fill", ready_);
