@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "profiler/import/import.hpp"
-#include "profiler/import/xplane.pb.h"
-#include "profiler/import/xplane_file.hpp"
+#include "profiler/import/xplane/xplane.pb.h"
+#include "profiler/import/xplane/xplane_file.hpp"
 #include "profiler/store/error.hpp"
 #include "profiler/store/reader.hpp"
 #include "read_imported.hpp"

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "profiler/import/chrome/parse_file.hpp"
 #include "profiler/import/import.hpp"
-#include "profiler/import/parse_file.hpp"
 
 namespace ts::fuzz {
 

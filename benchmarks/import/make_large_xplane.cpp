@@ -11,7 +11,7 @@
 #include <iterator>
 #include <string>
 
-#include "profiler/import/xplane.pb.h"
+#include "profiler/import/xplane/xplane.pb.h"
 
 int main(int argc, char** argv) {
   if (argc != 4) {

@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <optional>
 
+#include "gui/models/trace_opener.hpp"
+#include "gui/models/trace_types.hpp"
 #include "gui/widgets/main_window.hpp"
 #include "gui/widgets/screenshot.hpp"
-#include "profiler/analysis/steps.hpp"
-#include "profiler/import_cache/trace_source.hpp"
 
 namespace {
 
@@ -152,7 +152,7 @@ int main(int argc, char** argv) {
     return usage_error(
         QStringLiteral("unknown --view %1 (overview, timeline, kernels, pipeline, steps, compare)")
             .arg(parser.value(view)));
-  ts::analysis::AnalysisOptions analysis;
+  ts::gui::AnalysisOptions analysis;
   std::optional<std::pair<std::int64_t, std::int64_t>> step_range;
   if (parser.isSet(steps)) {
     const auto ab =
@@ -170,25 +170,17 @@ int main(int argc, char** argv) {
                              .arg(parser.value(skip_warmup)));
     analysis.skip_warmup = n;
   }
-  ts::import::ImportOptions import;
+  ts::gui::ImportOptions import;
   import.step_marker = parser.value(step_marker).toStdString();
   import.tf_run = parser.value(run).toStdString();
   // A --steps range the trace does not hold is bad usage; one it holds in part is taken where
   // it does, and said. A file that does not open is left to the viewer's own error.
   if (step_range && !files.isEmpty()) {
-    std::optional<ts::analysis::StepRangeFit> fit;
-    try {
-      const ts::store::Reader reader(
-          ts::import::open_trace_source(files.first().toStdString(), {import, {}}).path);
-      fit = ts::analysis::fit_step_range(reader, *step_range);
-    } catch (const std::exception&) {
-    }
-    const std::string file = files.first().toStdString();
-    if (fit && !ts::analysis::step_range_error(*fit, file).empty())
-      return usage_error(QString::fromStdString(ts::analysis::step_range_error(*fit, file)));
-    if (fit && !ts::analysis::step_range_note(*fit, file).empty())
-      std::fprintf(stderr, "trainscope-gui: %s\n",
-                   ts::analysis::step_range_note(*fit, file).c_str());
+    const ts::gui::StepRangeCheck fit =
+        ts::gui::check_step_range(files.first(), *step_range, import);
+    if (!fit.error.isEmpty()) return usage_error(fit.error);
+    if (!fit.note.isEmpty())
+      std::fprintf(stderr, "trainscope-gui: %s\n", fit.note.toUtf8().constData());
   }
   // The checks above need no display; from here on the viewer does (or the offscreen one).
   QApplication app(argc, argv);

@@ -19,4 +19,13 @@ std::optional<store::Event> correlated_event(const store::Reader& reader,
   return std::nullopt;
 }
 
+std::optional<store::Event> correlated_event_at(const store::Reader& reader, std::uint32_t track,
+                                                std::int64_t start_ns) {
+  std::optional<store::Event> partner;
+  for (const store::Event& e : reader.events(start_ns, start_ns + 1, track))
+    if (e.start_ns == start_ns && e.track == track)
+      if (auto other = correlated_event(reader, e)) partner = std::move(other);
+  return partner;
+}
+
 }  // namespace ts::gui

@@ -20,5 +20,9 @@ inline constexpr std::int64_t kLinkAfterNs = 10'000'000'000;
 // none is found in the window.
 std::optional<store::Event> correlated_event(const store::Reader& reader,
                                              const store::Event& event);
+// The partner of the event of `track` starting at `start_ns` (a selected one), as
+// correlated_event() finds it; nullopt when there is no such event or it has none.
+std::optional<store::Event> correlated_event_at(const store::Reader& reader, std::uint32_t track,
+                                                std::int64_t start_ns);
 
 }  // namespace ts::gui

@@ -108,4 +108,10 @@ std::uint64_t EventSearch::ordinal(const store::Reader& reader, const store::Eve
   return n + 1;
 }
 
+InstanceQuery instances_of_label(const store::Reader& reader, std::uint32_t label) {
+  const store::Label& l = reader.label(label);
+  return {QString::fromStdString(l.name),
+          l.category == trace::Category::kernel || l.category == trace::Category::collective};
+}
+
 }  // namespace ts::gui

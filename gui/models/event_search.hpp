@@ -53,4 +53,13 @@ class EventSearch {
   SummaryData extent_;  // begin/end only, for bin arithmetic
 };
 
+// What N / Shift+N step through from an event of label `label`: the instances of its name, a
+// kernel's (kernels_only: its kernel and collective events, as the Kernels table counts them)
+// or any other event's.
+struct InstanceQuery {
+  QString name;
+  bool kernels_only = false;
+};
+InstanceQuery instances_of_label(const store::Reader& reader, std::uint32_t label);
+
 }  // namespace ts::gui

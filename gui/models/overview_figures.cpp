@@ -85,4 +85,8 @@ std::vector<Figure> overview_figures(const analysis::Report& r) {
   return f;
 }
 
+QString verdict_line(const analysis::Report& report) {
+  return QString::fromStdString(analysis::verdict_sentence(report));
+}
+
 }  // namespace ts::gui

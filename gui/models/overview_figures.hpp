@@ -20,5 +20,7 @@ struct Figure {
 };
 
 std::vector<Figure> overview_figures(const analysis::Report& report);
+// The verdict sentence, as `trainscope report` prints it (analysis::verdict_sentence).
+QString verdict_line(const analysis::Report& report);
 
 }  // namespace ts::gui

@@ -187,6 +187,28 @@ std::optional<std::pair<std::int64_t, std::int64_t>> TraceSession::initial_range
   }
 }
 
+StepRow TraceSession::exact_step_row(std::int64_t t0, std::int64_t t1,
+                                     const std::vector<std::int64_t>& epochs) const {
+  std::vector<store::Step> near;
+  try {
+    near = steps_.from_before(t0, t1);
+  } catch (const std::exception&) {
+    // Damage past the header: the background tasks find it too and report it.
+  }
+  return make_step_row(near, report_ ? step_figures_.get() : nullptr, epochs);
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> TraceSession::time_range_of_steps(
+    std::pair<std::int64_t, std::int64_t> numbers) const {
+  std::optional<std::pair<std::int64_t, std::int64_t>> range;
+  steps_.each_numbered(numbers.first, numbers.second, [&](const store::Step& st) {
+    const std::int64_t end = store::sat_add(st.start_ns, st.dur_ns);
+    range = range ? std::pair{std::min(range->first, st.start_ns), std::max(range->second, end)}
+                  : std::pair{st.start_ns, end};
+  });
+  return range ? std::optional(with_margin(range->first, range->second)) : std::nullopt;
+}
+
 namespace {
 // As many steps as one exact gap window may span: a trace that short shows every gap at any zoom
 // for little memory; a longer one keeps a zone per step with idle time and loads the exact gaps

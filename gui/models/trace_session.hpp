@@ -64,6 +64,12 @@ class TraceSession : public QObject {
   // The whole trace's step row (zones of several steps for a long trace: timeline_data.hpp),
   // marked with the report's figures once the analysis is done.
   const StepRow& step_row() const { return step_row_; }
+  // The exact steps from the last one starting before t0 (it may reach into [t0, t1)) to t1,
+  // read from the file, as a row of one zone per step marked with the report's figures once
+  // the analysis is done (a view of a trace whose step_row() merges steps); an empty row when
+  // the file no longer reads (the background tasks find that too, and report it).
+  StepRow exact_step_row(std::int64_t t0, std::int64_t t1,
+                         const std::vector<std::int64_t>& epochs) const;
   // The trace's time extent: the summary's once its scan has read it, the steps' before.
   std::pair<std::int64_t, std::int64_t> extent() const;
   // The first input-bound step, looking at the first kInputBoundSearchEvents events only
@@ -72,6 +78,10 @@ class TraceSession : public QObject {
   // Where the timeline opens: a few steps around that step, or from the first step the figures
   // cover (past the warm-up they leave out); nullopt (everything) for a trace without steps.
   std::optional<std::pair<std::int64_t, std::int64_t>> initial_range() const;
+  // The time range showing the steps numbered numbers.first..numbers.second (read from the
+  // file), with steps_time_range()'s margin (initial_view.hpp); nullopt when none is numbered so.
+  std::optional<std::pair<std::int64_t, std::int64_t>> time_range_of_steps(
+      std::pair<std::int64_t, std::int64_t> numbers) const;
 
   const TraceSummary& summary() const { return *summary_; }
   bool summary_done() const;

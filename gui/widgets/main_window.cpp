@@ -12,9 +12,7 @@
 #include <QStatusBar>
 
 #include "gui/models/gap_windows.hpp"
-#include "gui/models/trace_meta.hpp"
 #include "gui/models/window_cache.hpp"
-#include "profiler/import_cache/trace_source.hpp"
 
 namespace ts::gui {
 
@@ -120,41 +118,25 @@ void MainWindow::error_box(const QString& title, const QString& message) {
 
 QString MainWindow::open(const QString& path, bool interactive) {
   interactive_ = interactive;
-  std::unique_ptr<TraceSession> session;
-  std::unique_ptr<LiveFollower> follower;
-  import::OpenedTrace opened;
+  OpenedTrace opened;
   try {
-    // Another tool's trace is imported (or its cached import reused) first.
-    opened = import::open_trace_source(path.toStdString(), {import_options_, {}});
-    // A capture still running (or killed) has staged events: one reader indexes them, and the
-    // session's readers read its snapshot.
-    std::shared_ptr<const store::Snapshot> snapshot;
-    if (!opened.imported && !opened.reused) {
-      follower = std::make_unique<LiveFollower>(opened.path);
-      snapshot = follower->next();
-    }
-    // A capture's staged events: its reloads' analysis starts here.
-    std::shared_ptr<LiveState> live = snapshot ? follower->state() : nullptr;
-    session = std::make_unique<TraceSession>(QString::fromStdString(opened.path), options_,
-                                             analyse_, snapshot, std::move(live));
-    if (opened.imported || opened.reused) session->set_source(path);
+    opened = open_trace(path, open_options_);
   } catch (const std::exception& e) {
     const QString message = QString::fromStdString(e.what());
     error_box(tr("Cannot open trace"), message);
     return message;
   }
-  adopt(std::move(session), false);
+  adopt(std::move(opened.session), false);
   remember(path);
   setWindowTitle(QStringLiteral("%1 — trainscope").arg(QFileInfo(path).fileName()));
   setWindowFilePath(QFileInfo(path).absoluteFilePath());
-  const bool capturing =
-      !opened.imported && !opened.reused && capture_in_progress(session_->reader());
-  follower_ = capturing ? std::move(follower) : nullptr;
+  const bool capturing = opened.live();
+  follower_ = std::move(opened.follower);
   live_->watch(session_->path(), capturing);
   if (opened.imported)
-    statusBar()->showMessage(tr("Imported %1 into %2 (reused while %1 is unchanged)")
-                                 .arg(path, QString::fromStdString(opened.path)),
-                             10000);
+    statusBar()->showMessage(
+        tr("Imported %1 into %2 (reused while %1 is unchanged)").arg(path, session_->path()),
+        10000);
   return {};
 }
 
@@ -180,7 +162,7 @@ void MainWindow::adopt(std::unique_ptr<TraceSession> session, bool keep_view) {
 }
 
 void MainWindow::report_ready() {
-  const analysis::Report* r = session_ ? session_->report() : nullptr;
+  const Report* r = session_ ? session_->report() : nullptr;
   kernels_->set_report(r);
   pipeline_->set_report(r);
   steps_->set_steps(session_ ? session_->step_figures() : nullptr);
@@ -198,10 +180,7 @@ void MainWindow::reload_live() {
   }
   const QString path = session_->path();
   try {
-    if (!follower_) follower_ = std::make_unique<LiveFollower>(path.toStdString());
-    std::shared_ptr<const store::Snapshot> snapshot = follower_->next();
-    pending_ = std::make_unique<TraceSession>(path, options_, analyse_, std::move(snapshot),
-                                              follower_->state());
+    pending_ = reload_capture(follower_, path, open_options_);
   } catch (const std::exception& e) {
     follower_.reset();  // the next reload opens the file afresh
     statusBar()->showMessage(tr("Live: %1").arg(QString::fromStdString(e.what())), 5000);
@@ -215,20 +194,20 @@ void MainWindow::reload_live() {
   if (pending_->analysis_finished()) adopt_pending();
 }
 
-void MainWindow::set_analysis_options(const analysis::AnalysisOptions& options) {
-  options_ = options;
+void MainWindow::set_analysis_options(const AnalysisOptions& options) {
+  open_options_.analysis = options;
   compare_->set_analysis_options(options);
 }
 
-void MainWindow::set_import_options(const import::ImportOptions& options) {
-  import_options_ = options;
+void MainWindow::set_import_options(const ImportOptions& options) {
+  open_options_.import = options;
   compare_->set_import_options(options);
 }
 
 void MainWindow::adopt_pending() {
   if (!pending_ || !pending_->analysis_finished()) return;
   disconnect(pending_.get(), nullptr, this, nullptr);
-  const bool still_live = capture_in_progress(pending_->reader());
+  const bool still_live = still_capturing(*pending_);
   adopt(std::move(pending_), true);
   statusBar()->showMessage(tr("Live: %1 steps").arg(session_->steps().size()), 3000);
   if (!still_live) {

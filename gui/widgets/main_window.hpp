@@ -9,7 +9,9 @@
 #include <memory>
 
 #include "gui/models/live_follower.hpp"
+#include "gui/models/trace_opener.hpp"
 #include "gui/models/trace_session.hpp"
+#include "gui/models/trace_types.hpp"
 #include "gui/widgets/compare/compare_page.hpp"
 #include "gui/widgets/live_reloader.hpp"
 #include "gui/widgets/overview/overview_page.hpp"
@@ -35,11 +37,11 @@ class MainWindow : public QMainWindow {
   // message box when `interactive` is set.
   QString open(const QString& path, bool interactive = true);
   // Which steps the analyses of the traces opened from now on cover (--steps, --skip-warmup).
-  void set_analysis_options(const analysis::AnalysisOptions& options);
+  void set_analysis_options(const AnalysisOptions& options);
   // false: traces open without their analysis (the timeline of the events only).
-  void set_analysis_enabled(bool enabled) { analyse_ = enabled; }
+  void set_analysis_enabled(bool enabled) { open_options_.analyse = enabled; }
   // How other tools' traces opened from now on are imported (--step-marker, --run).
-  void set_import_options(const import::ImportOptions& options);
+  void set_import_options(const ImportOptions& options);
   TraceSession* session() const { return session_.get(); }
   void show_view(View v);
   // Opens step number `step` in the timeline.
@@ -89,9 +91,7 @@ class MainWindow : public QMainWindow {
   LiveReloader* live_;
   QMenu* recent_menu_ = nullptr;
   bool interactive_ = true;
-  analysis::AnalysisOptions options_;
-  bool analyse_ = true;
-  import::ImportOptions import_options_;
+  TraceOpenOptions open_options_;  // how traces opened from now on are opened
 };
 
 }  // namespace ts::gui

@@ -5,7 +5,6 @@
 #include <QPixmap>
 #include <algorithm>
 
-#include "gui/models/initial_view.hpp"
 #include "gui/widgets/main_window.hpp"
 
 namespace ts::gui {
@@ -16,19 +15,6 @@ const std::pair<const char*, MainWindow::View> kViews[] = {
     {"overview", MainWindow::View::overview}, {"timeline", MainWindow::View::timeline},
     {"kernels", MainWindow::View::kernels},   {"pipeline", MainWindow::View::pipeline},
     {"steps", MainWindow::View::steps},       {"compare", MainWindow::View::compare}};
-
-// The time range showing steps numbered numbers.first..numbers.second (steps_time_range()), read
-// from the file.
-std::optional<std::pair<std::int64_t, std::int64_t>> steps_range(
-    const TraceSession& s, std::pair<std::int64_t, std::int64_t> numbers) {
-  std::optional<std::pair<std::int64_t, std::int64_t>> range;
-  s.steps().each_numbered(numbers.first, numbers.second, [&](const store::Step& st) {
-    const std::int64_t end = store::sat_add(st.start_ns, st.dur_ns);
-    range = range ? std::pair{std::min(range->first, st.start_ns), std::max(range->second, end)}
-                  : std::pair{st.start_ns, end};
-  });
-  return range ? std::optional(with_margin(range->first, range->second)) : std::nullopt;
-}
 
 void settle() {
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
@@ -61,7 +47,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> screenshot_time_range(
     return std::pair{origin + static_cast<std::int64_t>(o.window_ms->first * 1e6),
                      origin + static_cast<std::int64_t>(o.window_ms->second * 1e6)};
   }
-  if (o.steps) return steps_range(s, *o.steps);
+  if (o.steps) return s.time_range_of_steps(*o.steps);
   return s.initial_range();  // where the timeline opens for a user
 }
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <utility>
 
+#include "gui/models/trace_types.hpp"
 #include "gui/widgets/main_window.hpp"
 
 namespace ts::gui {
@@ -32,9 +33,9 @@ struct ScreenshotOptions {
   QStringList pin, fold;  // timeline: the lane groups to pin and to fold, by (part of) their name
   int scroll = 0;         // timeline: how far the lanes are scrolled down, in pixels
   QString compare_with;   // compare view: the second trace
-  analysis::AnalysisOptions analysis;  // which steps the analysis covers
-  bool analyse = true;                 // false: the events only (--no-analysis)
-  import::ImportOptions import;        // how another tool's trace is imported
+  AnalysisOptions analysis;  // which steps the analysis covers
+  bool analyse = true;       // false: the events only (--no-analysis)
+  ImportOptions import;      // how another tool's trace is imported
 };
 
 // The views --view accepts, and the window's view of one of those names (overview otherwise).

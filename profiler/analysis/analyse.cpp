@@ -10,6 +10,8 @@
 #include "profiler/analysis/event_pass.hpp"
 #include "profiler/analysis/interval_sorter.hpp"
 #include "profiler/analysis/kernel_stats.hpp"
+#include "profiler/analysis/lever_facts.hpp"
+#include "profiler/analysis/levers.hpp"
 #include "profiler/analysis/phases.hpp"
 #include "profiler/analysis/pipeline_stats.hpp"
 #include "profiler/analysis/ranks.hpp"
@@ -107,6 +109,14 @@ void partial_data_warnings(const store::Reader& reader, Report& r) {
                          " started more than 39 hours from the trace's first event and " +
                          (*far == 1 ? "was" : "were") + " not stored: the figures leave " +
                          (*far == 1 ? "it" : "them") + " out");
+}
+
+// Events whose times the analysis clamped (intervals.hpp): a start beyond ±2^61 ns or a
+// duration below 0 or above 2^61 ns.
+std::string clamped_times_warning(std::int64_t n) {
+  return std::to_string(n) + (n == 1 ? " event has" : " events have") +
+         " an impossible time (a start more than 73 years from 0, or a negative or longer "
+         "duration), clamped to those limits: the figures use the clamped times";
 }
 
 void read_meta(const store::Reader& reader, Report& r) {
@@ -313,6 +323,7 @@ Report analyse_with(const store::Reader& reader, const AnalysisOptions& options,
   EventPass pass = groups.size() > 1 ? several_groups() : one_group();
 
   r.events = pass.events;
+  if (pass.clamped_events > 0) r.warnings.push_back(clamped_times_warning(pass.clamped_events));
   const store::TimeRange range =
       pass.events > 0 ? store::TimeRange{pass.first_ns, pass.last_ns} : store::TimeRange{};
   fill_figures(r, pass);
@@ -378,6 +389,8 @@ Report analyse_with(const store::Reader& reader, const AnalysisOptions& options,
   analyse_ranks(r);
   r.what_if = what_if(r, options);
   r.recommendations = recommend(r, options);
+  r.levers =
+      levers(r, options, lever_facts(reader, group_track_table(reader, groups, trainers), r));
   return r;
 }
 

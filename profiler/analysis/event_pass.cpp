@@ -73,6 +73,7 @@ void EventPass::close_steps(std::int64_t t) {
 
 void EventPass::add(const store::Event& e, const TrackTable& tracks) {
   ++events;
+  if (clamped_by_event_interval(e.start_ns, e.dur_ns)) ++clamped_events;
   const Interval when = event_interval(e.start_ns, e.dur_ns);
   close_steps(when.start);
   first_ns = std::min(first_ns, when.start);
@@ -131,6 +132,7 @@ void EventPass::merge(EventPass&& later) {
   kernels.merge(later.kernels);
   stages.merge(std::move(later.stages));
   events += later.events;
+  clamped_events += later.clamped_events;
   warmup_kernels += later.warmup_kernels;
   warmup_kernel_ns = sat_add(warmup_kernel_ns, later.warmup_kernel_ns);
   input_batches += later.input_batches;

@@ -44,7 +44,8 @@ class EventPass {
   KernelTable kernels;
   StageAccumulator stages;
   std::int64_t events = 0;
-  std::int64_t input_batches = 0;  // input_batch zones: batches handed to the trainer
+  std::int64_t clamped_events = 0;  // events whose times event_interval() clamped
+  std::int64_t input_batches = 0;   // input_batch zones: batches handed to the trainer
   std::int64_t first_ns = INT64_MAX, last_ns = INT64_MIN;  // earliest start, latest end
   bool device_seen = false;                                // any device work at all
   std::int64_t warmup_kernels = 0, warmup_kernel_ns = 0;   // kernels before the window

@@ -33,6 +33,11 @@ inline Interval event_interval(std::int64_t start_ns, std::int64_t dur_ns) {
   const std::int64_t d = dur_ns < 0 ? 0 : dur_ns > kTimeLimit ? kTimeLimit : dur_ns;
   return {s, s + d};
 }
+// True when event_interval() changes these times: only a damaged or hostile file has such
+// events, and the report counts them (a warning) since its figures use the clamped times.
+inline bool clamped_by_event_interval(std::int64_t start_ns, std::int64_t dur_ns) {
+  return start_ns < -kTimeLimit || start_ns > kTimeLimit || dur_ns < 0 || dur_ns > kTimeLimit;
+}
 // a + b for non-negative figures, stopping at INT64_MAX instead of overflowing (sums over
 // events that may overlap, such as kernel time, are not bounded by the trace's span).
 inline std::int64_t sat_add(std::int64_t a, std::int64_t b) {

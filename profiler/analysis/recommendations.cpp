@@ -17,7 +17,8 @@ const StageStat* find_stage(const PipelineStats& p, const std::string& name) {
   return nullptr;
 }
 
-// The knobs of the input pipeline in the words of the framework that made the trace.
+}  // namespace
+
 std::vector<std::string> input_knobs(const Report& r) {
   const PipelineStats& p = r.pipeline;
   if (r.source_format == "kineto" || r.source_format == "legacy array")
@@ -38,6 +39,8 @@ std::vector<std::string> input_knobs(const Report& r) {
   if (!p.cache || *p.cache != "memory") knobs.push_back("use --cache memory");
   return knobs;
 }
+
+namespace {
 
 std::string input_bound(const Report& r) {
   std::string text = "Input is " + fmt::pct(r.input_pct) + " of step time";
@@ -127,7 +130,7 @@ std::string idle_cost(const Report& r, const AnalysisOptions& o) {
       " per step): " + fmt::money(o.gpu_hour_price * d.idle_pct / 100.0, o.currency) +
       " of every " + fmt::money(o.gpu_hour_price, o.currency) +
       " device-hour pays for an idle device (" +
-      fmt::money(r.idle_cost_per_1000_steps, o.currency) + " per 1 000 steps)";
+      fmt::money_per_steps(r.idle_cost_per_1000_steps / 1000, o.currency) + ")";
   // Name the dominant cause so the reader knows which of the other recommendations pays.
   int top = 0;
   for (int c = 1; c < kIdleCauseCount; ++c)

@@ -26,6 +26,9 @@ inline constexpr double kCausePct = 10.0;
 // What `idle_ns` of device time per `steps` steps costs per 1 000 steps at `price_per_hour`.
 double idle_cost_per_1000_steps(std::int64_t idle_ns, std::int64_t steps, double price_per_hour);
 
+// The knobs of the input pipeline in the words of the framework that made the trace.
+std::vector<std::string> input_knobs(const Report& report);
+
 // The recommendations for a report whose figures are filled in (everything but
 // recommendations).
 std::vector<std::string> recommend(const Report& report, const AnalysisOptions& options);

@@ -201,6 +201,22 @@ struct WhatIf {
   double saving_device_hours = 0;
 };
 
+// One row of the levers table (profiler/analysis/README.md, "Levers"): a change to the run that
+// the trace's figures say is worth making, with the figures that say so, where to act, what is
+// already on (never recommended again), the fix in the trace's own framework and what it would
+// save.
+struct Lever {
+  std::string id;     // "input_pipeline", "host_overhead", "optimizer", "mixed_precision", ...
+  std::string title;  // "Input pipeline"
+  std::vector<std::string> evidence;    // sentences quoting the figures that fired it
+  std::vector<std::string> points_at;   // names: kernels, operators, host regions, stages
+  std::vector<std::string> already_on;  // what the trace shows is already on
+  std::vector<std::string> fix;         // what to change, in the trace's framework
+  WhatIf projection;                    // lever = id; speedup 1 when it saves no step time
+  std::string confidence;               // "measured", "modelled" or "heuristic"
+  std::string confidence_why;           // one sentence: how the projection was made
+};
+
 struct Report {
   std::string file;
   std::int64_t steps = 0;
@@ -275,6 +291,7 @@ struct Report {
   std::int64_t warmup_kernel_ns = 0;
   double run_device_hours = 0;  // summed step time of the whole run, in hours
   std::vector<WhatIf> what_if;  // largest saving first
+  std::vector<Lever> levers;    // every lever that applies, largest saving first (levers.hpp)
 
   // The host's CPU over the analysed steps, from the capture's counter "host CPU (cores busy)"
   // and meta host.cores: when its cores are saturated, more input workers cannot help.

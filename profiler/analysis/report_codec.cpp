@@ -18,7 +18,8 @@ namespace varint = store::varint;
 constexpr std::string_view kMagic = "TSRP";
 // 2: a step's input class (StepSummary::input_verdict) and the counts and thresholds of it.
 // 3: the breakdown's input hand-over part (Part::input_handoff).
-constexpr unsigned char kFormat = 3;
+// 4: the levers table (Report::levers).
+constexpr unsigned char kFormat = 4;
 // No encoded step is shorter: 28 one-byte varints and one double.
 constexpr std::uint64_t kMinStepBytes = 36;
 
@@ -32,9 +33,10 @@ static_assert(sizeof(void*) != 8 || sizeof(PipelineStats) == 168, "PipelineStats
 static_assert(sizeof(void*) != 8 || sizeof(RankFigures) == 296, "RankFigures changed");
 static_assert(sizeof(void*) != 8 || sizeof(PhaseFigures) == 128, "PhaseFigures changed");
 static_assert(sizeof(void*) != 8 || sizeof(WhatIf) == 112, "WhatIf changed");
+static_assert(sizeof(void*) != 8 || sizeof(Lever) == 336, "Lever changed");
 static_assert(sizeof(void*) != 8 || sizeof(Report::Straggler) == 88, "Straggler changed");
 static_assert(sizeof(void*) != 8 || sizeof(Report::HostCpu) == 16, "HostCpu changed");
-static_assert(sizeof(void*) != 8 || sizeof(Report) == 1432, "Report changed");
+static_assert(sizeof(void*) != 8 || sizeof(Report) == 1456, "Report changed");
 
 // Every field of each struct, once, for both directions: S is the struct, const when encoding.
 template <class S, class T>
@@ -105,6 +107,12 @@ void fields(IO& io, S& s) {
   io(s.device_hours), io(s.saving), io(s.saving_device_hours);
 }
 
+template <class IO, Is<Lever> S>
+void fields(IO& io, S& s) {
+  io(s.id), io(s.title), io(s.evidence), io(s.points_at), io(s.already_on), io(s.fix);
+  io(s.projection), io(s.confidence), io(s.confidence_why);
+}
+
 template <class IO, Is<Report::Straggler> S>
 void fields(IO& io, S& s) {
   io(s.rank), io(s.cause), io(s.cause_pct), io(s.wait_ms_per_step), io(s.sentence);
@@ -129,7 +137,7 @@ void fields(IO& io, S& s) {
   io(s.analysed_first_step), io(s.analysed_last_step), io(s.warmup), io(s.whole_run);
   io(s.epochs), io(s.before_first_step_ns), io(s.warmup_kernels), io(s.warmup_kernel_ns);
   io(s.device_events_off), io(s.recorded_steps);
-  io(s.run_device_hours), io(s.what_if), io(s.host_cpu);
+  io(s.run_device_hours), io(s.what_if), io(s.host_cpu), io(s.levers);
 }
 
 class Out {

@@ -237,6 +237,31 @@ std::string to_json(const Report& r) {
     j.end_object();
   }
   j.end_object();
+  j.key("levers").begin_array();
+  for (const Lever& l : r.levers) {
+    j.begin_object();
+    j.field("id", l.id).field("title", l.title);
+    auto strings = [&j](const char* key, const std::vector<std::string>& list) {
+      j.key(key).begin_array();
+      for (const std::string& s : list) j.str(s);
+      j.end_array();
+    };
+    strings("evidence", l.evidence);
+    strings("points_at", l.points_at);
+    strings("already_on", l.already_on);
+    strings("fix", l.fix);
+    const WhatIf& w = l.projection;
+    j.key("projection").begin_object();
+    j.field("step_time_ms", w.step_time_ms).field("speedup", w.speedup);
+    j.field("samples_per_s", w.samples_per_s);
+    j.field("device_hours", w.device_hours, 9)
+        .field("saving_device_hours", w.saving_device_hours, 9);
+    j.field("saving", w.saving, 6);
+    j.end_object();
+    j.field("confidence", l.confidence).field("confidence_why", l.confidence_why);
+    j.end_object();
+  }
+  j.end_array();
   j.key("source").begin_object();
   j.field("format", r.source_format.empty() ? std::string("trainscope") : r.source_format);
   j.field("steps", r.steps_source);

@@ -161,8 +161,9 @@ void device_section(std::string& out, const Report& r) {
     out += std::string(idle_cause_name(static_cast<IdleCause>(c))) + " " +
            fmt::ms(fmt::to_ms(d.idle_by_cause_ns[c]));
   }
-  out += "\n  idle cost     ≈ " + fmt::money(r.idle_cost_per_1000_steps, r.currency) +
-         " per 1 000 steps at " + fmt::money(r.gpu_hour_price, r.currency) + "/GPU-hour\n";
+  out += "\n  idle cost     ≈ " +
+         fmt::money_per_steps(r.idle_cost_per_1000_steps / 1000, r.currency) + " at " +
+         fmt::money(r.gpu_hour_price, r.currency) + "/GPU-hour\n";
 }
 
 std::string rank_label(const RankFigures& k) {
@@ -275,6 +276,37 @@ void what_if_section(std::string& out, const Report& r) {
     line += ", " + fmt::device_time(w.saving_device_hours) + " (" +
             fmt::money(w.saving, r.currency) + ") less";
     out += wrap(line, 2, 4);
+  }
+}
+
+// One row per lever with what it would save, then its evidence, what is on and the fix.
+void levers_section(std::string& out, const Report& r) {
+  out += "levers\n";
+  if (r.levers.empty()) {
+    out += "  none: no lever applies to this trace\n";
+    return;
+  }
+  for (std::size_t i = 0; i < r.levers.size(); ++i) {
+    const Lever& l = r.levers[i];
+    const WhatIf& w = l.projection;
+    std::string row = fmt::printf("%zu. ", i + 1) + printable(l.title) + ": ";
+    if (w.speedup > 1.0)
+      row += fmt::ms(w.step_time_ms) + " per step" + fmt::printf(" (%.2f× faster), ", w.speedup) +
+             fmt::device_time(w.saving_device_hours) + " (" + fmt::money(w.saving, r.currency) +
+             ") less";
+    else
+      row += "no step time projected";
+    out += wrap(row + " [" + l.confidence + "]", 2, 6);
+    for (const std::string& e : l.evidence) out += wrap("- " + printable(e), 5, 7);
+    if (!l.points_at.empty()) {
+      std::string at = "at: ";
+      for (std::size_t k = 0; k < l.points_at.size(); ++k)
+        at += (k > 0 ? ", " : "") + printable(l.points_at[k]);
+      out += wrap(at, 5, 9);
+    }
+    for (const std::string& on : l.already_on) out += wrap("on: " + printable(on), 5, 9);
+    for (const std::string& f : l.fix) out += wrap("fix: " + printable(f), 5, 10);
+    out += wrap("how: " + printable(l.confidence_why), 5, 10);
   }
 }
 
@@ -496,6 +528,8 @@ std::string to_text(const Report& r, const TextOptions& options) {
     out += "\n";
     what_if_section(out, r);
   }
+  out += "\n";
+  levers_section(out, r);
   out += "\nrecommendations\n";
   if (r.recommendations.empty()) out += "  none: no rule found a bottleneck worth acting on\n";
   for (const std::string& rec : r.recommendations) out += wrap("- " + rec, 2, 4);

@@ -1,7 +1,8 @@
 // Imports PyTorch profiler (Kineto) Chrome-trace JSON, best-effort any Chrome trace-event JSON,
-// and TensorFlow profiles (XSpace, *.xplane.pb) into a new trainscope trace file. README.md in
-// this directory documents the formats, the mapping to the trace model, how steps are found, and
-// the skipped-event reasons.
+// and TensorFlow profiles (XSpace, *.xplane.pb) into a new trainscope trace file: the front door
+// over the table of format readers (registry.cpp; one folder per format). README.md in this
+// directory documents the layout, the formats, the mapping to the trace model, how steps are
+// found, and the skipped-event reasons.
 #pragma once
 
 #include <cstdint>
@@ -42,13 +43,19 @@ class ImportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class SourceKind { trainscope_trace, chrome_json, tensorflow_profile, unknown };
+enum class SourceKind { trainscope_trace, importable, unknown };
 
 // What a path holds, from a few bytes (a gzip file is inflated only as far as its first
-// characters): a trainscope trace, Chrome/Kineto JSON (plain or gzip), a TensorFlow profile
-// (an .xplane.pb file, or a directory holding one), a directory of JSON traces (chrome_json), or
-// unknown (also for a missing or unreadable path). Never throws.
+// characters): a trainscope trace, something a format reader imports (Chrome/Kineto JSON, plain or
+// gzip, or a directory of JSON traces; a TensorFlow profile: an .xplane.pb file, or a directory
+// holding one or plugins/profile), or unknown (also for a missing or unreadable path). Never
+// throws.
 SourceKind sniff(const std::string& path);
+
+// The format of an importable path: the name of the reader that imports it ("chrome" for JSON
+// traces, "xplane" for TensorFlow profiles; registry.cpp), "" when sniff() does not call it
+// importable. Never throws.
+std::string sniff_format(const std::string& path);
 
 // For a file sniff() calls unknown: why it is no trace, one sentence naming it and quoting how it
 // starts, e.g. "page.json is not a JSON trace (it starts with '<!DOCTYPE html>', an HTML or XML
@@ -63,7 +70,7 @@ std::string why_not_a_trace(const std::string& path);
 // complete, so a crash never leaves a half-written file under the real name. Throws ImportError
 // (one sentence naming the file) when a source is not a trace at all (unreadable, not JSON, no
 // trace events, an empty directory or one without trace files, not an XSpace, a log directory
-// without runs or without options.tf_run), when TensorFlow profiles and JSON traces are mixed,
+// without runs or without options.tf_run), when sources of two formats are mixed,
 // when out_path cannot be written or exists and is not a trainscope trace, or when
 // options.step_marker is not a valid regex.
 ImportStats import_traces(std::span<const std::string> sources, const std::string& out_path,

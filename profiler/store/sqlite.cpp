@@ -1,5 +1,7 @@
 #include "profiler/store/sqlite.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -35,7 +37,20 @@ void Db::open(const std::string& path, int flags, std::string_view what) {
   close();
   path_ = path;
   const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
-  if (rc != SQLITE_OK) fail(rc, what);
+  if (rc != SQLITE_OK) {
+    // A file that cannot be created: SQLite retries read-only and keeps that attempt's errno
+    // (ENOENT), which would hide why the folder refused it (EACCES, EROFS, no such folder).
+    if ((rc & 0xFF) == SQLITE_CANTOPEN && (flags & SQLITE_OPEN_CREATE) != 0 &&
+        ::access(path.c_str(), F_OK) != 0) {
+      const std::size_t slash = path.rfind('/');
+      const std::string folder =
+          slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+      if (::access(folder.c_str(), W_OK | X_OK) != 0)
+        throw Error(std::string(what) + " " + path + ": the folder " + folder +
+                    " cannot take a new file (" + std::strerror(errno) + ")");
+    }
+    fail(rc, what);
+  }
   sqlite3_extended_result_codes(db_, 1);
 }
 

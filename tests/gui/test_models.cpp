@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <QAbstractItemModelTester>
+#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QtTest>
 #include <algorithm>
@@ -217,6 +218,48 @@ class TestModels : public QObject {
     kernels.set_kernels(d.kernels);
     QCOMPARE(kernels.rowCount(), static_cast<int>(d.kernels.size()));
     read_all(kernels);
+  }
+
+  // The compare table's units: a share changes by percentage points ("pp"), never by "%"; a
+  // figure a run lacks (samples/s of an imported trace without a batch size) is "n/a", not 0;
+  // money reads at the scale that shows cents, with the sign before the currency.
+  void diff_model_writes_points_missing_figures_and_money_readably() {
+    ts::analysis::RunDiff d;
+    d.input_pct = {60.0, 22.7};
+    d.samples_per_s = {0.0, 0.0};
+    d.device_a = d.device_b = true;
+    d.device_busy_pct = {40.0, 90.0};
+    d.idle_cost_per_1000_steps = {0.00042, 0.0000381};  // $0.42 and $0.0381 per 1 M steps
+    DiffModel m;
+    QAbstractItemModelTester t(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m.set_diff(d);
+    const auto row = [&](const QString& prefix) {
+      for (int r = 0; r < m.rowCount(); ++r)
+        if (m.index(r, DiffModel::Figure).data().toString().startsWith(prefix)) return r;
+      return -1;
+    };
+    const int input = row(QStringLiteral("Input share"));
+    QVERIFY(input >= 0);
+    QCOMPARE(m.index(input, DiffModel::Delta).data().toString(), QStringLiteral("-37.3 pp"));
+    QVERIFY(m.index(input, DiffModel::Change).data().toString().isEmpty());
+    const int rate = row(QStringLiteral("Samples/s"));
+    QVERIFY(rate >= 0);
+    QCOMPARE(m.index(rate, DiffModel::A).data().toString(), QStringLiteral("n/a"));
+    QCOMPARE(m.index(rate, DiffModel::B).data().toString(), QStringLiteral("n/a"));
+    const int cost = row(QStringLiteral("Idle cost per "));
+    QVERIFY(cost >= 0);
+    QCOMPARE(m.index(cost, DiffModel::Figure).data().toString(),
+             QStringLiteral("Idle cost per 1 M steps"));
+    const QString a = m.index(cost, DiffModel::A).data().toString();
+    const QString delta = m.index(cost, DiffModel::Delta).data().toString();
+    QCOMPARE(a, QStringLiteral("$0.42"));
+    QVERIFY2(delta.startsWith(QStringLiteral("-$")), qPrintable(delta));
+    for (int r = 0; r < m.rowCount(); ++r)
+      for (int c = DiffModel::A; c <= DiffModel::Change; ++c) {
+        const QString text = m.index(r, c).data().toString();
+        QVERIFY2(!text.contains(QRegularExpression("\\de[-+]")), qPrintable(text));  // 1e-05
+        QVERIFY2(!text.contains(QStringLiteral("$-")), qPrintable(text));
+      }
   }
 
   void overview_figures_name_their_report_keys() {

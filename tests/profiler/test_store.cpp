@@ -1,6 +1,7 @@
 // The SQLite store: writer -> file -> reader and the public views.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -452,6 +453,36 @@ TEST(Store, ASecondWriterOfAFileBeingWrittenIsRefused) {
   EXPECT_EQ(Reader(path).event_count(), 2);
   EXPECT_NO_THROW(Writer{path}.finish());
   EXPECT_EQ(Reader(path).event_count(), 0);
+}
+
+// A trace that cannot be created says why its folder refused it, not SQLite's read-only retry's
+// "No such file or directory".
+TEST(Store, AFolderThatCannotTakeTheTraceIsNamed) {
+  TempDir dir;
+  const std::string missing = dir.file("no/such/folder/run.db");
+  try {
+    Writer w(missing);
+    FAIL() << "created a trace in a missing folder";
+  } catch (const ts::store::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the folder " + dir.file("no/such/folder") +
+                                         " cannot take a new file (No such file or directory)"),
+              std::string::npos)
+        << e.what();
+  }
+  if (::geteuid() == 0) GTEST_SKIP() << "root writes into a read-only folder";
+  const std::string locked = dir.file("locked");
+  std::filesystem::create_directory(locked);
+  std::filesystem::permissions(
+      locked, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  try {
+    Writer w(locked + "/run.db");
+    FAIL() << "created a trace in a read-only folder";
+  } catch (const ts::store::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot take a new file (Permission denied)"),
+              std::string::npos)
+        << e.what();
+  }
+  std::filesystem::permissions(locked, std::filesystem::perms::owner_all);
 }
 
 // A WAL-mode SQLite file whose application_id (and schema) live in its -wal only, as a capture

@@ -10,13 +10,13 @@ namespace ts::gui {
 
 namespace {
 
-QString verdict_style(analysis::Verdict v) {
-  const char* colour = v == analysis::Verdict::high       ? "#b71c1c"
-                       : v == analysis::Verdict::moderate ? "#e65100"
-                                                          : "#1b5e20";
-  const char* back = v == analysis::Verdict::high       ? "#ffebee"
-                     : v == analysis::Verdict::moderate ? "#fff3e0"
-                                                        : "#e8f5e9";
+QString verdict_style(Verdict v) {
+  const char* colour = v == Verdict::high       ? "#b71c1c"
+                       : v == Verdict::moderate ? "#e65100"
+                                                : "#1b5e20";
+  const char* back = v == Verdict::high       ? "#ffebee"
+                     : v == Verdict::moderate ? "#fff3e0"
+                                              : "#e8f5e9";
   return QStringLiteral(
              "QLabel{color:%1;background:%2;border-radius:6px;padding:10px;"
              "font-size:17px;font-weight:bold}")
@@ -137,7 +137,7 @@ void OverviewPage::show_pending() {
   chart_->set_report(nullptr, {});
   recommendations_->clear();
   if (session_ && !session_->analysis_error().isEmpty()) {
-    verdict_->setStyleSheet(verdict_style(analysis::Verdict::high));
+    verdict_->setStyleSheet(verdict_style(Verdict::high));
     verdict_->setText(tr("The trace could not be analysed: %1").arg(session_->analysis_error()));
   } else {
     verdict_->setStyleSheet(QStringLiteral("QLabel{color:#546e7a;font-size:17px;padding:10px}"));
@@ -148,7 +148,7 @@ void OverviewPage::show_pending() {
 
 void OverviewPage::show_report() {
   if (!session_ || !session_->report()) return;
-  const analysis::Report& r = *session_->report();
+  const Report& r = *session_->report();
   QString run = QString::fromStdString(r.model.empty() ? std::string("run") : r.model);
   if (!r.backend.empty()) run += " · " + QString::fromStdString(r.backend);
   if (!r.device_name.empty()) run += " · " + QString::fromStdString(r.device_name);
@@ -157,7 +157,7 @@ void OverviewPage::show_report() {
           ? session_->path() + " — " + run
           : tr("%1 — %2 (imported into %3)").arg(session_->source(), run, session_->path()));
   verdict_->setStyleSheet(verdict_style(r.verdict));
-  verdict_->setText(QString::fromStdString(analysis::verdict_sentence(r)));
+  verdict_->setText(verdict_line(r));
   show_warnings(r.warnings);
 
   clear_cards();

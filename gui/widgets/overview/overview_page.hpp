@@ -11,6 +11,7 @@
 
 #include "gui/models/overview_figures.hpp"
 #include "gui/models/trace_session.hpp"
+#include "gui/models/trace_types.hpp"
 #include "gui/widgets/overview/step_chart.hpp"
 
 namespace ts::gui {

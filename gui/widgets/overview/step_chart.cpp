@@ -24,7 +24,7 @@ StepChart::StepChart(QWidget* parent) : QChartView(parent) {
   chart()->legend()->setAlignment(Qt::AlignBottom);
 }
 
-void StepChart::set_report(const analysis::Report* report, std::vector<StepBar> bars) {
+void StepChart::set_report(const Report* report, std::vector<StepBar> bars) {
   chart()->removeAllSeries();
   for (QAbstractAxis* a : chart()->axes()) {
     chart()->removeAxis(a);
@@ -34,7 +34,7 @@ void StepChart::set_report(const analysis::Report* report, std::vector<StepBar> 
   if (report) rebuild(*report);
 }
 
-void StepChart::rebuild(const analysis::Report& report) {
+void StepChart::rebuild(const Report& report) {
   if (bars_.empty()) {
     chart()->setTitle(tr("No steps recorded"));
     return;
@@ -89,11 +89,11 @@ void StepChart::rebuild(const analysis::Report& report) {
 
   auto* series = new QStackedBarSeries;
   series->setBarWidth(0.8);
-  for (int p = 0; p < analysis::kPartCount; ++p) {
-    auto* set = new QBarSet(part_label(static_cast<analysis::Part>(p)));
+  for (int p = 0; p < kPartCount; ++p) {
+    auto* set = new QBarSet(part_label(static_cast<Part>(p)));
     for (const StepBar& b : bars_) *set << b.part_ms[static_cast<std::size_t>(p)];
-    set->setColor(part_color(static_cast<analysis::Part>(p)));
-    set->setBorderColor(part_color(static_cast<analysis::Part>(p)).darker(115));
+    set->setColor(part_color(static_cast<Part>(p)));
+    set->setBorderColor(part_color(static_cast<Part>(p)).darker(115));
     series->append(set);
   }
   chart()->addSeries(series);
@@ -127,11 +127,11 @@ void StepChart::rebuild(const analysis::Report& report) {
   const QString high_pct =
       QString::number(std::max(report.step_input_high_pct, report.step_input_bound_pct));
   const QString moderate_pct = QString::number(report.step_input_bound_pct);
-  for (const analysis::Verdict v : {analysis::Verdict::high, analysis::Verdict::moderate}) {
+  for (const Verdict v : {Verdict::high, Verdict::moderate}) {
     auto* marks = new QScatterSeries;
     // Short: the legend has a dozen entries. The tooltip names the class in words.
-    marks->setName(v == analysis::Verdict::high ? tr("input ≥ %1 %").arg(high_pct)
-                                                : tr("input ≥ %1 %").arg(moderate_pct));
+    marks->setName(v == Verdict::high ? tr("input ≥ %1 %").arg(high_pct)
+                                      : tr("input ≥ %1 %").arg(moderate_pct));
     marks->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
     marks->setMarkerSize(bars_.size() > 100 ? 7 : 11);
     marks->setColor(input_class_color(v));
@@ -191,10 +191,10 @@ void StepChart::rebuild(const analysis::Report& report) {
     }
     tip += tr(", input %1").arg(format_pct(b.input_pct()));
     if (b.warmup) tip += tr(" (warm-up, left out of the figures)");
-    for (int p = 0; p < analysis::kPartCount; ++p)
+    for (int p = 0; p < kPartCount; ++p)
       if (b.part_ms[static_cast<std::size_t>(p)] > 0)
         tip += QStringLiteral("\n  %1: %2")
-                   .arg(part_label(static_cast<analysis::Part>(p)),
+                   .arg(part_label(static_cast<Part>(p)),
                         format_ms(b.part_ms[static_cast<std::size_t>(p)]));
     tip += b.count == 1 ? tr("\nclick to open it in the timeline")
                         : tr("\nclick to open the slowest in the timeline");

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gui/models/step_bars.hpp"
-#include "profiler/analysis/report.hpp"
+#include "gui/models/trace_types.hpp"
 
 namespace ts::gui {
 
@@ -19,14 +19,14 @@ class StepChart : public QChartView {
   explicit StepChart(QWidget* parent = nullptr);
   // The report and the bars of its per-step figures (the session's step_bars()); null clears
   // the chart.
-  void set_report(const analysis::Report* report, std::vector<StepBar> bars);
+  void set_report(const Report* report, std::vector<StepBar> bars);
   const std::vector<StepBar>& bars() const { return bars_; }
 
  signals:
   void stepActivated(std::int64_t step);
 
  private:
-  void rebuild(const analysis::Report& report);
+  void rebuild(const Report& report);
 
   std::vector<StepBar> bars_;
 };

@@ -36,8 +36,8 @@ KernelsPage::KernelsPage(QWidget* parent)
   });
 }
 
-void KernelsPage::set_report(const analysis::Report* report) {
-  model_->set_kernels(report ? report->kernels : std::vector<analysis::KernelStat>{});
+void KernelsPage::set_report(const Report* report) {
+  model_->set_kernels(report ? report->kernels : std::vector<KernelStat>{});
 }
 
 }  // namespace ts::gui

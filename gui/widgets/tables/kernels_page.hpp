@@ -8,7 +8,7 @@
 #include <QWidget>
 
 #include "gui/models/kernel_model.hpp"
-#include "profiler/analysis/report.hpp"
+#include "gui/models/trace_types.hpp"
 
 namespace ts::gui {
 
@@ -17,7 +17,7 @@ class KernelsPage : public QWidget {
 
  public:
   explicit KernelsPage(QWidget* parent = nullptr);
-  void set_report(const analysis::Report* report);
+  void set_report(const Report* report);
   KernelModel* model() const { return model_; }
   KernelProxyModel* proxy() const { return proxy_; }
   QLineEdit* filter() const { return filter_; }

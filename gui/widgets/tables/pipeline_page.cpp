@@ -15,13 +15,13 @@ PipelinePage::PipelinePage(QWidget* parent)
   layout->addWidget(make_table_view(model_, nullptr, this), 1);
 }
 
-void PipelinePage::set_report(const analysis::Report* report) {
-  model_->set_pipeline(report ? report->pipeline : analysis::PipelineStats{});
+void PipelinePage::set_report(const Report* report) {
+  model_->set_pipeline(report ? report->pipeline : PipelineStats{});
   if (!report) {
     summary_->clear();
     return;
   }
-  const analysis::PipelineStats& p = report->pipeline;
+  const PipelineStats& p = report->pipeline;
   if (p.stages.empty()) {
     summary_->setText(tr("No input pipeline events were recorded."));
     return;

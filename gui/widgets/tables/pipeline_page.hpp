@@ -6,7 +6,7 @@
 #include <QWidget>
 
 #include "gui/models/stage_model.hpp"
-#include "profiler/analysis/report.hpp"
+#include "gui/models/trace_types.hpp"
 
 namespace ts::gui {
 
@@ -15,7 +15,7 @@ class PipelinePage : public QWidget {
 
  public:
   explicit PipelinePage(QWidget* parent = nullptr);
-  void set_report(const analysis::Report* report);
+  void set_report(const Report* report);
   StageModel* model() const { return model_; }
   QString summary_text() const { return summary_->text(); }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "gui/models/palette.hpp"
+#include "gui/models/trace_types.hpp"
 
 namespace ts::gui {
 
@@ -16,27 +17,25 @@ struct Entry {
 };
 
 std::vector<Entry> entries() {
-  using analysis::IdleCause;
   using trace::Category;
-  return {{QStringLiteral("kernel"), category_color(Category::kernel)},
-          {QStringLiteral("h2d / d2h"), category_color(Category::h2d)},
-          {QStringLiteral("launch"), category_color(Category::launch)},
-          {QStringLiteral("sync"), category_color(Category::sync)},
-          {QStringLiteral("host compute"), category_color(Category::host_compute)},
-          {QStringLiteral("collective"), category_color(Category::collective)},
-          {QStringLiteral("input read/decode/map"), category_color(Category::input_decode)},
-          {QStringLiteral("input hand-over (a batch was ready)"),
-           category_color(Category::input_handoff)},
-          {QStringLiteral("input wait · highly input-bound step"),
-           input_class_color(analysis::Verdict::high)},
-          {QStringLiteral("moderately input-bound step"),
-           input_class_color(analysis::Verdict::moderate)},
-          // The device idle lane's gaps take their cause's colour: waiting for input is red
-          // there as in the trainer's lane.
-          {QStringLiteral("idle: host-bound"), idle_cause_color(IdleCause::host)},
-          {QStringLiteral("idle: sync"), idle_cause_color(IdleCause::sync)},
-          {QStringLiteral("idle: other"), idle_cause_color(IdleCause::other)},
-          {QStringLiteral("merged events"), QColor(0x78, 0x90, 0x9c), true}};
+  return {
+      {QStringLiteral("kernel"), category_color(Category::kernel)},
+      {QStringLiteral("h2d / d2h"), category_color(Category::h2d)},
+      {QStringLiteral("launch"), category_color(Category::launch)},
+      {QStringLiteral("sync"), category_color(Category::sync)},
+      {QStringLiteral("host compute"), category_color(Category::host_compute)},
+      {QStringLiteral("collective"), category_color(Category::collective)},
+      {QStringLiteral("input read/decode/map"), category_color(Category::input_decode)},
+      {QStringLiteral("input hand-over (a batch was ready)"),
+       category_color(Category::input_handoff)},
+      {QStringLiteral("input wait · highly input-bound step"), input_class_color(Verdict::high)},
+      {QStringLiteral("moderately input-bound step"), input_class_color(Verdict::moderate)},
+      // The device idle lane's gaps take their cause's colour: waiting for input is red
+      // there as in the trainer's lane.
+      {QStringLiteral("idle: host-bound"), idle_cause_color(IdleCause::host)},
+      {QStringLiteral("idle: sync"), idle_cause_color(IdleCause::sync)},
+      {QStringLiteral("idle: other"), idle_cause_color(IdleCause::other)},
+      {QStringLiteral("merged events"), QColor(0x78, 0x90, 0x9c), true}};
 }
 
 }  // namespace

@@ -160,10 +160,7 @@ bool TimelinePage::step_instance(bool forward) {
   TraceSession* s = view_->session();
   const Selection& cur = view_->selection();
   if (!s || cur.kind != Selection::Kind::event) return false;
-  const store::Label& label = s->reader().label(cur.label);
-  const QString name = QString::fromStdString(label.name);
-  const bool kernels =
-      label.category == trace::Category::kernel || label.category == trace::Category::collective;
+  const auto [name, kernels] = instances_of_label(s->reader(), cur.label);
   if (!instance_mode_ || search_.query() != name || search_.kernels_only() != kernels) {
     {
       const QSignalBlocker block(search_edit_);
@@ -187,7 +184,7 @@ bool TimelinePage::find_from(std::int64_t from, std::uint32_t track, bool forwar
   TraceSession* s = view_->session();
   if (!s || search_.labels() == 0) return false;
   try {
-    std::optional<store::Event> e = search_.step(s->reader(), from, track, forward);
+    std::optional<Event> e = search_.step(s->reader(), from, track, forward);
     if (!e)  // wrap around
       e = search_.step(s->reader(),
                        forward ? std::numeric_limits<std::int64_t>::min()

@@ -10,6 +10,7 @@
 
 #include "gui/models/event_search.hpp"
 #include "gui/models/trace_session.hpp"
+#include "gui/models/trace_types.hpp"
 #include "gui/widgets/timeline/details_panel.hpp"
 #include "gui/widgets/timeline/timeline_view.hpp"
 

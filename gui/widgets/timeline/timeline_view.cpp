@@ -123,7 +123,7 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
 
 void TimelineView::report_ready() {
   if (!session_ || !session_->report()) return;
-  const analysis::Report& r = *session_->report();
+  const Report& r = *session_->report();
   mark_step_row(window_steps_, session_->step_figures().get());
   gaps_ = session_->gap_row();
   shown_gaps_ = gaps_;
@@ -144,16 +144,7 @@ void TimelineView::request_steps() {
     const std::int64_t span = v1 - v0;
     window_steps_from_ = std::max(mapping_.extent_begin(), v0 - span);
     window_steps_to_ = std::min(mapping_.extent_end() + 1, v1 + span);
-    // From the last step starting before the window (it may reach into it) to the window's end,
-    // read from the file.
-    std::vector<store::Step> near;
-    try {
-      near = session_->steps().from_before(window_steps_from_, window_steps_to_);
-    } catch (const std::exception&) {
-      // Damage past the header: the background tasks find it too and report it.
-    }
-    window_steps_ =
-        make_step_row(near, session_->report() ? session_->step_figures().get() : nullptr, epochs_);
+    window_steps_ = session_->exact_step_row(window_steps_from_, window_steps_to_, epochs_);
   }
   shown_steps_ = &window_steps_;
 }
@@ -237,13 +228,13 @@ void TimelineView::show_all() {
 bool TimelineView::show_step(std::int64_t step) {
   if (!session_) return false;
   // The session's steps: the whole row's zones may each stand for several.
-  std::optional<store::Step> found;
+  std::optional<Step> found;
   try {
     found = session_->steps().numbered(step);
   } catch (const std::exception&) {
   }
   if (found) {
-    const store::Step& s = *found;
+    const Step& s = *found;
     const std::int64_t margin = std::max<std::int64_t>(1, s.dur_ns / 6);
     show_range(s.start_ns - margin, s.start_ns + s.dur_ns + margin);
     request_steps();  // the row the next frame shows, whose zone the selection names
@@ -277,11 +268,9 @@ void TimelineView::select(const Selection& s) {
   link_ = {};
   if (s.kind == Selection::Kind::event && session_) {
     // The correlated partner, for the flow line: found once per selection, not per frame.
-    for (const store::Event& e : session_->reader().events(s.start_ns, s.start_ns + 1, s.track))
-      if (e.start_ns == s.start_ns && e.track == s.track)
-        if (const auto other = correlated_event(session_->reader(), e))
-          link_ = {Selection::Kind::event, other->track, -1, other->start_ns,
-                   other->end_ns(),        other->label, 0,  {}};
+    if (const auto other = correlated_event_at(session_->reader(), s.track, s.start_ns))
+      link_ = {Selection::Kind::event, other->track, -1, other->start_ns,
+               other->end_ns(),        other->label, 0,  {}};
   }
   update();
   emit selectionChanged(selection_);
@@ -657,8 +646,7 @@ bool TimelineView::event(QEvent* e) {
       tip += QStringLiteral(" — ") + input_class_label(row.input_class(h.index));
   } else if (h.index < shown_gaps_->row.zones.size()) {
     const GapRow& g = *shown_gaps_;
-    const QString why =
-        idle_cause_label(static_cast<analysis::IdleCause>(g.row.zones[h.index].label));
+    const QString why = idle_cause_label(static_cast<IdleCause>(g.row.zones[h.index].label));
     if (g.per_step && h.index < g.idle_ns.size()) {
       tip = tr("step %1 — device idle %2, mostly %3")
                 .arg(g.steps[h.index])

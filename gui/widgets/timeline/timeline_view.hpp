@@ -27,6 +27,7 @@
 #include "gui/models/timeline/lane_layout.hpp"
 #include "gui/models/timeline/timeline_data.hpp"
 #include "gui/models/trace_session.hpp"
+#include "gui/models/trace_types.hpp"
 
 namespace ts::gui {
 

@@ -396,6 +396,37 @@ TEST(AnalyseTrace, EachGapInTheDataIsOneWarning) {
   }
 }
 
+// Times the analysis has to clamp (durations over 2^61 ns) are counted in one warning; a trace
+// without them has none (ACompleteTraceHasNoWarnings). A negative duration never reaches the
+// analysis: the store writes it as 0.
+TEST(AnalyseTrace, ClampedTimesAreCountedInAWarning) {
+  ts::test::TempDir dir;
+  const std::string path = dir.file("clamped.db");
+  {
+    ts::store::Writer w(path);
+    w.put_string(kStep, "step");
+    w.put_label(kStep, kStep, Category::step);
+    w.put_string(kGemm, "gemm");
+    w.put_label(kGemm, kGemm, Category::kernel);
+    w.put_track(kMain, "main", TrackKind::thread);
+    w.put_track(kCompute, "gpu compute", TrackKind::device_queue);
+    const std::vector<EventRow> rows = {
+        {kT, us(100), kMain, kStep, 0, kNull},
+        {kT + us(10), -us(5), kCompute, kGemm, 0, kNull},
+        {kT + us(20), std::int64_t{1} << 62, kCompute, kGemm, 0, kNull},
+        {kT + us(25), (std::int64_t{1} << 61) + 1, kCompute, kGemm, 0, kNull},
+        {kT + us(30), us(5), kCompute, kGemm, 0, kNull},
+    };
+    w.append(std::span<const EventRow>(rows));
+    w.finish();
+  }
+  const a::Report r = a::analyse(ts::store::Reader(path));
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].rfind("2 events have an impossible time", 0), 0u) << r.warnings[0];
+  EXPECT_NE(a::to_text(r).find("warning     2 events have an impossible time"), std::string::npos)
+      << a::to_text(r);
+}
+
 TEST(AnalyseTrace, AnEmptyTraceIsNotAnError) {
   ts::test::TempDir dir;
   const std::string path = dir.file("empty.db");

@@ -67,12 +67,12 @@ TEST(Recommendations, InputBoundRunGetsPipelineAdviceQuotingTheFigures) {
   EXPECT_NE(first.find("--cache memory"), std::string::npos) << first;
   // 3 % of step time in copies, none hidden: the exposed-copy rule fires and quotes it.
   EXPECT_TRUE(any_contains(recs, "Host-to-device copies take 3.0 % of step time")) << recs[1];
-  // 4.1 ms idle per step = 4.1 s per 1 000 steps at $2.50/hour = $0.0028; 41 % of every
-  // $2.50 device-hour = $1.02.
+  // 4.1 ms idle per step = 4.1 s per 1 000 steps at $2.50/hour = $0.0028, written at the scale
+  // that shows cents: $2.85 per 1 M steps; 41 % of every $2.50 device-hour = $1.02.
   EXPECT_TRUE(any_contains(recs, "Device idle 41.0 % of step time")) << recs.back();
   EXPECT_TRUE(any_contains(recs, "$1.02 of every $2.50 device-hour pays for an idle device"))
       << recs.back();
-  EXPECT_TRUE(any_contains(recs, "($0.0028 per 1 000 steps)")) << recs.back();
+  EXPECT_TRUE(any_contains(recs, "($2.85 per 1 M steps)")) << recs.back();
   EXPECT_TRUE(any_contains(recs, "mostly waiting for input (73.2 % of the idle time)"));
   EXPECT_FALSE(any_contains(recs, "waits on the host"));
 }

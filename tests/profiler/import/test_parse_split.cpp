@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "profiler/import/parse_file.hpp"
+#include "profiler/import/chrome/parse_file.hpp"
 #include "tests/profiler/import/import_test_util.hpp"
 
 namespace ts::import {

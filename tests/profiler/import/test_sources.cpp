@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "profiler/import/sources.hpp"
+#include "profiler/import/chrome/sources.hpp"
 #include "tests/profiler/import/import_test_util.hpp"
 
 namespace ts::import {
@@ -28,27 +28,45 @@ TEST(ImportSources, RankFromFileName) {
 TEST(ImportSources, Sniff) {
   ImportDir dir;
   const std::string events = test::kineto_trace({x_event("cpu_op", "a", 1, 1, "1", "1")});
-  EXPECT_EQ(sniff(dir.write("a.json", "  \n" + events)), SourceKind::chrome_json);
-  EXPECT_EQ(sniff(dir.write_gz("b.pt.trace.json.gz", events)), SourceKind::chrome_json);
-  EXPECT_EQ(sniff(dir.write("c.json", "[{\"ph\":\"X\"}]")), SourceKind::chrome_json);
+  EXPECT_EQ(sniff_format(dir.write("a.json", "  \n" + events)), "chrome");
+  EXPECT_EQ(sniff_format(dir.write_gz("b.pt.trace.json.gz", events)), "chrome");
+  EXPECT_EQ(sniff_format(dir.write("c.json", "[{\"ph\":\"X\"}]")), "chrome");
   EXPECT_EQ(sniff(dir.write("notes.txt", "hello")), SourceKind::unknown);
   EXPECT_EQ(sniff(dir.write("empty.json", "")), SourceKind::unknown);
   EXPECT_EQ(sniff(dir.file("missing.json")), SourceKind::unknown);
-  EXPECT_EQ(sniff(dir.write("host.xplane.pb", "\x0a\x01")), SourceKind::tensorflow_profile);
+  EXPECT_EQ(sniff_format(dir.write("host.xplane.pb", "\x0a\x01")), "xplane");
   const std::vector<std::string> src{dir.file("a.json")};
   import_traces(src, dir.file("t.db"));
   EXPECT_EQ(sniff(dir.file("t.db")), SourceKind::trainscope_trace);
-  EXPECT_EQ(sniff(dir.path().string()), SourceKind::tensorflow_profile);  // it holds an .xplane.pb
+  EXPECT_EQ(sniff_format(dir.path().string()), "xplane");  // it holds an .xplane.pb
 
   ImportDir logdir;
   std::filesystem::create_directories(logdir.path() / "plugins/profile/2024_01_01");
   logdir.write("plugins/profile/2024_01_01/host.xplane.pb", "x");
-  EXPECT_EQ(sniff(logdir.path().string()), SourceKind::tensorflow_profile);
+  EXPECT_EQ(sniff_format(logdir.path().string()), "xplane");
   ImportDir jsondir;
   jsondir.write("rank0.json", events);
-  EXPECT_EQ(sniff(jsondir.path().string()), SourceKind::chrome_json);
+  EXPECT_EQ(sniff_format(jsondir.path().string()), "chrome");
   ImportDir emptydir;
   EXPECT_EQ(sniff(emptydir.path().string()), SourceKind::unknown);
+
+  // sniff() says whether a reader takes the path; sniff_format() which one.
+  EXPECT_EQ(sniff(dir.file("a.json")), SourceKind::importable);
+  EXPECT_EQ(sniff(jsondir.path().string()), SourceKind::importable);
+  EXPECT_EQ(sniff(logdir.path().string()), SourceKind::importable);
+  EXPECT_EQ(sniff_format(dir.file("t.db")), "");
+  EXPECT_EQ(sniff_format(dir.file("notes.txt")), "");
+  EXPECT_EQ(sniff_format(dir.file("missing.json")), "");
+}
+
+// A log directory's stray JSON files do not make it a directory of JSON traces: TensorFlow
+// profiles are sniffed before JSON (registry.cpp).
+TEST(ImportSources, SniffPrefersProfilesOverStrayJson) {
+  ImportDir logdir;
+  logdir.write("config.json", "{\"lr\": 0.1}");
+  std::filesystem::create_directories(logdir.path() / "train/plugins/profile/2024_01_01");
+  logdir.write("train/plugins/profile/2024_01_01/host.xplane.pb", "x");
+  EXPECT_EQ(sniff_format(logdir.path().string()), "xplane");
 }
 
 std::string ranked(std::optional<int> rank, const std::string& name) {

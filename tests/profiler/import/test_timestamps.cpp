@@ -1,7 +1,7 @@
 // Timestamps are parsed from the number's text into integer nanoseconds, never via a double.
 #include <gtest/gtest.h>
 
-#include "profiler/import/number_text.hpp"
+#include "profiler/import/chrome/number_text.hpp"
 #include "tests/profiler/import/import_test_util.hpp"
 
 namespace ts::import {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
-#include "profiler/import/xplane_sources.hpp"
+#include "profiler/import/xplane/xplane_sources.hpp"
 #include "tests/profiler/import/xplane_test_util.hpp"
 
 namespace ts::import {
@@ -166,7 +166,7 @@ TEST(XPlaneSources, WhatIsNoProfileIsOneClearError) {
   const std::string riegeli = err(dir.write("h.xplane.riegeli", "riegeli"));
   EXPECT_EQ(riegeli.rfind(dir.file("h.xplane.riegeli") + " is a chunked .xplane.riegeli", 0), 0u);
   EXPECT_TRUE(contains(riegeli, "tf.profiler.experimental.start()"));
-  EXPECT_EQ(sniff(dir.file("h.xplane.riegeli")), SourceKind::tensorflow_profile);
+  EXPECT_EQ(sniff_format(dir.file("h.xplane.riegeli")), "xplane");
   EXPECT_TRUE(contains(err(dir.file("missing.xplane.pb")), "cannot read"));
 }
 
@@ -246,7 +246,7 @@ TEST(XPlaneSources, DirectoriesWithoutProfiles) {
   EXPECT_TRUE(contains(import_error(dir, {dir.file("empty_run")}), "empty directory") ||
               contains(import_error(dir, {dir.file("empty_run")}), "holds no TensorFlow profile"));
   std::filesystem::create_directories(dir.file("logs/plugins/profile/2024_01_01_00_00_00"));
-  EXPECT_EQ(sniff(dir.file("logs")), SourceKind::tensorflow_profile);
+  EXPECT_EQ(sniff_format(dir.file("logs")), "xplane");
   EXPECT_EQ(import_error(dir, {dir.file("logs")}),
             dir.file("logs") + " is a TensorBoard log directory without profile runs: " +
                 dir.file("logs") + "/plugins/profile holds no run directory with .xplane.pb files");
@@ -263,6 +263,9 @@ TEST(XPlaneSources, ProfilesAndJsonTracesDoNotMix) {
   const std::string pb = test::write_space(dir, profile("x"), "h.xplane.pb");
   const std::string json = dir.write("t.json", "{\"traceEvents\":[]}");
   EXPECT_EQ(import_error(dir, {pb, json}),
+            "cannot import TensorFlow profiles and JSON traces into one trace: import them "
+            "separately");
+  EXPECT_EQ(import_error(dir, {json, pb}),
             "cannot import TensorFlow profiles and JSON traces into one trace: import them "
             "separately");
 }

@@ -1,5 +1,5 @@
 // Helpers for the TensorFlow profile import tests: small XSpace messages built with the generated
-// classes of profiler/import/xplane.proto (planes, lines, events, stats as TensorFlow writes
+// classes of profiler/import/xplane/xplane.proto (planes, lines, events, stats as TensorFlow writes
 // them), written as <host>.xplane.pb files, imported, and read back through store::Reader.
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "profiler/import/xplane.pb.h"
+#include "profiler/import/xplane/xplane.pb.h"
 #include "tests/profiler/import/import_test_util.hpp"
 
 namespace ts::test {

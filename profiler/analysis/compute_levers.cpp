@@ -1,0 +1,291 @@
+// The compute levers (lever_rules.hpp): the optimizer, mixed precision and the top kernels, from
+// the kernel table's names and the lever facts.
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "profiler/analysis/figure_format.hpp"
+#include "profiler/analysis/lever_rules.hpp"
+#include "profiler/analysis/levers.hpp"
+#include "profiler/analysis/step_breakdown.hpp"
+
+namespace ts::analysis::lever_rules {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+template <std::size_t N>
+bool any_of(std::string_view lowered, const std::array<std::string_view, N>& parts) {
+  return std::any_of(parts.begin(), parts.end(),
+                     [&](std::string_view p) { return lowered.find(p) != std::string::npos; });
+}
+
+// Kernels that update parameters: Adam's and SGD's, PyTorch's foreach/fused updates.
+bool optimizer_kernel(std::string_view lowered) {
+  constexpr std::array<std::string_view, 9> kParts = {"adam",      "sgd",     "multi_tensor_apply",
+                                                      "lamb",      "adagrad", "rmsprop",
+                                                      "optimizer", "shampoo", "momentum_update"};
+  return any_of(lowered, kParts);
+}
+
+// Matrix products and convolutions: what lower precision speeds up.
+bool matmul_kernel(std::string_view lowered) {
+  constexpr std::array<std::string_view, 11> kParts = {"gemm",    "conv",    "cutlass", "volta_",
+                                                       "turing_", "ampere_", "hopper_", "matmul",
+                                                       "wgrad",   "dgrad",   "xmma"};
+  return any_of(lowered, kParts);
+}
+
+// Kernels that already run in half precision or on Tensor Cores.
+bool low_precision_kernel(std::string_view lowered) {
+  constexpr std::array<std::string_view, 10> kParts = {"h884", "h1688", "s1688", "s884", "h16816",
+                                                       "hmma", "fp16",  "bf16",  "_f16", "half"};
+  return any_of(lowered, kParts);
+}
+
+// Whether the device has faster fp16/bf16 math than fp32: true, false, or unknown.
+enum class Fp16 { faster, not_faster, unknown };
+
+Fp16 device_fp16(const Report& r, const LeverFacts& f) {
+  if (r.backend == "cpu") return Fp16::not_faster;
+  const std::string platform = lower(f.opencl_platform);
+  if (platform.find("portable computing language") != std::string::npos ||
+      platform.find("pocl") != std::string::npos || lower(f.opencl_type) == "cpu")
+    return Fp16::not_faster;
+  const std::string device = lower(r.device_name);
+  constexpr std::array<std::string_view, 14> kFaster = {"v100", "t4",      "a100", "h100", "h200",
+                                                        "a10",  "a30",     "a40",  "l4",   "l40",
+                                                        "rtx",  "titan v", "mi2",  "tpu"};
+  if (any_of(device, kFaster)) return Fp16::faster;
+  constexpr std::array<std::string_view, 4> kNotFaster = {"p100", "k80", "p4", "m60"};
+  if (any_of(device, kNotFaster)) return Fp16::not_faster;
+  // Kernels built for Volta or later name their architecture.
+  for (const KernelStat& k : r.kernels) {
+    constexpr std::array<std::string_view, 7> kArch = {"volta_", "turing_", "ampere_", "hopper_",
+                                                       "sm70",   "sm80",    "sm90"};
+    if (any_of(lower(k.name), kArch)) return Fp16::faster;
+  }
+  return Fp16::unknown;
+}
+
+struct KernelShares {
+  std::int64_t all = 0, matmul = 0, low = 0, optimizer = 0;
+  bool foreach = false, fused = false;
+  std::string matmul_top;  // the largest matmul/conv kernel
+};
+
+KernelShares kernel_shares(const Report& r) {
+  KernelShares s;
+  for (const KernelStat& k : r.kernels) {
+    const std::string n = lower(k.name);
+    s.all += k.total_ns;
+    if (optimizer_kernel(n)) {
+      s.optimizer += k.total_ns;
+      s.foreach = s.foreach || n.find("multi_tensor_apply") != std::string::npos;
+      s.fused = s.fused || n.find("fused") != std::string::npos;
+    } else if (matmul_kernel(n) || low_precision_kernel(n)) {
+      s.matmul += k.total_ns;
+      if (low_precision_kernel(n)) s.low += k.total_ns;
+      if (s.matmul_top.empty()) s.matmul_top = k.name;
+    }
+  }
+  return s;
+}
+
+bool precision_on(const LeverFacts& f, const KernelShares& s) {
+  return f.precision == "mixed" || (s.matmul > 0 && 5 * s.low >= s.matmul);
+}
+
+}  // namespace
+
+std::optional<Lever> optimizer(const Report& r, const AnalysisOptions& o, const LeverFacts& f) {
+  const KernelShares s = kernel_shares(r);
+  const double kernels = per_step(r, s.optimizer);
+  const double host = f.optimizer_host_ns_per_step;
+  // What the optimizer holds up: its kernels, and the host time the device idles under it.
+  double idle_under = 0;
+  for (const HostRegion& h : f.host_regions_in_idle)
+    if (h.category == trace::Category::optimizer || h.name.rfind("Optimizer.step", 0) == 0)
+      idle_under += h.ns_per_step;
+  const double critical = r.device.has_device ? idle_under + kernels : host;
+  const double share = step_pct(r, std::max(host, kernels));
+  if (share < kOptimizerPct || critical <= 0) return std::nullopt;
+  Lever l = make(r, o, "optimizer", "Optimizer", critical / 2, "heuristic",
+                 "a fused or foreach optimizer typically halves the update's time: half of "
+                 "the optimizer time on the critical path (its kernels and the device's idle "
+                 "time under it)");
+  std::string text = "The optimizer takes " + fmt::pct(share) + " of step time";
+  if (host > 0)
+    text += " (" + fmt::duration(static_cast<std::int64_t>(host)) + " per step on the host";
+  if (kernels > 0)
+    text += std::string(host > 0 ? ", " : " (") +
+            fmt::duration(static_cast<std::int64_t>(kernels)) + " per step in update kernels";
+  text += (host > 0 || kernels > 0) ? ")" : "";
+  if (idle_under > 0)
+    text += ", the device idle " + fmt::duration(static_cast<std::int64_t>(idle_under)) +
+            " per step under it";
+  l.evidence.push_back(text + ".");
+  for (const HostRegion& h : f.host_regions_in_idle)
+    if (h.name.rfind("Optimizer.step", 0) == 0) l.points_at.push_back(h.name);
+  for (const KernelStat& k : r.kernels)
+    if (optimizer_kernel(lower(k.name)) && l.points_at.size() < 4) l.points_at.push_back(k.name);
+  if (s.foreach) l.already_on.push_back("a foreach optimizer (multi_tensor_apply kernels)");
+  if (s.fused) l.already_on.push_back("a fused optimizer");
+  if (!f.optimizer.empty()) l.already_on.push_back("--optimizer " + f.optimizer);
+  bool second_order = false;
+  for (const std::string& p : l.points_at)
+    second_order = second_order || lower(p).find("shampoo") != std::string::npos;
+  switch (framework(r)) {
+    case Framework::pytorch:
+      if (second_order)
+        l.fix.push_back(
+            "update the preconditioner less often (Shampoo's "
+            "precondition_frequency) or run its root-inverse on the device");
+      if (!s.fused)
+        l.fix.push_back(s.foreach ? "fused=True (torch.optim.Adam/AdamW/SGD)"
+                                  : "foreach=True or fused=True on the torch.optim optimizer");
+      l.fix.push_back(
+          "fewer parameter tensors (flatten small parameters, or "
+          "torch.compile the optimizer step)");
+      break;
+    case Framework::tensorflow:
+      l.fix.push_back("compile the train step with jit_compile=True so that the update fuses");
+      break;
+    case Framework::trainscope:
+      l.fix.push_back(f.optimizer == "sgd"
+                          ? "fewer parameter tensors (a smaller --model)"
+                          : "--optimizer sgd updates one moment instead of two, if it trains as "
+                            "well");
+      break;
+    case Framework::other:
+      l.fix.push_back("a fused or foreach optimizer, fewer parameter tensors");
+      break;
+  }
+  return l;
+}
+
+std::string precision_cannot_help(const Report& r, const LeverFacts& f) {
+  const KernelShares s = kernel_shares(r);
+  if (s.all <= 0 || precision_on(f, s) || device_fp16(r, f) != Fp16::not_faster) return "";
+  const double share = 100.0 * static_cast<double>(s.matmul) / static_cast<double>(s.all);
+  if (share < kLowPrecisionPct) return "";
+  return "Mixed precision cannot help here: matrix products are " + fmt::pct(share) +
+         " of kernel time, but " +
+         (r.backend == "cpu"
+              ? std::string("the CPU backend")
+              : "this device (" + (r.device_name.empty() ? f.opencl_platform : r.device_name) +
+                    ")") +
+         " has no faster f16 math, and the conversions would cost time.";
+}
+
+std::optional<Lever> mixed_precision(const Report& r, const AnalysisOptions& o,
+                                     const LeverFacts& f) {
+  const KernelShares s = kernel_shares(r);
+  const Fp16 fp16 = device_fp16(r, f);
+  const double conversion = f.conversion_ns_per_step;
+  if (precision_on(f, s)) {
+    // On: the lever is its cost, where the conversions take a share of the step.
+    if (step_pct(r, conversion) < kConversionPct) return std::nullopt;
+    Lever l = make(r, o, "mixed_precision", "Mixed precision", conversion, "modelled",
+                   "the step without its measured precision conversions");
+    l.already_on.push_back(f.precision == "mixed" ? "--precision mixed"
+                                                  : "mixed precision (half-precision kernels)");
+    l.evidence.push_back("Converting between f32 and f16 takes " +
+                         fmt::pct(step_pct(r, conversion)) + " of step time (" +
+                         fmt::duration(static_cast<std::int64_t>(conversion)) + " per step).");
+    if (fp16 == Fp16::not_faster) {
+      l.evidence.push_back("This device has no faster f16 math: the conversions buy nothing.");
+      l.fix.push_back(framework(r) == Framework::trainscope ? "--precision fp32"
+                                                            : "train in fp32 on this device");
+    } else {
+      l.fix.push_back("convert once per batch on the device, not per layer on the host");
+    }
+    return l;
+  }
+  if (s.all <= 0 || fp16 == Fp16::not_faster) return std::nullopt;
+  const double share = 100.0 * static_cast<double>(s.matmul) / static_cast<double>(s.all);
+  if (share < kLowPrecisionPct) return std::nullopt;
+  const double compute = per_step(r, r.breakdown[Part::device_compute]);
+  const double removed = std::min(per_step(r, s.matmul) / 2, compute);
+  Lever l = make(r, o, "mixed_precision", "Mixed precision", removed, "heuristic",
+                 "matrix products and convolutions in f16/bf16 run at several times fp32's rate "
+                 "on Tensor Cores; half of their time saved is what automatic mixed precision "
+                 "typically gives end to end");
+  l.evidence.push_back(
+      "Matrix products and convolutions are " + fmt::pct(share) +
+      " of kernel time, all in fp32 (no Tensor Core or f16 kernel names)" +
+      (fp16 == Fp16::faster
+           ? " on a device with faster f16/bf16 math" +
+                 (r.device_name.empty() ? std::string() : " (" + r.device_name + ")")
+           : std::string(" (whether this device has faster f16 math is not in "
+                         "the trace)")) +
+      ".");
+  if (!s.matmul_top.empty()) l.points_at.push_back(s.matmul_top);
+  switch (framework(r)) {
+    case Framework::pytorch:
+      l.fix.push_back(
+          "torch.autocast(device_type=\"cuda\", dtype=torch.float16) with a "
+          "GradScaler, or dtype=torch.bfloat16 on Ampere and later");
+      break;
+    case Framework::tensorflow:
+      l.fix.push_back(
+          "keras.mixed_precision.set_global_policy(\"mixed_float16\") "
+          "(\"mixed_bfloat16\" on TPUs)");
+      break;
+    case Framework::trainscope:
+      l.fix.push_back("--precision mixed");
+      break;
+    case Framework::other:
+      l.fix.push_back("automatic mixed precision (f16/bf16 matrix products)");
+      break;
+  }
+  return l;
+}
+
+std::optional<Lever> model_kernels(const Report& r, const AnalysisOptions& o, const LeverFacts& f) {
+  if (r.kernels.empty() || r.breakdown[Part::device_compute] <= 0) return std::nullopt;
+  const double compute = per_step(r, r.breakdown[Part::device_compute]);
+  const KernelStat& top = r.kernels.front();
+  Lever l = make(r, o, "model_kernels", "Model and kernels",
+                 std::min(per_step(r, top.total_ns) / 2, compute), "heuristic",
+                 "if the top kernel ran twice as fast (a better algorithm or shape, a tuned or "
+                 "fused kernel, a smaller layer), with compute on the critical path");
+  l.evidence.push_back("Device compute is " + fmt::pct(step_pct(r, compute)) + " of step time (" +
+                       fmt::duration(static_cast<std::int64_t>(compute)) + " per step).");
+  std::string text = "Top kernels: ";
+  for (std::size_t i = 0; i < r.kernels.size() && i < 3; ++i) {
+    const KernelStat& k = r.kernels[i];
+    text += (i > 0 ? "; " : "") + k.name + " " + fmt::pct(k.share_pct) + " (" +
+            fmt::count(k.count) + " × " + fmt::duration(k.mean_ns) + ")";
+    l.points_at.push_back(k.name);
+  }
+  l.evidence.push_back(text + ".");
+  if (const std::string no = precision_cannot_help(r, f); !no.empty()) l.evidence.push_back(no);
+  switch (framework(r)) {
+    case Framework::pytorch:
+      l.fix.push_back(
+          "look at the operators that launch these kernels: torch.compile fuses "
+          "elementwise work, channels_last and torch.backends.cudnn.benchmark=True "
+          "pick faster convolutions");
+      break;
+    case Framework::tensorflow:
+      l.fix.push_back("jit_compile=True (XLA) fuses these kernels; check the layers' shapes");
+      break;
+    case Framework::trainscope:
+      l.fix.push_back(
+          "the model's largest layers cost the most: a smaller --model, or a faster "
+          "device (--backend, --device)");
+      break;
+    case Framework::other:
+      l.fix.push_back("make the top kernels cheaper: fuse them, tune their shapes");
+      break;
+  }
+  return l;
+}
+
+}  // namespace ts::analysis::lever_rules

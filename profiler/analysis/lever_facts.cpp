@@ -1,0 +1,198 @@
+#include "profiler/analysis/lever_facts.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+
+#include "profiler/analysis/intervals.hpp"
+#include "profiler/store/reader.hpp"
+#include "trainscope/meta_keys.hpp"
+
+namespace ts::analysis {
+
+namespace {
+
+using trace::Category;
+
+bool contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
+
+bool conversion_event(std::string_view name) {
+  return contains(name, "to f16") || contains(name, "to_f16") || contains(name, "convert") ||
+         contains(name, "f32_to_f16") || contains(name, "f16_to_f32");
+}
+
+// The steps to sample: every analysed one when there are few, else kLeverSampleSteps spread
+// evenly over them.
+std::vector<const StepSummary*> sample_steps(const Report& r) {
+  std::vector<const StepSummary*> analysed;
+  for (const StepSummary& s : r.per_step)
+    if (!s.warmup && s.dur_ns > 0) analysed.push_back(&s);
+  if (analysed.size() <= kLeverSampleSteps) return analysed;
+  std::vector<const StepSummary*> out;
+  for (std::size_t i = 0; i < kLeverSampleSteps; ++i)
+    out.push_back(analysed[i * analysed.size() / kLeverSampleSteps]);
+  return out;
+}
+
+// The device's busy intervals inside [t0, t1), merged, in time order.
+std::vector<Interval> busy_intervals(std::vector<Interval> device, std::int64_t t0,
+                                     std::int64_t t1) {
+  std::sort(device.begin(), device.end(),
+            [](const Interval& a, const Interval& b) { return a.start < b.start; });
+  std::vector<Interval> merged;
+  for (Interval i : device) {
+    i.start = std::max(i.start, t0);
+    i.end = std::min(i.end, t1);
+    if (i.end <= i.start) continue;
+    if (!merged.empty() && i.start <= merged.back().end)
+      merged.back().end = std::max(merged.back().end, i.end);
+    else
+      merged.push_back(i);
+  }
+  return merged;
+}
+
+struct HostEvent {
+  std::int64_t start = 0, end = 0;
+  std::string_view name;
+  Category category = Category::other;
+};
+
+// Our engine's optimizer zones, PyTorch's `Optimizer.step#Adam.step` annotations.
+bool optimizer_region(const HostEvent& h) {
+  return h.category == Category::optimizer || h.name.rfind("Optimizer.step", 0) == 0;
+}
+
+// Adds to `per_name` the time of [g0, g1) under the innermost of `open` (the trainer events
+// overlapping it): for each piece between two event boundaries, the covering event that started
+// last. A sync is named with its caller ("aten::item › cudaStreamSynchronize").
+using NameTimes = std::map<std::pair<std::string, Category>, double>;
+
+void attribute_gap(std::int64_t g0, std::int64_t g1, const std::vector<const HostEvent*>& open,
+                   NameTimes& per_name, NameTimes& per_region, double& covered) {
+  std::vector<std::int64_t> cuts{g0, g1};
+  for (const HostEvent* e : open) {
+    if (e->start > g0 && e->start < g1) cuts.push_back(e->start);
+    if (e->end > g0 && e->end < g1) cuts.push_back(e->end);
+  }
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+    const std::int64_t a = cuts[i], b = cuts[i + 1];
+    const HostEvent* inner = nullptr;
+    const HostEvent* outer = nullptr;   // the next one out: a sync's caller
+    const HostEvent* region = nullptr;  // the outermost
+    for (const HostEvent* e : open) {
+      if (e->start > a || e->end < b) continue;
+      if (region == nullptr || e->start < region->start ||
+          (e->start == region->start && e->end > region->end))
+        region = e;
+      if (inner == nullptr || e->start > inner->start ||
+          (e->start == inner->start && e->end < inner->end)) {
+        outer = inner;
+        inner = e;
+      } else if (outer == nullptr || e->start > outer->start) {
+        outer = e;
+      }
+    }
+    if (inner == nullptr) continue;
+    std::string name(inner->name);
+    if (inner->category == Category::sync && outer != nullptr && outer->name != inner->name)
+      name = std::string(outer->name) + " › " + name;
+    per_name[{name, inner->category}] += static_cast<double>(b - a);
+    per_region[{std::string(region->name), region->category}] += static_cast<double>(b - a);
+    covered += static_cast<double>(b - a);
+  }
+}
+
+}  // namespace
+
+LeverFacts lever_facts(const store::Reader& reader, const TrackTable& tracks, const Report& r) {
+  LeverFacts f;
+  f.precision = reader.meta("engine.precision").value_or("");
+  f.optimizer = reader.meta("engine.optimizer").value_or("");
+  f.opencl_platform = reader.meta(meta_key::kDeviceOpenclPlatform).value_or("");
+  f.opencl_type = reader.meta(meta_key::kDeviceOpenclType).value_or("");
+  const std::vector<const StepSummary*> steps = sample_steps(r);
+  NameTimes per_name, per_region;
+  double covered = 0, optimizer = 0, conversion = 0;
+  std::int64_t kernels = 0, short_kernels = 0;
+  for (const StepSummary* s : steps) {
+    const std::int64_t t0 = s->start_ns, t1 = sat_add(s->start_ns, s->dur_ns);
+    const std::vector<store::Event> events = reader.events(t0, t1);
+    std::vector<Interval> device;
+    std::vector<HostEvent> host;
+    for (const store::Event& e : events) {
+      if (tracks.role(e.track) == TrackRole::ignored || tracks.group(e.track) != s->rank_index)
+        continue;
+      const std::string_view name = reader.name(e);
+      if (contains(name, "_MultiProcessingDataLoaderIter")) f.multiprocess_dataloader = true;
+      if (contains(name, "Pinned -> Device")) f.pinned_copies = true;
+      if (contains(name, "ParallelMap") || contains(name, "ParallelInterleave"))
+        f.parallel_map = true;
+      if (contains(name, "::Prefetch")) f.data_prefetch = true;
+      if (contains(name, "::Cache") || contains(name, "::MemoryCache")) f.data_cache = true;
+      const bool conv = conversion_event(name);
+      if (tracks.role(e.track) == TrackRole::device) {
+        device.push_back({e.start_ns, e.end_ns()});
+        if (e.category == Category::kernel && e.start_ns >= t0) {
+          ++kernels;
+          if (e.dur_ns < kShortKernelNs) ++short_kernels;
+          if (conv) conversion += static_cast<double>(e.dur_ns);
+        }
+      } else if (tracks.role(e.track) == TrackRole::trainer && e.category != Category::step) {
+        host.push_back({std::max(e.start_ns, t0), std::min(e.end_ns(), t1), name, e.category});
+        if (conv) conversion += static_cast<double>(host.back().end - host.back().start);
+      }
+    }
+    // The optimizer's host time: the union of its events (they nest).
+    std::int64_t opt_end = t0;
+    for (const HostEvent& h : host) {
+      if (!optimizer_region(h)) continue;
+      const std::int64_t from = std::max(h.start, opt_end);
+      if (h.end > from) optimizer += static_cast<double>(h.end - from);
+      opt_end = std::max(opt_end, h.end);
+    }
+    if (!r.device.has_device) continue;
+    // Device-idle gaps of the step, each attributed to the host events open during it.
+    const std::vector<Interval> busy = busy_intervals(std::move(device), t0, t1);
+    std::vector<Interval> gaps;
+    std::int64_t at = t0;
+    for (const Interval& b : busy) {
+      if (b.start > at) gaps.push_back({at, b.start});
+      at = std::max(at, b.end);
+    }
+    if (at < t1) gaps.push_back({at, t1});
+    std::vector<const HostEvent*> open;
+    std::size_t next = 0;  // host events are in start order (Reader::events)
+    for (const Interval& g : gaps) {
+      while (next < host.size() && host[next].start < g.end) open.push_back(&host[next++]);
+      std::erase_if(open, [&](const HostEvent* e) { return e->end <= g.start; });
+      attribute_gap(g.start, g.end, open, per_name, per_region, covered);
+    }
+  }
+  f.sampled_steps = static_cast<std::int64_t>(steps.size());
+  if (steps.empty()) return f;
+  const double n = static_cast<double>(steps.size());
+  auto ranked = [n](const NameTimes& times) {
+    std::vector<HostRegion> out;
+    for (const auto& [key, ns] : times) out.push_back({key.first, key.second, ns / n});
+    std::stable_sort(out.begin(), out.end(), [](const HostRegion& a, const HostRegion& b) {
+      return a.ns_per_step > b.ns_per_step;
+    });
+    return out;
+  };
+  f.host_in_idle = ranked(per_name);
+  f.host_regions_in_idle = ranked(per_region);
+  f.idle_with_host_ns_per_step = covered / n;
+  f.optimizer_host_ns_per_step = optimizer / n;
+  f.conversion_ns_per_step = conversion / n;
+  f.kernels_per_step = static_cast<double>(kernels) / n;
+  f.short_kernel_pct =
+      kernels > 0 ? 100.0 * static_cast<double>(short_kernels) / static_cast<double>(kernels) : 0;
+  return f;
+}
+
+}  // namespace ts::analysis

@@ -1,0 +1,256 @@
+#include "profiler/import/chrome/parse_file.hpp"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+
+#include <algorithm>
+#include <exception>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "profiler/import/chrome/json_input.hpp"
+#include "profiler/import/chrome/tokenizer.hpp"
+#include "profiler/import/common/byte_source.hpp"
+#include "profiler/import/common/text_clean.hpp"
+#include "profiler/import/import.hpp"
+
+namespace ts::import {
+
+namespace {
+
+constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag;
+constexpr std::size_t kBoundarySearchBytes = std::size_t{4} << 20;
+
+bool is_space(char c) {
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+// Parses what `source` gives behind `prefix`. speculative: the part ends at a guessed event
+// boundary, to be confirmed (ParseEnd::limit).
+void parse_part(ByteSource& source, std::string_view prefix, bool speculative, ParsedFile& out) {
+  JsonInput in(prefix, source);
+  Tokenizer tokenizer(out);
+  rapidjson::Reader reader;
+  const rapidjson::ParseResult r = reader.Parse<kFlags>(in, tokenizer);
+  const std::size_t end = in.Tell();
+  out.bytes = end > prefix.size() ? end - prefix.size() : 0;
+  if (!r.IsError()) {
+    out.end = ParseEnd::complete;
+    return;
+  }
+  if (tokenizer.too_deep()) {
+    out.end = ParseEnd::too_deep;
+  } else if (in.exhausted() && r.Offset() >= end) {
+    if (speculative && r.Code() == rapidjson::kParseErrorValueInvalid && tokenizer.between_events())
+      out.end = ParseEnd::limit;
+    else if (!out.object_format && tokenizer.between_events())
+      out.end = ParseEnd::complete;  // a bare array may be left unterminated
+    else
+      out.end = ParseEnd::truncated;
+  } else {
+    out.end = ParseEnd::syntax_error;
+  }
+  if (out.end == ParseEnd::complete) return;
+  out.error_offset = r.Offset() > prefix.size() ? r.Offset() - prefix.size() : 0;
+  out.error = rapidjson::GetParseError_En(r.Code());
+}
+
+// The offset of a '{' that looks like the start of an event in an array of events: "}" ","
+// "{" (whitespace between) and a first key events have ("ph", "name", ...), at or after `from`,
+// within kBoundarySearchBytes. ("{\"" never occurs inside a JSON string, where quotes are
+// escaped; a guess can still land in an array of objects inside args, and is then refuted.)
+std::optional<std::uint64_t> find_event_start(const FileHandle& file, std::uint64_t from) {
+  static constexpr std::string_view kKeys[] = {"\"ph\"",  "\"name\"", "\"cat\"", "\"pid\"",
+                                               "\"tid\"", "\"ts\"",   "\"dur\"", "\"args\"",
+                                               "\"id\"",  "\"s\""};
+  // Windows of 64 KiB overlapping by 1 KiB (a candidate's bytes fit in that, but for
+  // whitespace runs longer than 1 KiB, which only cost a missed guess).
+  constexpr std::size_t kWindow = std::size_t{64} << 10, kOverlap = 1024;
+  std::vector<char> buf(kWindow);
+  for (std::uint64_t at = from; at < from + kBoundarySearchBytes; at += kWindow - kOverlap) {
+    const std::size_t n = file.read_at(at, buf.data(), buf.size());
+    const std::string_view text(buf.data(), n);
+    for (std::size_t i = 0; i + kOverlap < n || (n < kWindow && i < n); ++i) {
+      if (buf[i] != '}') continue;
+      std::size_t j = i + 1;
+      while (j < n && is_space(buf[j])) ++j;
+      if (j >= n || buf[j] != ',') continue;
+      ++j;
+      while (j < n && is_space(buf[j])) ++j;
+      if (j >= n || buf[j] != '{') continue;
+      const std::size_t brace = j++;
+      while (j < n && is_space(buf[j])) ++j;
+      for (const std::string_view key : kKeys)
+        if (text.substr(j, key.size()) == key) return at + brace;
+    }
+    if (n < kWindow) break;
+  }
+  return std::nullopt;
+}
+
+// Appends `src` (the part after `dst`) to `dst`, re-interning its strings and threads.
+void merge_into(ParsedFile& dst, ParsedFile&& src) {
+  std::vector<std::uint32_t> smap(src.strings.size());
+  for (std::uint32_t id = 0; id < src.strings.size(); ++id)
+    smap[id] = dst.strings.intern(src.strings.text(id));
+  const auto remap = [&](Ident i) {
+    if (i.str != 0) i.str = smap[i.str];
+    return i;
+  };
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> by_pid_tid;
+  const auto hash = [](const ThreadKey& k) {
+    return static_cast<std::uint64_t>(k.pid.num) * 31 + static_cast<std::uint64_t>(k.tid.num) +
+           (static_cast<std::uint64_t>(k.pid.str) << 40) +
+           (static_cast<std::uint64_t>(k.tid.str) << 20);
+  };
+  for (std::uint32_t t = 0; t < dst.threads.size(); ++t)
+    by_pid_tid[hash(dst.threads[t])].push_back(t);
+  std::vector<std::uint32_t> tmap(src.threads.size());
+  for (std::uint32_t t = 0; t < src.threads.size(); ++t) {
+    const ThreadKey key{remap(src.threads[t].pid), remap(src.threads[t].tid)};
+    auto& bucket = by_pid_tid[hash(key)];
+    const auto it = std::find_if(bucket.begin(), bucket.end(),
+                                 [&](std::uint32_t d) { return dst.threads[d] == key; });
+    if (it != bucket.end()) {
+      tmap[t] = *it;
+    } else {
+      tmap[t] = static_cast<std::uint32_t>(dst.threads.size());
+      bucket.push_back(tmap[t]);
+      dst.threads.push_back(key);
+    }
+  }
+  src.events.for_each([&](RawEvent& e) {
+    e.name = smap[e.name];
+    e.cat = smap[e.cat];
+    e.thread = tmap[e.thread];
+  });
+  dst.events.append(std::move(src.events));
+  for (RawCounter c : src.counters) {
+    c.name = smap[c.name];
+    dst.counters.push_back(c);
+  }
+  dst.kineto_keys = dst.kineto_keys || src.kineto_keys;
+  using OptionalField = std::optional<std::int64_t> ParsedFile::*;
+  for (const OptionalField field :
+       {&ParsedFile::base_time_ns, &ParsedFile::rank, &ParsedFile::world_size})
+    if ((src.*field).has_value()) dst.*field = src.*field;  // a repeated key: the last one wins
+  using TextField = std::string ParsedFile::*;
+  for (const TextField field : {&ParsedFile::backend, &ParsedFile::host_name,
+                                &ParsedFile::display_time_unit, &ParsedFile::trace_name})
+    if (!(src.*field).empty()) dst.*field = std::move(src.*field);
+  if (!src.device_names.empty()) dst.device_names = std::move(src.device_names);
+  for (auto& [pid, name] : src.process_names)
+    dst.process_names.emplace_back(remap(pid), std::move(name));
+  for (auto& [pid, labels] : src.process_labels)
+    dst.process_labels.emplace_back(remap(pid), std::move(labels));
+  for (auto& [thread, name] : src.thread_names)
+    dst.thread_names.emplace_back(tmap[thread], std::move(name));
+  dst.skipped += src.skipped;
+  dst.events_read += src.events_read;
+  dst.bytes += src.bytes;
+  dst.end = src.end;
+  dst.error_offset = src.error_offset;
+  dst.error = std::move(src.error);
+}
+
+ParsedFile parse_sequential(const FileHandle& file, std::uint64_t size) {
+  ParsedFile out;
+  FileRange range(file, 0, size);
+  parse_part(range, {}, false, out);
+  return out;
+}
+
+// Parts [cuts[k], cuts[k + 1]) in parallel; nullopt when a cut is not confirmed.
+std::optional<ParsedFile> parse_parallel(const FileHandle& file,
+                                         const std::vector<std::uint64_t>& cuts,
+                                         bool object_format) {
+  const std::size_t parts = cuts.size() - 1;
+  std::vector<ParsedFile> results(parts);
+  std::vector<std::exception_ptr> errors(parts);
+  const std::string_view prefix = object_format ? "{\"traceEvents\":[" : "[";
+  const auto run = [&](std::size_t k) {
+    try {
+      FileRange range(file, cuts[k], cuts[k + 1]);
+      parse_part(range, k == 0 ? std::string_view() : prefix, k + 1 < parts, results[k]);
+    } catch (...) {
+      errors[k] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t k = 1; k < parts; ++k) threads.emplace_back(run, k);
+  run(0);
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+
+  ParsedFile out = std::move(results[0]);
+  for (std::size_t k = 0; k + 1 < parts; ++k) {
+    if (out.end == ParseEnd::truncated) return std::nullopt;  // the guessed cut was no boundary
+    if (out.end != ParseEnd::limit) break;  // an error before the cut ends the file there
+    merge_into(out, std::move(results[k + 1]));
+    if (out.end != ParseEnd::complete) out.error_offset += cuts[k + 1];  // was part-relative
+  }
+  return out;
+}
+
+[[noreturn]] void not_a_trace(const std::string& path, const ParsedFile& f) {
+  switch (f.end) {
+    case ParseEnd::syntax_error:
+      throw ImportError(path + " is not a JSON trace: " + f.error + " (byte " +
+                        std::to_string(f.error_offset) + ")");
+    case ParseEnd::truncated:
+      throw ImportError(path + " ends before its first trace event");
+    case ParseEnd::too_deep:
+      throw ImportError(path + " nests JSON deeper than " + std::to_string(Tokenizer::kMaxDepth) +
+                        " levels before its first trace event");
+    case ParseEnd::gzip_error:
+      throw ImportError(path + " is not a valid gzip file");
+    default:
+      throw ImportError(path + " holds no trace events (no traceEvents array)");
+  }
+}
+
+}  // namespace
+
+ParsedFile parse_file(const std::string& path, int threads, std::uint64_t min_part_bytes) {
+  FileHandle file(path);
+  if (file.size() == 0) throw ImportError(path + " is empty");
+  char head[4096];
+  const std::size_t got = file.read_at(0, head, sizeof head);
+  ParsedFile out;
+  if (is_gzip_magic({head, got})) {
+    GzipSource source(file);
+    parse_part(source, {}, false, out);
+    if (source.corrupt()) out.end = ParseEnd::gzip_error;
+    if (out.bytes == 0 && out.end != ParseEnd::gzip_error) throw ImportError(path + " is empty");
+  } else {
+    std::size_t i = 0;
+    if (got >= 3 && std::string_view(head, 3) == "\xEF\xBB\xBF") i = 3;
+    while (i < got && is_space(head[i])) ++i;
+    if (i == got && got == file.size()) throw ImportError(path + " is empty");
+    if (i < got && head[i] != '{' && head[i] != '[')
+      throw ImportError(path + " is not a JSON trace (it starts with '" +
+                        quote_start({head + i, got - i}) + "', not '{' or '[')");
+    const bool object_format = i < got && head[i] == '{';
+    const std::uint64_t size = file.size();
+    const std::uint64_t min_part = std::max<std::uint64_t>(min_part_bytes, 2);
+    const auto parts = static_cast<std::size_t>(std::clamp<std::uint64_t>(
+        size / min_part, 1, static_cast<std::uint64_t>(std::max(threads, 1))));
+    std::vector<std::uint64_t> cuts{0};
+    for (std::size_t k = 1; k < parts; ++k) {
+      const auto cut = find_event_start(file, size / parts * k);
+      if (cut && *cut > cuts.back() + min_part / 2 && *cut + min_part / 2 < size)
+        cuts.push_back(*cut);
+    }
+    cuts.push_back(size);
+    std::optional<ParsedFile> parallel;
+    if (cuts.size() > 2) parallel = parse_parallel(file, cuts, object_format);
+    out = parallel ? std::move(*parallel) : parse_sequential(file, size);
+  }
+  if (out.events_read == 0) not_a_trace(path, out);
+  return out;
+}
+
+}  // namespace ts::import

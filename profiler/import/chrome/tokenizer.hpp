@@ -1,0 +1,132 @@
+// The RapidJSON SAX handler: turns the JSON of one file (or of one part of it) into the flat
+// records of a ParsedFile as it streams by. It keeps only the fields the import uses; unknown
+// keys, args and nested values are passed over without allocating. Every string the records
+// keep is interned. Nesting deeper than kMaxDepth stops the parse (returning false), which
+// bounds RapidJSON's recursion on hostile input.
+#pragma once
+
+#include <rapidjson/reader.h>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "profiler/import/chrome/raw_event.hpp"
+
+namespace ts::import {
+
+class Tokenizer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Tokenizer> {
+ public:
+  static constexpr int kMaxDepth = 64;
+  using SizeType = rapidjson::SizeType;
+
+  explicit Tokenizer(ParsedFile& out) : out_(out) {}
+
+  bool Null() { return scalar(nullptr, 0, Value::other); }
+  bool Bool(bool) { return scalar(nullptr, 0, Value::other); }
+  bool RawNumber(const char* s, SizeType n, bool) { return scalar(s, n, Value::number); }
+  bool String(const char* s, SizeType n, bool) { return scalar(s, n, Value::string); }
+  bool Key(const char* s, SizeType n, bool);
+  bool StartObject();
+  bool EndObject(SizeType);
+  bool StartArray();
+  bool EndArray(SizeType);
+
+  bool too_deep() const { return too_deep_; }
+  // Inside a traceEvents array, between two of its elements.
+  bool between_events() const { return depth_ > 0 && stack_[depth_ - 1] == Frame::events; }
+
+ private:
+  enum class Frame : std::uint8_t { root, top, events, event, args, dist, devprops, devprop, skip };
+  enum class Value : std::uint8_t { number, string, other };
+  // The keys each frame cares about; everything else is `other`.
+  enum class K : std::uint8_t {
+    other,
+    // event
+    ph,
+    cat,
+    name,
+    pid,
+    tid,
+    ts,
+    dur,
+    args,
+    id,
+    // args
+    correlation,
+    bytes,
+    device,
+    stream,
+    kind,
+    nelems,
+    dtype,
+    device_id,
+    device_type,
+    total_allocated,
+    arg_name,
+    labels,
+    // top level
+    trace_events,
+    base_time,
+    distributed_info,
+    device_properties,
+    display_time_unit,
+    trace_name,
+    host_name,
+    schema_version,
+    // distributedInfo
+    rank,
+    world_size,
+    backend,
+    // deviceProperties[i]
+    device_name,
+  };
+
+  Frame frame() const { return depth_ == 0 ? Frame::root : stack_[depth_ - 1]; }
+  bool push(Frame f);
+  bool scalar(const char* s, SizeType n, Value v);
+  void event_value(const char* s, SizeType n, Value v);
+  void args_value(const char* s, SizeType n, Value v);
+  void top_value(const char* s, SizeType n, Value v);
+  void begin_event();
+  void finish_event();
+  void finish_metadata();
+  void finish_counter();
+  void finish_memory();
+  std::uint32_t thread_index(const ThreadKey& key);
+  Ident ident(const char* s, SizeType n, Value v);
+  std::uint32_t intern_capped(const char* s, SizeType n);
+
+  ParsedFile& out_;
+  Frame stack_[kMaxDepth] = {};
+  int depth_ = 0;
+  K key_ = K::other;
+  bool too_deep_ = false;
+
+  // The event being read.
+  RawEvent ev_;
+  Ident pid_, tid_;
+  bool ts_bad_ = false, dur_bad_ = false, has_device_ = false, has_stream_ = false;
+  std::int64_t nelems_ = kNone, device_id_ = kNone, device_type_ = kNone;
+  int dtype_size_ = 0;
+  bool has_total_allocated_ = false;
+  double total_allocated_ = 0;
+  std::string id_text_, arg_name_, arg_labels_, key_text_;
+  std::vector<std::pair<std::string, std::string>> series_;  // C events: (key, number text)
+
+  struct ThreadHash {
+    std::size_t operator()(const ThreadKey& k) const {
+      std::uint64_t h = static_cast<std::uint64_t>(k.pid.num) * 0x9e3779b97f4a7c15ull;
+      h ^= static_cast<std::uint64_t>(k.tid.num) + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
+      h ^= (static_cast<std::uint64_t>(k.pid.str) << 32) ^ k.tid.str;
+      return static_cast<std::size_t>(h);
+    }
+  };
+  std::unordered_map<ThreadKey, std::uint32_t, ThreadHash> thread_ids_;
+  ThreadKey last_thread_{};
+  std::uint32_t last_thread_index_ = UINT32_MAX;
+};
+
+}  // namespace ts::import

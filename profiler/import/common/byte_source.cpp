@@ -1,0 +1,246 @@
+#include "profiler/import/common/byte_source.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "profiler/import/import.hpp"
+
+namespace ts::import {
+
+namespace {
+
+constexpr std::size_t kReadBlock = std::size_t{1} << 20;
+constexpr std::size_t kCompressedBlock = std::size_t{256} << 10;
+
+}  // namespace
+
+FileHandle::FileHandle(const std::string& path) : path_(path) {
+  // O_NONBLOCK: opening a FIFO would wait for a writer; only regular files are read.
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd_ < 0) throw ImportError("cannot read " + path + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) {
+    const int e = errno;
+    ::close(fd_);
+    fd_ = -1;
+    throw ImportError("cannot read " + path + ": " + std::strerror(e));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd_);
+    fd_ = -1;
+    throw ImportError("cannot read " + path + ": it is a directory");
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd_);
+    fd_ = -1;
+    throw ImportError(path + " is not a regular file (a FIFO, device or socket is never read)");
+  }
+  size_ = static_cast<std::uint64_t>(st.st_size);
+  ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+}
+
+FileHandle::~FileHandle() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::size_t FileHandle::read_at(std::uint64_t offset, char* out, std::size_t n) const {
+  std::size_t got = 0;
+  while (got < n) {
+    const ssize_t r = ::pread(fd_, out + got, n - got, static_cast<off_t>(offset + got));
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      throw ImportError("cannot read " + path_ + ": " + std::strerror(errno));
+    }
+    if (r == 0) break;
+    got += static_cast<std::size_t>(r);
+  }
+  return got;
+}
+
+bool is_gzip_magic(std::span<const char> b) {
+  return b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0x1f &&
+         static_cast<unsigned char>(b[1]) == 0x8b;
+}
+
+FileRange::FileRange(const FileHandle& file, std::uint64_t begin, std::uint64_t end)
+    : file_(file),
+      pos_(begin),
+      end_(end),
+      buf_(static_cast<std::size_t>(
+          std::min<std::uint64_t>(kReadBlock, end > begin ? end - begin : 1))) {}
+
+std::span<const char> FileRange::next() {
+  if (pos_ >= end_) return {};
+  const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(buf_.size(), end_ - pos_));
+  const std::size_t got = file_.read_at(pos_, buf_.data(), want);
+  if (got == 0) {  // the file shrank under us: its end is here
+    end_ = pos_;
+    return {};
+  }
+  pos_ += got;
+  return {buf_.data(), got};
+}
+
+GzipSource::GzipSource(const FileHandle& file) : file_(file) {
+  for (auto& b : bufs_) b.resize(kBufferBytes);
+  thread_ = std::thread([this] { inflate_all(); });
+}
+
+GzipSource::~GzipSource() {
+  {
+    std::lock_guard lock(m_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+bool GzipSource::corrupt() const {
+  std::lock_guard lock(m_);
+  return corrupt_;
+}
+
+std::span<const char> GzipSource::next() {
+  std::unique_lock lock(m_);
+  cv_.wait(lock, [&] { return produced_ > taken_ || done_; });
+  if (produced_ == taken_) {
+    if (!read_error_.empty()) throw ImportError(read_error_);
+    return {};
+  }
+  const int i = static_cast<int>(taken_ % kBuffers);
+  ++taken_;  // also gives back the buffer handed out last time: the inflater may refill it
+  const std::span<const char> out{bufs_[i].data(), lens_[i]};
+  lock.unlock();
+  cv_.notify_all();
+  return out;
+}
+
+void GzipSource::inflate_all() {
+  try {
+    inflate_loop();
+  } catch (const std::exception& e) {
+    std::lock_guard lock(m_);
+    read_error_ = e.what();
+  }
+  {
+    std::lock_guard lock(m_);
+    done_ = true;
+  }
+  cv_.notify_all();
+}
+
+void GzipSource::inflate_loop() {
+  z_stream z{};
+  if (inflateInit2(&z, 15 + 32) != Z_OK) {  // +32: gzip or zlib header, detected
+    std::lock_guard lock(m_);
+    corrupt_ = true;
+    return;
+  }
+  std::vector<char> in(kCompressedBlock);
+  std::uint64_t in_pos = 0;
+  bool in_eof = false;
+  bool finished = false;  // the last member ended and nothing follows
+  while (!finished) {
+    // Wait for a free buffer: the parser holds at most one, the others may be full.
+    std::size_t slot = 0;
+    {
+      std::unique_lock lock(m_);
+      cv_.wait(lock, [&] { return stop_ || produced_ - taken_ + 1 < kBuffers; });
+      if (stop_) break;
+      slot = static_cast<std::size_t>(produced_ % kBuffers);
+    }
+    char* out = bufs_[slot].data();
+    z.next_out = reinterpret_cast<Bytef*>(out);
+    z.avail_out = static_cast<uInt>(kBufferBytes);
+    bool corrupt = false;
+    while (z.avail_out > 0) {
+      if (z.avail_in == 0 && !in_eof) {
+        const std::size_t got = file_.read_at(in_pos, in.data(), in.size());
+        in_pos += got;
+        in_eof = got == 0;
+        z.next_in = reinterpret_cast<Bytef*>(in.data());
+        z.avail_in = static_cast<uInt>(got);
+      }
+      if (z.avail_in == 0 && in_eof) {
+        // A member cut short just ends: the parser sees a truncated file. Nothing inflated at
+        // all: not gzip data worth the name.
+        corrupt = z.total_out == 0 && produced_ == 0;
+        finished = true;
+        break;
+      }
+      const int rc = inflate(&z, Z_NO_FLUSH);
+      if (rc == Z_STREAM_END) {
+        // Another gzip member may follow; anything else after the last member is ignored.
+        if (z.avail_in == 0 && !in_eof) {
+          const std::size_t got = file_.read_at(in_pos, in.data(), in.size());
+          in_pos += got;
+          in_eof = got == 0;
+          z.next_in = reinterpret_cast<Bytef*>(in.data());
+          z.avail_in = static_cast<uInt>(got);
+        }
+        if (z.avail_in >= 2 && z.next_in[0] == 0x1f && z.next_in[1] == 0x8b) {
+          inflateReset(&z);
+          continue;
+        }
+        finished = true;
+        break;
+      }
+      if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        corrupt = true;
+        finished = true;
+        break;
+      }
+      if (rc == Z_BUF_ERROR && z.avail_in == 0 && in_eof) {
+        corrupt = z.total_out == 0 && produced_ == 0;
+        finished = true;
+        break;
+      }
+    }
+    const std::size_t len = kBufferBytes - z.avail_out;
+    {
+      std::lock_guard lock(m_);
+      if (corrupt) corrupt_ = true;
+      if (len > 0) {
+        lens_[slot] = len;
+        ++produced_;
+      }
+    }
+    cv_.notify_all();
+  }
+  inflateEnd(&z);
+}
+
+std::string peek_text(const std::string& path, std::size_t n) {
+  std::string out;
+  try {
+    FileHandle file(path);
+    std::vector<char> head(std::max<std::size_t>(n, 64 << 10));
+    const std::size_t got = file.read_at(0, head.data(), head.size());
+    if (!is_gzip_magic({head.data(), got})) return std::string(head.data(), std::min(got, n));
+    z_stream z{};
+    if (inflateInit2(&z, 15 + 32) != Z_OK) return out;
+    out.resize(n);
+    z.next_in = reinterpret_cast<Bytef*>(head.data());
+    z.avail_in = static_cast<uInt>(got);
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(n);
+    while (z.avail_out > 0) {
+      const int rc = inflate(&z, Z_NO_FLUSH);
+      if (rc != Z_OK) break;
+      if (z.avail_in == 0) break;
+    }
+    out.resize(n - z.avail_out);
+    inflateEnd(&z);
+  } catch (const ImportError&) {
+    out.clear();
+  }
+  return out;
+}
+
+}  // namespace ts::import

@@ -1,0 +1,216 @@
+#include "profiler/import/common/trace_sink.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <queue>
+#include <thread>
+
+#include "profiler/import/common/text_clean.hpp"
+
+namespace ts::import {
+
+namespace {
+
+constexpr std::uint32_t kMaxTracks = 65535;  // events.id keeps 16 bits of track
+constexpr std::size_t kBatchRows = 32768;
+
+store::WriterOptions bulk_options(std::uint64_t input_bytes) {
+  store::WriterOptions o;
+  o.bulk = true;
+  if (input_bytes < (std::uint64_t{4} << 20)) o.page_size = 4096;
+  return o;
+}
+
+store::EventRow to_event_row(const Row& r) {
+  store::EventRow e;
+  e.start_ns = r.start_ns;
+  e.dur_ns = r.dur_ns;
+  e.track = r.track;
+  e.label = r.label;
+  e.step = r.step;
+  e.bytes = r.bytes;
+  e.correlation = r.correlation;
+  return e;
+}
+
+// Merges sorted chunks into batches of EventRows, dropping duplicates; runs on its own thread
+// and hands full batches to the writing thread through a queue of two.
+class MergeFeed {
+ public:
+  explicit MergeFeed(std::vector<std::vector<Row>>& chunks) : chunks_(chunks) {
+    thread_ = std::thread([this] { run(); });
+  }
+  ~MergeFeed() {
+    {
+      std::lock_guard lock(m_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+  // The next batch (empty at the end); the previous one is given back.
+  const std::vector<store::EventRow>* next() {
+    std::unique_lock lock(m_);
+    if (holding_) {
+      free_.push_back(std::move(held_));
+      holding_ = false;
+      cv_.notify_all();
+    }
+    cv_.wait(lock, [&] { return !full_.empty() || done_; });
+    if (full_.empty()) {
+      if (error_) std::rethrow_exception(error_);
+      return nullptr;
+    }
+    held_ = std::move(full_.front());
+    full_.pop_front();
+    holding_ = true;
+    cv_.notify_all();
+    return &held_;
+  }
+
+  WriteResult result;
+
+ private:
+  void run() {
+    try {
+      merge();
+    } catch (...) {
+      std::lock_guard lock(m_);
+      error_ = std::current_exception();
+    }
+    {
+      std::lock_guard lock(m_);
+      done_ = true;
+    }
+    cv_.notify_all();
+  }
+
+  bool hand_over(std::vector<store::EventRow>& batch) {
+    std::unique_lock lock(m_);
+    cv_.wait(lock, [&] { return stop_ || full_.size() < 2; });
+    if (stop_) return false;
+    full_.push_back(std::move(batch));
+    cv_.notify_all();
+    if (!free_.empty()) {
+      batch = std::move(free_.back());
+      free_.pop_back();
+    }
+    batch.clear();
+    return true;
+  }
+
+  void merge() {
+    struct Cursor {
+      const Row* at;
+      const Row* end;
+    };
+    const auto later = [](const Cursor& a, const Cursor& b) { return row_less(*b.at, *a.at); };
+    std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(later);
+    for (const auto& c : chunks_)
+      if (!c.empty()) heap.push({c.data(), c.data() + c.size()});
+    std::vector<store::EventRow> batch;
+    batch.reserve(kBatchRows);
+    // The labels of the rows sharing the current (start, track, duration).
+    const Row* run_head = nullptr;
+    std::vector<std::uint32_t> run_labels;
+    while (!heap.empty()) {
+      Cursor c = heap.top();
+      heap.pop();
+      const Row& r = *c.at;
+      if (++c.at != c.end) heap.push(c);
+      if (run_head != nullptr && run_head->start_ns == r.start_ns && run_head->track == r.track &&
+          run_head->dur_ns == r.dur_ns) {
+        if (std::find(run_labels.begin(), run_labels.end(), r.label) != run_labels.end()) {
+          ++result.duplicates;
+          continue;
+        }
+      } else {
+        run_head = &r;
+        run_labels.clear();
+      }
+      run_labels.push_back(r.label);
+      if (result.first_start == store::kNull) result.first_start = r.start_ns;
+      batch.push_back(to_event_row(r));
+      ++result.written;
+      if (batch.size() == kBatchRows && !hand_over(batch)) return;
+    }
+    if (!batch.empty()) hand_over(batch);
+  }
+
+  std::vector<std::vector<Row>>& chunks_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<std::vector<store::EventRow>> full_;
+  std::vector<std::vector<store::EventRow>> free_;
+  std::vector<store::EventRow> held_;
+  bool holding_ = false, done_ = false, stop_ = false;
+  std::exception_ptr error_;
+  std::thread thread_;
+};
+
+}  // namespace
+
+TraceSink::TraceSink(const std::string& path, std::uint64_t input_bytes)
+    : writer_(path, bulk_options(input_bytes)) {}
+
+std::uint32_t TraceSink::string_id(std::string_view raw) {
+  std::string text = clean_text(raw);
+  const auto [it, inserted] =
+      strings_.try_emplace(std::move(text), static_cast<std::uint32_t>(strings_.size() + 1));
+  if (inserted) writer_.put_string(it->second, it->first);
+  return it->second;
+}
+
+std::uint32_t TraceSink::label_id(std::uint32_t string, trace::Category category) {
+  const std::uint64_t key = (std::uint64_t{string} << 8) | static_cast<std::uint8_t>(category);
+  const auto [it, inserted] =
+      labels_.try_emplace(key, static_cast<std::uint32_t>(labels_.size() + 1));
+  if (inserted) writer_.put_label(it->second, string, category);
+  return it->second;
+}
+
+std::uint32_t TraceSink::add_track(std::string_view name, trace::TrackKind kind,
+                                   std::int64_t os_tid, std::int64_t process) {
+  if (next_track_ > kMaxTracks) return 0;
+  const std::uint32_t id = next_track_++;
+  writer_.put_track(id, clean_text(name), kind, os_tid, process);
+  return id;
+}
+
+void TraceSink::add_process(std::uint32_t id, std::string_view name, std::int64_t rank,
+                            std::int64_t pid, std::string_view host) {
+  writer_.put_process(id, clean_text(name), rank, pid, clean_text(host));
+}
+
+void TraceSink::put_meta(std::string_view key, std::string_view value) {
+  writer_.put_meta(key, clean_text(value, true));
+}
+
+WriteResult TraceSink::write_events(std::vector<std::vector<Row>>& chunks) {
+  WriteResult result;
+  {
+    MergeFeed feed(chunks);
+    while (const std::vector<store::EventRow>* batch = feed.next()) writer_.append(*batch);
+    result = feed.result;
+  }
+  chunks.clear();
+  return result;
+}
+
+std::uint64_t TraceSink::write_counters(std::vector<store::CounterRow>& rows) {
+  std::sort(rows.begin(), rows.end(), [](const store::CounterRow& a, const store::CounterRow& b) {
+    return a.track != b.track ? a.track < b.track : a.ts_ns < b.ts_ns;
+  });
+  writer_.append(std::span<const store::CounterRow>(rows));
+  return rows.size();
+}
+
+void TraceSink::finish() {
+  writer_.finish();
+}
+
+}  // namespace ts::import
