@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include "gui/models/format.hpp"
+#include "profiler/analysis/figure_format.hpp"
 
 namespace ts::gui {
 
@@ -47,8 +48,12 @@ std::vector<Figure> overview_figures(const analysis::Report& r) {
     add("device.idle_pct", QStringLiteral("device idle"), format_pct(r.device.idle_pct),
         r.device.idle_pct, format_ns(static_cast<double>(r.device.idle_ns)),
         r.device.idle_pct >= 20);
-    add("idle_cost_per_1000_steps", QStringLiteral("idle cost per 1 000 steps"),
-        format_money(r.idle_cost_per_1000_steps, r.currency), r.idle_cost_per_1000_steps,
+    // At the scale where it reads in cents (per 1 000 or per 1 M steps), as the report writes it.
+    const auto scale = analysis::fmt::cost_scale(r.idle_cost_per_1000_steps / 1e3);
+    add("idle_cost_per_1000_steps",
+        QStringLiteral("idle cost per %1").arg(QString::fromStdString(scale.name)),
+        format_money(r.idle_cost_per_1000_steps / 1e3 * scale.steps, r.currency),
+        r.idle_cost_per_1000_steps,
         QStringLiteral("at %1 per device-hour").arg(format_money(r.gpu_hour_price, r.currency)));
   } else if (r.device_events_off) {
     add("device.present", QStringLiteral("device busy"), QStringLiteral("not traced"), 0,

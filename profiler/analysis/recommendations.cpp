@@ -34,8 +34,8 @@ std::vector<std::string> input_knobs(const Report& r) {
   std::vector<std::string> knobs;
   knobs.push_back(p.workers ? fmt::printf("raise --parallel (now %d)", *p.workers)
                             : std::string("raise --parallel"));
-  knobs.push_back(p.prefetch ? fmt::printf("--prefetch (now %d)", *p.prefetch)
-                             : std::string("--prefetch"));
+  knobs.push_back(p.prefetch ? fmt::printf("raise --prefetch (now %d)", *p.prefetch)
+                             : std::string("raise --prefetch"));
   if (!p.cache || *p.cache != "memory") knobs.push_back("use --cache memory");
   return knobs;
 }

@@ -60,6 +60,14 @@ void pipeline(json::IndentedWriter& j, const PipelineStats& p) {
   j.end_object();
 }
 
+// A projection's figures: step time, speed-up, throughput, device-hours and money saved.
+void projection_fields(json::IndentedWriter& j, const WhatIf& w) {
+  j.field("step_time_ms", w.step_time_ms).field("speedup", w.speedup);
+  j.field("samples_per_s", w.samples_per_s);
+  j.field("device_hours", w.device_hours, 9).field("saving_device_hours", w.saving_device_hours, 9);
+  j.field("saving", w.saving, 6);
+}
+
 }  // namespace
 
 std::string to_json(const Report& r) {
@@ -229,11 +237,7 @@ std::string to_json(const Report& r) {
   for (const WhatIf& w : r.what_if) {
     j.key(w.lever).begin_object();
     j.field("description", w.description);
-    j.field("step_time_ms", w.step_time_ms).field("speedup", w.speedup);
-    j.field("samples_per_s", w.samples_per_s);
-    j.field("device_hours", w.device_hours, 9)
-        .field("saving_device_hours", w.saving_device_hours, 9);
-    j.field("saving", w.saving, 6);
+    projection_fields(j, w);
     j.end_object();
   }
   j.end_object();
@@ -250,13 +254,8 @@ std::string to_json(const Report& r) {
     strings("points_at", l.points_at);
     strings("already_on", l.already_on);
     strings("fix", l.fix);
-    const WhatIf& w = l.projection;
     j.key("projection").begin_object();
-    j.field("step_time_ms", w.step_time_ms).field("speedup", w.speedup);
-    j.field("samples_per_s", w.samples_per_s);
-    j.field("device_hours", w.device_hours, 9)
-        .field("saving_device_hours", w.saving_device_hours, 9);
-    j.field("saving", w.saving, 6);
+    projection_fields(j, l.projection);
     j.end_object();
     j.field("confidence", l.confidence).field("confidence_why", l.confidence_why);
     j.end_object();
