@@ -12,8 +12,9 @@ const char* const kDiffHelp = R"(usage: trainscope diff A B [--json]
 
 Analyses the traces A and B and shows them side by side: step times, the breakdown of step time
 (per step, so runs of different lengths compare fairly), input %, verdicts, device busy and idle
-time, throughput, the bottleneck stage, and the kernels whose time changed most. Changes are
-B relative to A: A is the baseline.
+time, throughput, the bottleneck stage, the kernels whose time changed most, and the levers of
+either run (each one's projected speed-up and saving in A and in B, and whether it is gone in B
+or new in B). Changes are B relative to A: A is the baseline.
 
 The first lines say how much faster B is, over which steps of each run, and what that saves:
 the share of device time B no longer needs for the same work, priced per device-hour (when B is

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 
 #include "profiler/analysis/figure_format.hpp"
 #include "profiler/analysis/lever_rules.hpp"
@@ -283,6 +284,74 @@ std::optional<Lever> model_kernels(const Report& r, const AnalysisOptions& o, co
       break;
     case Framework::other:
       l.fix.push_back("make the top kernels cheaper: fuse them, tune their shapes");
+      break;
+  }
+  return l;
+}
+
+namespace {
+
+std::string memory_size(double bytes) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  return bytes >= 1024 * kMiB ? fmt::printf("%.2f GiB", bytes / (1024 * kMiB))
+                              : fmt::printf("%.1f MiB", bytes / kMiB);
+}
+
+}  // namespace
+
+// Peak device memory per step against the device's memory: the headroom a larger batch could use
+// while the device is underused, or a warning above kMemoryWarnPct.
+std::optional<Lever> batch_memory(const Report& r, const AnalysisOptions& o, const LeverFacts& f) {
+  if (f.peak_memory_bytes <= 0 || f.device_memory_bytes <= 0) return std::nullopt;
+  const double used_pct = 100.0 * f.peak_memory_bytes / f.device_memory_bytes;
+  const bool full = used_pct > kMemoryWarnPct;
+  const bool busy_low = r.device.has_device && r.device.busy_pct < kBatchBusyPct;
+  const bool short_kernels = f.short_kernel_pct >= kShortKernelsPct;
+  // Peak memory taken to scale with the batch, up to kMemoryWarnPct of the device.
+  const double fits = kMemoryWarnPct / used_pct;
+  if (!full && (fits < 2 || (!busy_low && !short_kernels))) return std::nullopt;
+  Lever l = make(r, o, "batch_memory", "Batch size and memory", 0, "modelled",
+                 "peak device memory taken to grow in proportion to the batch size (activations "
+                 "do, weights and optimizer state do not: the estimate errs low); the step time "
+                 "a larger batch gives is not projected");
+  const std::string peak = memory_size(f.peak_memory_bytes) + " of " +
+                           memory_size(f.device_memory_bytes) + " (" + fmt::pct(used_pct) + ")";
+  l.points_at.push_back(f.memory_track);
+  if (full) {
+    l.evidence.push_back("Peak device memory per step is " + peak + ", above " +
+                         fmt::pct(kMemoryWarnPct) +
+                         " of the device: a larger batch will not fit, and allocator "
+                         "fragmentation can run the job out of memory.");
+    l.fix.push_back(framework(r) == Framework::pytorch
+                        ? "keep the batch; to grow it, use activation checkpointing "
+                          "(torch.utils.checkpoint) or mixed precision (torch.autocast)"
+                        : "keep the batch; to grow it, lower the memory per sample (mixed "
+                          "precision, recomputing activations)");
+    return l;
+  }
+  std::string why = "Peak device memory per step is " + peak + ", while the device is ";
+  if (busy_low) why += "busy " + fmt::pct(r.device.busy_pct) + " of step time";
+  if (busy_low && short_kernels) why += " and ";
+  if (short_kernels) why += fmt::pct(f.short_kernel_pct) + " of its kernels run under 10 µs";
+  l.evidence.push_back(why + ".");
+  const double factor = std::floor(fits * 10) / 10;
+  std::string fit = "about " + fmt::printf("%.1f", factor) + "x the batch would still fit";
+  if (r.batch)
+    fit += fmt::printf(" (batch %lld -> about %lld)", static_cast<long long>(*r.batch),
+                       static_cast<long long>(static_cast<double>(*r.batch) * factor));
+  l.evidence.push_back("At " + fmt::pct(kMemoryWarnPct) + " of device memory, " + fit + ".");
+  switch (framework(r)) {
+    case Framework::pytorch:
+      l.fix.push_back("raise the DataLoader's batch_size (scale the learning rate with it)");
+      break;
+    case Framework::trainscope:
+      l.fix.push_back("raise --batch (scale the learning rate with it)");
+      break;
+    case Framework::tensorflow:
+      l.fix.push_back("raise the dataset's batch() size (scale the learning rate with it)");
+      break;
+    case Framework::other:
+      l.fix.push_back("raise the batch size (scale the learning rate with it)");
       break;
   }
   return l;

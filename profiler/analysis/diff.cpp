@@ -15,6 +15,46 @@ namespace {
 
 constexpr std::size_t kTextKernels = 15;
 
+// Every lever of either run, by id, ordered by the larger of its savings.
+std::vector<LeverDelta> lever_deltas(const Report& a, const Report& b) {
+  std::map<std::string, LeverDelta, std::less<>> by_id;
+  auto take = [&](const Report& r, bool side_b) {
+    for (const Lever& l : r.levers) {
+      LeverDelta& ld = by_id[l.id];
+      ld.id = l.id;
+      if (ld.title.empty() || side_b) ld.title = l.title;
+      (side_b ? ld.in_b : ld.in_a) = true;
+      auto set = [&](Delta& delta, double v) { (side_b ? delta.b : delta.a) = v; };
+      set(ld.speedup, l.projection.speedup);
+      set(ld.step_time_ms, l.projection.step_time_ms);
+      set(ld.saving, l.projection.saving);
+      set(ld.saving_device_hours, l.projection.saving_device_hours);
+      (side_b ? ld.confidence_b : ld.confidence_a) = l.confidence;
+    }
+  };
+  take(a, false);
+  take(b, true);
+  std::vector<LeverDelta> out;
+  for (auto& [id, ld] : by_id) out.push_back(std::move(ld));
+  const auto largest = [](const LeverDelta& l) {
+    return std::max(l.saving_device_hours.a, l.saving_device_hours.b);
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const LeverDelta& x, const LeverDelta& y) {
+    if (largest(x) != largest(y)) return largest(x) > largest(y);
+    return std::max(x.speedup.a, x.speedup.b) > std::max(y.speedup.a, y.speedup.b);
+  });
+  return out;
+}
+
+// "2.13×", or "no step time" for a lever that projects none.
+std::string projected(double speedup) {
+  return speedup > 1.0 ? fmt::printf("%.2f×", speedup) : std::string("no step time");
+}
+
+std::string_view lever_change(const LeverDelta& l) {
+  return !l.in_b ? "gone" : !l.in_a ? "new" : "both";
+}
+
 double per_step(double total, std::int64_t steps) {
   return steps > 0 ? total / static_cast<double>(steps) : 0.0;
 }
@@ -249,6 +289,7 @@ RunDiff diff(const Report& a, const Report& b, const std::optional<CommonWarmup>
   take(a, false);
   take(b, true);
   for (auto& [name, kd] : by_name) d.kernels.push_back(std::move(kd));
+  d.levers = lever_deltas(a, b);
   std::stable_sort(d.kernels.begin(), d.kernels.end(),
                    [](const KernelDelta& x, const KernelDelta& y) {
                      return std::fabs(x.ms_per_step.delta()) > std::fabs(y.ms_per_step.delta());
@@ -352,6 +393,13 @@ std::string whole_run_sentence(const RunDiff& d) {
   return out + ".";
 }
 
+std::string lever_sentence(const LeverDelta& l) {
+  const std::string title = printable(l.title);
+  if (!l.in_b) return title + ": " + projected(l.speedup.a) + " in A, gone in B";
+  if (!l.in_a) return title + ": new in B (" + projected(l.speedup.b) + ")";
+  return title + ": " + projected(l.speedup.a) + " in A → " + projected(l.speedup.b) + " in B";
+}
+
 std::string to_text(const RunDiff& d) {
   std::string out = headline(d) + "\n" + scope_sentence(d) + "\n";
   if (const std::string saving = saving_sentence(d); !saving.empty())
@@ -403,6 +451,16 @@ std::string to_text(const RunDiff& d) {
     if (d.kernels.size() > kTextKernels)
       out += fmt::printf("  … and %zu more kernels\n", d.kernels.size() - kTextKernels);
   }
+  out += "\nlevers (projected speed-up; device time and money saved over the run, A → B)\n";
+  if (d.levers.empty()) out += "  none in either run\n";
+  const auto saved = [&](bool present, double hours, double money) {
+    return present ? fmt::device_time(hours) + " (" + fmt::money(money, d.currency) + ")"
+                   : std::string("-");
+  };
+  for (const LeverDelta& l : d.levers)
+    out += "  " + lever_sentence(l) + "; saves " +
+           saved(l.in_a, l.saving_device_hours.a, l.saving.a) + " → " +
+           saved(l.in_b, l.saving_device_hours.b, l.saving.b) + "\n";
   return out;
 }
 
@@ -480,6 +538,22 @@ std::string to_json(const RunDiff& d) {
     delta_json(j, "ms_per_step", k.ms_per_step);
     delta_json(j, "mean_us", k.mean_us);
     delta_json(j, "share_pct", k.share_pct);
+    j.end_object();
+  }
+  j.end_array();
+  j.key("levers").begin_array();
+  for (const LeverDelta& l : d.levers) {
+    j.begin_object().field("id", l.id).field("title", l.title);
+    j.field("in_a", l.in_a).field("in_b", l.in_b).field("change", lever_change(l));
+    delta_json(j, "speedup", l.speedup);
+    delta_json(j, "step_time_ms", l.step_time_ms);
+    delta_json(j, "saving", l.saving);
+    delta_json(j, "saving_device_hours", l.saving_device_hours);
+    j.key("confidence")
+        .begin_object()
+        .field("a", l.confidence_a)
+        .field("b", l.confidence_b)
+        .end_object();
     j.end_object();
   }
   j.end_array();

@@ -31,6 +31,18 @@ struct KernelDelta {
   Delta share_pct;
 };
 
+// One lever (Report::levers) in both runs, by id. A lever only one run has keeps the other
+// side's figures 0 (speed-up 0: the lever does not apply there).
+struct LeverDelta {
+  std::string id, title;
+  bool in_a = false, in_b = false;
+  Delta speedup;       // projected: the run's mean step / its step without the lever
+  Delta step_time_ms;  // projected mean step time
+  Delta saving;        // money saved over the run, at the device-hour price
+  Delta saving_device_hours;
+  std::string confidence_a, confidence_b;  // "measured", "modelled", "heuristic"; "" when absent
+};
+
 // Which steps one side's figures cover.
 struct DiffScope {
   std::int64_t first = 0, last = 0, steps = 0;  // the analysed steps
@@ -86,6 +98,8 @@ struct RunDiff {
   std::optional<std::string> bottleneck_a, bottleneck_b;
   // Every kernel of either run, by |ms_per_step delta|, largest first (ties by name).
   std::vector<KernelDelta> kernels;
+  // Every lever of either run, by the larger of its two savings, largest first (ties by id).
+  std::vector<LeverDelta> levers;
 
   // The headline: how much faster B runs the same work (A's mean step time / B's; 0 when
   // either is unknown), and what that saves. A step holds the device for its wall time, so the
@@ -119,11 +133,18 @@ std::string scope_sentence(const RunDiff& d);
 // has no step time.
 std::string whole_run_sentence(const RunDiff& d);
 
-// Text: one line per figure, A, B, the change; then the kernel table and the verdicts.
+// One lever in a sentence: "Input pipeline: 2.13× in A, gone in B", "Optimizer: 1.20× → 1.05×",
+// "Mixed precision: new in B (1.40×)".
+std::string lever_sentence(const LeverDelta& l);
+
+// Text: one line per figure, A, B, the change; then the kernel table and the levers.
 std::string to_text(const RunDiff& d);
 // JSON: {"a": {"file": ..}, "b": {..}, "step_time_ms": {"mean": {"a":..,"b":..,"delta":..,
 // "change_pct":..}, ..}, "breakdown_ms_per_step": {..}, "input_pct": {..}, "verdict": {"a":..,
-// "b":..}, "device": {..}, "samples_per_s": {..}, "bottleneck_stage": {..}, "kernels": [..]}.
+// "b":..}, "device": {..}, "samples_per_s": {..}, "bottleneck_stage": {..}, "kernels": [..],
+// "levers": [{"id":.., "title":.., "in_a":.., "in_b":.., "change": "gone"|"new"|"both",
+// "speedup": {..}, "step_time_ms": {..}, "saving": {..}, "saving_device_hours": {..},
+// "confidence": {"a":.., "b":..}}]}.
 std::string to_json(const RunDiff& d);
 
 }  // namespace ts::analysis

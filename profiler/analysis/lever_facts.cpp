@@ -1,6 +1,7 @@
 #include "profiler/analysis/lever_facts.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <string_view>
 
@@ -107,6 +108,33 @@ void attribute_gap(std::int64_t g0, std::int64_t g1, const std::vector<const Hos
   }
 }
 
+// The peak of the "GPU <d> memory allocated" counters over the sampled steps, and the memory of
+// the device that holds it.
+void memory_peak(const store::Reader& reader, const std::vector<const StepSummary*>& steps,
+                 LeverFacts& f) {
+  static constexpr std::string_view kPrefix = "GPU ", kSuffix = " memory allocated";
+  for (const store::Track& t : reader.tracks()) {
+    const std::string_view name = t.name;
+    if (t.kind != trace::TrackKind::counter || name.size() <= kPrefix.size() + kSuffix.size() ||
+        !name.starts_with(kPrefix) || !name.ends_with(kSuffix))
+      continue;
+    double peak = 0;
+    for (const StepSummary* s : steps)
+      for (const store::CounterSample& c :
+           reader.counter(t.id, s->start_ns, sat_add(s->start_ns, s->dur_ns)))
+        peak = std::max(peak, c.value);
+    if (peak <= f.peak_memory_bytes) continue;
+    f.peak_memory_bytes = peak;
+    f.memory_track = std::string(name);
+    const std::string_view device =
+        name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
+    const std::optional<std::string> total =
+        reader.meta(std::string(meta_key::kDeviceGpuPrefix) + std::string(device) +
+                    meta_key::kDeviceGpuTotalMemorySuffix);
+    f.device_memory_bytes = total ? std::strtod(total->c_str(), nullptr) : 0;
+  }
+}
+
 }  // namespace
 
 LeverFacts lever_facts(const store::Reader& reader, const TrackTable& tracks, const Report& r) {
@@ -175,6 +203,7 @@ LeverFacts lever_facts(const store::Reader& reader, const TrackTable& tracks, co
   }
   f.sampled_steps = static_cast<std::int64_t>(steps.size());
   if (steps.empty()) return f;
+  memory_peak(reader, steps, f);
   const double n = static_cast<double>(steps.size());
   auto ranked = [n](const NameTimes& times) {
     std::vector<HostRegion> out;

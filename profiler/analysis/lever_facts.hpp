@@ -44,6 +44,12 @@ struct LeverFacts {
   double conversion_ns_per_step = 0;         // trainer or device events converting precision
   std::string precision, optimizer;          // meta engine.precision, engine.optimizer
   std::string opencl_platform, opencl_type;  // meta device.opencl.*
+  // Device memory: the highest sample of a "GPU <d> memory allocated" counter (Kineto [memory]
+  // events) in the sampled steps, on the device where it is highest, against that device's
+  // memory (meta device.gpu.<d>.total_memory_bytes; 0 when the trace does not say).
+  double peak_memory_bytes = 0;
+  double device_memory_bytes = 0;
+  std::string memory_track;  // the counter holding the peak: "GPU 0 memory allocated"
 };
 
 // `tracks`: the roles analyse() gave the trace's tracks (group = rank index).

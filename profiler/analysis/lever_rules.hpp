@@ -30,6 +30,7 @@ std::optional<Lever> mixed_precision(const Report& r, const AnalysisOptions& o,
                                      const LeverFacts& f);
 // Says why mixed precision cannot help on this device (empty when it could, or is on).
 std::string precision_cannot_help(const Report& r, const LeverFacts& f);
+std::optional<Lever> batch_memory(const Report& r, const AnalysisOptions& o, const LeverFacts& f);
 std::optional<Lever> model_kernels(const Report& r, const AnalysisOptions& o, const LeverFacts& f);
 
 }  // namespace ts::analysis::lever_rules

@@ -271,8 +271,8 @@ std::vector<Lever> levers(const Report& r, const AnalysisOptions& o, const Lever
   using namespace lever_rules;
   std::vector<Lever> out;
   if (r.steps == 0 || r.step_time_total_ns <= 0) return out;
-  for (auto rule :
-       {input_pipeline, host_overhead, optimizer, mixed_precision, model_kernels, hardware})
+  for (auto rule : {input_pipeline, host_overhead, optimizer, mixed_precision, batch_memory,
+                    model_kernels, hardware})
     if (std::optional<Lever> l = rule(r, o, f)) out.push_back(std::move(*l));
   std::stable_sort(out.begin(), out.end(), [](const Lever& a, const Lever& b) {
     return a.projection.saving_device_hours > b.projection.saving_device_hours;

@@ -9,6 +9,9 @@
 //                    with faster fp16/bf16 math; or mixed precision on whose conversions cost
 //                    >= kConversionPct of step time
 //   model_kernels    any device compute: the top kernels by time
+//   batch_memory     peak device memory per step (Kineto [memory] counters) against the device's
+//                    memory: over kMemoryWarnPct, or room for twice the batch while the device is
+//                    busy under kBatchBusyPct of the step or its kernels are mostly short
 //   hardware         the device busy under kUnderusedBusyPct of step time, or the host's CPU
 //                    saturated or shared with other processes
 #pragma once
@@ -24,7 +27,10 @@ inline constexpr double kOptimizerPct = 5.0;
 inline constexpr double kLowPrecisionPct = 20.0;
 inline constexpr double kConversionPct = 5.0;
 inline constexpr double kUnderusedBusyPct = 100.0 / 3.0;
-inline constexpr double kShortKernelsPct = 50.0;  // launch-bound when this share is short
+inline constexpr double kShortKernelsPct = 50.0;
+inline constexpr double kMemoryWarnPct = 90.0;  // of device memory, at the step's peak
+inline constexpr double kBatchBusyPct = 80.0;   // a device busy less than this has room to grow  //
+                                                // launch-bound when this share is short
 
 // The levers of a report whose figures and what-ifs are filled in.
 std::vector<Lever> levers(const Report& report, const AnalysisOptions& options,

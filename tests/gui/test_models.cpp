@@ -16,6 +16,7 @@
 #include "gui/models/diff_model.hpp"
 #include "gui/models/format.hpp"
 #include "gui/models/kernel_model.hpp"
+#include "gui/models/lever_model.hpp"
 #include "gui/models/overview_figures.hpp"
 #include "gui/models/packed_steps.hpp"
 #include "gui/models/stage_model.hpp"
@@ -113,6 +114,70 @@ class TestModels : public QObject {
     QCOMPARE(format_counter(28.4 * 1024 * 1024, QStringLiteral("GPU memory allocated")),
              QStringLiteral("28.4 MiB"));
     QCOMPARE(format_counter(3, QStringLiteral("r0 · prefetch buffer fill")), format_compact(3));
+  }
+
+  // The analysis' levers in its order, each projection in words, the details in two roles.
+  void lever_model_shows_levers_and_their_details() {
+    LeverModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(!a_.levers.empty());
+    model.set_report(a_);
+    QCOMPARE(model.rowCount(), static_cast<int>(a_.levers.size()));
+    QCOMPARE(model.columnCount(), int(LeverModel::ColumnCount));
+    read_all(model);
+    const auto& top = a_.levers.front();
+    QCOMPARE(model.index(0, LeverModel::Title).data().toString(),
+             QString::fromStdString(top.title));
+    QCOMPARE(model.index(0, LeverModel::Title).data(LeverModel::LeverIdRole).toString(),
+             QString::fromStdString(top.id));
+    QCOMPARE(model.index(0, LeverModel::Speedup).data(SortRole).toDouble(), top.projection.speedup);
+
+    Report r;
+    r.currency = "€";
+    r.step_time.mean_ms = 10;
+    ts::analysis::Lever input;
+    input.id = "input_pipeline";
+    input.title = "Input pipeline";
+    input.evidence = {"input wait is 53 % of step time"};
+    input.points_at = {"decode", "map"};
+    input.already_on = {"2 workers"};
+    input.fix = {"--workers 4"};
+    input.confidence = "modelled";
+    input.confidence_why = "the step without its input wait";
+    input.projection.speedup = 2.13;
+    input.projection.step_time_ms = 4.7;
+    input.projection.saving = 1.5;
+    input.projection.saving_device_hours = 0.6;
+    ts::analysis::Lever kernels;
+    kernels.id = "model_kernels";
+    kernels.title = "Model and kernels";
+    kernels.confidence = "heuristic";
+    r.levers = {input, kernels};
+    model.set_report(r);
+    QCOMPARE(model.rowCount(), 2);
+    read_all(model);
+    QCOMPARE(model.index(0, LeverModel::Speedup).data().toString(), QStringLiteral("2.13×"));
+    QCOMPARE(model.index(0, LeverModel::StepTime).data().toString(),
+             format_ms(10) + QStringLiteral(" → ") + format_ms(4.7));
+    QVERIFY(model.index(0, LeverModel::Saved).data().toString().contains(QStringLiteral("€1.50")));
+    QCOMPARE(model.index(0, LeverModel::Confidence).data().toString(), QStringLiteral("modelled"));
+    const QString details =
+        model.index(0, LeverModel::Title).data(LeverModel::DetailsRole).toString();
+    QCOMPARE(
+        details.split(QLatin1Char('\n')),
+        QStringList({QStringLiteral("Evidence: input wait is 53 % of step time"),
+                     QStringLiteral("Points at: decode, map"),
+                     QStringLiteral("Already on: 2 workers"), QStringLiteral("Fix: --workers 4"),
+                     QStringLiteral("How (modelled): the step without its input wait")}));
+    QVERIFY(model.index(0, LeverModel::Speedup)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("Fix: --workers 4")));
+    // A lever that saves no step time says so, and shows no saving.
+    QCOMPARE(model.index(1, LeverModel::Speedup).data().toString(), QStringLiteral("no step time"));
+    QVERIFY(model.index(1, LeverModel::Saved).data().toString().isEmpty());
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
   }
 
   void kernel_model_sorts_and_filters() {

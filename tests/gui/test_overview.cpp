@@ -81,6 +81,20 @@ class TestOverview : public QObject {
     QCOMPARE(w.overview()->warnings_text().isEmpty(), r.warnings.empty());
     QCOMPARE(w.overview()->recommendations().size(),
              std::max<qsizetype>(1, static_cast<qsizetype>(r.recommendations.size())));
+    // The levers, in the analysis' order; the first is selected and its details shown.
+    QCOMPARE(w.overview()->levers()->rowCount(), static_cast<int>(r.levers.size()));
+    if (!r.levers.empty()) {
+      QCOMPARE(w.overview()->levers()->index(0, 0).data().toString(),
+               QString::fromStdString(r.levers.front().title));
+      QCOMPARE(w.overview()->lever_table()->currentIndex().row(), 0);
+      QVERIFY(w.overview()->lever_details_text().startsWith(
+          QString::fromStdString(r.levers.front().title)));
+      for (const std::string& fix : r.levers.front().fix)
+        QVERIFY(w.overview()->lever_details_text().contains(QString::fromStdString(fix)));
+    } else {
+      QCOMPARE(w.overview()->lever_details_text(),
+               QStringLiteral("No lever applies to this trace."));
+    }
 
     // The golden `report --json` of a sample trace: every figure's raw value is in it.
     const QString golden =

@@ -2,7 +2,10 @@
 
 #include <QFrame>
 #include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "gui/models/palette.hpp"
 
@@ -61,6 +64,9 @@ OverviewPage::OverviewPage(QWidget* parent)
       warnings_(new QLabel(this)),
       cards_(new QWidget(this)),
       chart_(new StepChart(this)),
+      lever_model_(new LeverModel(this)),
+      lever_table_(new QTableView(this)),
+      lever_details_(new QPlainTextEdit(this)),
       recommendations_(new QListWidget(this)) {
   verdict_->setWordWrap(true);
   verdict_->setObjectName(QStringLiteral("verdict"));
@@ -83,6 +89,31 @@ OverviewPage::OverviewPage(QWidget* parent)
   QFont bold = rec_title->font();
   bold.setBold(true);
   rec_title->setFont(bold);
+  auto* levers_title = new QLabel(tr("Levers, by what they would save"), this);
+  levers_title->setFont(bold);
+
+  lever_table_->setObjectName(QStringLiteral("levers"));
+  lever_table_->setModel(lever_model_);
+  lever_table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  lever_table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  lever_table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  lever_table_->setAlternatingRowColors(true);
+  lever_table_->setShowGrid(false);
+  lever_table_->setWordWrap(false);
+  lever_table_->verticalHeader()->hide();
+  lever_table_->verticalHeader()->setDefaultSectionSize(22);
+  lever_table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  lever_table_->horizontalHeader()->setSectionResizeMode(LeverModel::Title, QHeaderView::Stretch);
+  lever_table_->setMaximumHeight(150);
+  lever_details_->setObjectName(QStringLiteral("lever_details"));
+  lever_details_->setReadOnly(true);
+  lever_details_->setFrameShape(QFrame::NoFrame);
+  lever_details_->setStyleSheet(
+      QStringLiteral("QPlainTextEdit{color:#37474f;background:#fafbfc;border:1px solid #dfe3e8;"
+                     "border-radius:6px;padding:2px 6px}"));
+  connect(lever_table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          &OverviewPage::show_lever_details);
+  recommendations_->setMaximumHeight(100);
 
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(file_);
@@ -90,6 +121,12 @@ OverviewPage::OverviewPage(QWidget* parent)
   layout->addWidget(warnings_);
   layout->addWidget(cards_);
   layout->addWidget(chart_, 1);
+  layout->addWidget(levers_title);
+  // The table and the selected lever's details side by side: the overview stays one screen.
+  auto* levers_row = new QHBoxLayout;
+  levers_row->addWidget(lever_table_, 5);
+  levers_row->addWidget(lever_details_, 4);
+  layout->addLayout(levers_row);
   layout->addWidget(rec_title);
   layout->addWidget(recommendations_);
   connect(chart_, &StepChart::stepActivated, this, &OverviewPage::stepActivated);
@@ -135,6 +172,8 @@ void OverviewPage::show_pending() {
   clear_cards();
   show_warnings({});
   chart_->set_report(nullptr, {});
+  lever_model_->clear();
+  show_lever_details({});
   recommendations_->clear();
   if (session_ && !session_->analysis_error().isEmpty()) {
     verdict_->setStyleSheet(verdict_style(Verdict::high));
@@ -170,11 +209,41 @@ void OverviewPage::show_report() {
                     static_cast<int>(i) % columns);
 
   chart_->set_report(&r, session_->step_bars());
+  show_levers(r);
   recommendations_->clear();
   for (const std::string& rec : r.recommendations)
     recommendations_->addItem(QStringLiteral("•  ") + QString::fromStdString(rec));
   if (r.recommendations.empty())
     recommendations_->addItem(tr("Nothing to recommend: no rule fired."));
+}
+
+void OverviewPage::show_levers(const Report& r) {
+  lever_model_->set_report(r);
+  // Each row 22 px under a header: as many rows as there are, up to six, without a scroll bar.
+  const int rows = std::min(lever_model_->rowCount(), 6);
+  const int height = std::max(
+      lever_table_->horizontalHeader()->sizeHint().height() + std::max(rows, 1) * 22 + 4, 140);
+  // At most that; a smaller window shrinks the table to a few rows (it scrolls) before the chart.
+  for (QWidget* w : {static_cast<QWidget*>(lever_table_), static_cast<QWidget*>(lever_details_)}) {
+    w->setMaximumHeight(height);
+    w->setMinimumHeight(std::min(height, 72));
+  }
+  if (lever_model_->rowCount() > 0)
+    lever_table_->setCurrentIndex(lever_model_->index(0, LeverModel::Title));
+  else
+    show_lever_details({});
+}
+
+void OverviewPage::show_lever_details(const QModelIndex& index) {
+  if (!index.isValid()) {
+    lever_details_->setPlainText(lever_model_->rowCount() == 0 && session_ && session_->report()
+                                     ? tr("No lever applies to this trace.")
+                                     : QString());
+    return;
+  }
+  const QString title = lever_model_->index(index.row(), LeverModel::Title).data().toString();
+  lever_details_->setPlainText(title + QLatin1Char('\n') +
+                               index.data(LeverModel::DetailsRole).toString());
 }
 
 QStringList OverviewPage::recommendations() const {

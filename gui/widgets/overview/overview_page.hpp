@@ -1,14 +1,18 @@
-// The overview tab: the verdict in one sentence, the key figures, the step-time chart and the
+// The overview tab: the verdict in one sentence, the key figures, the step-time chart, the levers
+// ranked by what they would save (the selected one's evidence and fix below them) and the
 // recommendations — what a person should understand about the run in ten seconds.
 #pragma once
 
 #include <QLabel>
 #include <QListWidget>
+#include <QPlainTextEdit>
+#include <QTableView>
 #include <QWidget>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "gui/models/lever_model.hpp"
 #include "gui/models/overview_figures.hpp"
 #include "gui/models/trace_session.hpp"
 #include "gui/models/trace_types.hpp"
@@ -31,6 +35,10 @@ class OverviewPage : public QWidget {
   const std::vector<Figure>& figures() const { return figures_; }
   QStringList recommendations() const;
   StepChart* chart() const { return chart_; }
+  // The levers table and what the selected lever's details show (empty without a lever).
+  LeverModel* levers() const { return lever_model_; }
+  QTableView* lever_table() const { return lever_table_; }
+  QString lever_details_text() const { return lever_details_->toPlainText(); }
 
  signals:
   void stepActivated(std::int64_t step);
@@ -40,12 +48,17 @@ class OverviewPage : public QWidget {
   void show_pending();
   void show_warnings(const std::vector<std::string>& warnings);
   void clear_cards();
+  void show_levers(const Report& r);
+  void show_lever_details(const QModelIndex& index);
 
   QLabel* file_;
   QLabel* verdict_;
   QLabel* warnings_;
   QWidget* cards_;
   StepChart* chart_;
+  LeverModel* lever_model_;
+  QTableView* lever_table_;
+  QPlainTextEdit* lever_details_;
   QListWidget* recommendations_;
   std::vector<Figure> figures_;
   TraceSession* session_ = nullptr;

@@ -471,7 +471,25 @@ class FileMapper {
     }
   }
 
+  // The older `[memory]` form's allocations and frees, summed per track in time order: the bytes
+  // allocated since the trace began (what was allocated before it is not in the file).
+  void sum_memory_deltas() {
+    std::stable_sort(f_.memory_deltas.begin(), f_.memory_deltas.end(),
+                     [](const RawMemoryDelta& a, const RawMemoryDelta& b) {
+                       return a.name != b.name ? a.name < b.name : a.ts < b.ts;
+                     });
+    double total = 0;
+    for (std::size_t i = 0; i < f_.memory_deltas.size(); ++i) {
+      const RawMemoryDelta& d = f_.memory_deltas[i];
+      if (i == 0 || d.name != f_.memory_deltas[i - 1].name) total = 0;
+      total += d.bytes;
+      f_.counters.push_back({d.ts, d.name, total});
+    }
+    f_.memory_deltas = {};
+  }
+
   void write_counters() {
+    sum_memory_deltas();
     std::map<std::uint32_t, std::uint32_t> tracks;  // counter name -> track
     std::vector<store::CounterRow> rows;
     rows.reserve(f_.counters.size());
@@ -529,6 +547,7 @@ class FileMapper {
     sum_.format = rules_.format;
     sum_.world_size = f_.world_size;
     sum_.device_names = f_.device_names;
+    sum_.devices = f_.devices;
     sum_.backend = f_.backend;
     sum_.display_time_unit = f_.display_time_unit;
     sum_.trace_name = f_.trace_name;

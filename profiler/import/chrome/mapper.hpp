@@ -38,6 +38,7 @@ struct FileSummary {
   std::optional<std::int64_t> rank, world_size;
   std::vector<std::uint32_t> trainer_tracks;
   std::vector<std::string> device_names;
+  std::vector<DeviceProperties> devices;
   std::string backend, display_time_unit, trace_name, parse_error;
   SkipCounts skipped;
   std::uint64_t events_read = 0, events_written = 0, bytes = 0;

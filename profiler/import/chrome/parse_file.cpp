@@ -131,6 +131,10 @@ void merge_into(ParsedFile& dst, ParsedFile&& src) {
     c.name = smap[c.name];
     dst.counters.push_back(c);
   }
+  for (RawMemoryDelta d : src.memory_deltas) {
+    d.name = smap[d.name];
+    dst.memory_deltas.push_back(d);
+  }
   dst.kineto_keys = dst.kineto_keys || src.kineto_keys;
   using OptionalField = std::optional<std::int64_t> ParsedFile::*;
   for (const OptionalField field :
@@ -141,6 +145,7 @@ void merge_into(ParsedFile& dst, ParsedFile&& src) {
                                 &ParsedFile::display_time_unit, &ParsedFile::trace_name})
     if (!(src.*field).empty()) dst.*field = std::move(src.*field);
   if (!src.device_names.empty()) dst.device_names = std::move(src.device_names);
+  if (!src.devices.empty()) dst.devices = std::move(src.devices);
   for (auto& [pid, name] : src.process_names)
     dst.process_names.emplace_back(remap(pid), std::move(name));
   for (auto& [pid, labels] : src.process_labels)

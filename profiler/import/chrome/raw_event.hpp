@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "profiler/import/chrome/interner.hpp"
+#include "profiler/import/common/device_properties.hpp"
 #include "profiler/import/common/none.hpp"
 #include "profiler/import/common/skip_reasons.hpp"
 
@@ -86,6 +87,14 @@ struct RawCounter {
   double value = 0;
 };
 
+// The older Kineto `[memory]` form, with `Bytes` only: one allocation (> 0) or free (< 0). The
+// mapper sums them per track in time order into RawCounter samples of the memory allocated.
+struct RawMemoryDelta {
+  std::int64_t ts = 0;     // ns, relative like RawEvent::ts
+  std::uint32_t name = 0;  // interned counter track name, as RawCounter::name
+  double bytes = 0;
+};
+
 // How the parse of a file (or of one part of it) ended.
 enum class ParseEnd : std::uint8_t {
   complete,
@@ -101,6 +110,7 @@ struct ParsedFile {
   std::vector<ThreadKey> threads;
   Chunked<RawEvent> events;  // in file order
   std::vector<RawCounter> counters;
+  std::vector<RawMemoryDelta> memory_deltas;  // in file order
 
   // Top-level keys.
   bool object_format = false;  // {"traceEvents": [...]} rather than a bare array
@@ -108,6 +118,7 @@ struct ParsedFile {
   std::optional<std::int64_t> base_time_ns, rank, world_size;
   std::string backend, host_name, display_time_unit, trace_name;
   std::vector<std::string> device_names;
+  std::vector<DeviceProperties> devices;  // deviceProperties, in file order
 
   // "M" metadata.
   std::vector<std::pair<Ident, std::string>> process_names, process_labels;  // by pid

@@ -97,6 +97,8 @@ bool Tokenizer::Key(const char* s, SizeType n, bool) {
             key_ = K::bytes;
           else if (eq(s, n, "dtype"))
             key_ = K::dtype;
+          else if (eq(s, n, "Bytes"))
+            key_ = K::memory_bytes;
           break;
         case 6:
           if (eq(s, n, "device"))
@@ -117,6 +119,9 @@ bool Tokenizer::Key(const char* s, SizeType n, bool) {
           break;
         case 13:
           if (eq(s, n, "In msg nelems")) key_ = K::nelems;
+          break;
+        case 14:
+          if (eq(s, n, "Total Reserved")) key_ = K::total_reserved;
           break;
         case 15:
           if (eq(s, n, "Total Allocated")) key_ = K::total_allocated;
@@ -159,7 +164,16 @@ bool Tokenizer::Key(const char* s, SizeType n, bool) {
         key_ = K::backend;
       break;
     case Frame::devprop:
-      if (eq(s, n, "name")) key_ = K::device_name;
+      if (eq(s, n, "name"))
+        key_ = K::device_name;
+      else if (eq(s, n, "id"))
+        key_ = K::device_index;
+      else if (eq(s, n, "totalGlobalMem"))
+        key_ = K::total_global_mem;
+      else if (eq(s, n, "computeMajor"))
+        key_ = K::compute_major;
+      else if (eq(s, n, "computeMinor"))
+        key_ = K::compute_minor;
       break;
     default:
       break;
@@ -186,6 +200,7 @@ bool Tokenizer::StartObject() {
       break;
     case Frame::devprops:
       f = Frame::devprop;
+      out_.devices.emplace_back();
       break;
     default:
       break;
@@ -251,8 +266,7 @@ bool Tokenizer::scalar(const char* s, SizeType n, Value v) {
       }
       break;
     case Frame::devprop:
-      if (v == Value::string && key_ == K::device_name)
-        out_.device_names.emplace_back(cut_at_boundary({s, n}, 256));
+      device_property_value(s, n, v);
       break;
     default:
       break;
@@ -376,6 +390,14 @@ void Tokenizer::args_value(const char* s, SizeType n, Value v) {
       has_total_allocated_ =
           v == Value::number && parse_double(text, total_allocated_) == NumberParse::ok;
       break;
+    case K::total_reserved:
+      has_total_reserved_ =
+          v == Value::number && parse_double(text, total_reserved_) == NumberParse::ok;
+      break;
+    case K::memory_bytes:
+      has_memory_bytes_ =
+          v == Value::number && parse_double(text, memory_bytes_) == NumberParse::ok;
+      break;
     case K::arg_name:
       if (v == Value::string) arg_name_.assign(cut_at_boundary(text, kMaxNameBytes));
       break;
@@ -392,7 +414,8 @@ void Tokenizer::args_value(const char* s, SizeType n, Value v) {
 void Tokenizer::begin_event() {
   ev_ = RawEvent{};
   pid_ = tid_ = Ident{};
-  ts_bad_ = dur_bad_ = has_device_ = has_stream_ = has_total_allocated_ = false;
+  ts_bad_ = dur_bad_ = has_device_ = has_stream_ = false;
+  has_total_allocated_ = has_total_reserved_ = has_memory_bytes_ = false;
   nelems_ = device_id_ = device_type_ = kNone;
   dtype_size_ = 0;
   id_text_.clear();
@@ -504,15 +527,51 @@ void Tokenizer::finish_metadata() {
 }
 
 void Tokenizer::finish_memory() {
-  if (ev_.ts == kNone || !has_total_allocated_) {
+  if (ev_.ts == kNone || (!has_total_allocated_ && !has_memory_bytes_)) {
     out_.skipped.add(ev_.ts == kNone ? Skip::missing_timestamp : Skip::invalid_counter);
     return;
   }
   // Device Type follows c10::DeviceType: 0 is the CPU.
   const bool cpu = device_type_ == 0 || device_id_ == kNone || device_id_ < 0;
-  const std::string name = cpu ? std::string("CPU memory allocated")
-                               : "GPU " + std::to_string(device_id_) + " memory allocated";
-  out_.counters.push_back({ev_.ts, out_.strings.intern(name), total_allocated_});
+  const std::string device = cpu ? std::string("CPU") : "GPU " + std::to_string(device_id_);
+  const std::uint32_t allocated = out_.strings.intern(device + " memory allocated");
+  if (!has_total_allocated_) {  // the older form: only this allocation's (or free's) bytes
+    out_.memory_deltas.push_back({ev_.ts, allocated, memory_bytes_});
+    return;
+  }
+  out_.counters.push_back({ev_.ts, allocated, total_allocated_});
+  if (has_total_reserved_)
+    out_.counters.push_back(
+        {ev_.ts, out_.strings.intern(device + " memory reserved"), total_reserved_});
+}
+
+void Tokenizer::device_property_value(const char* s, SizeType n, Value v) {
+  if (out_.devices.empty()) return;
+  DeviceProperties& d = out_.devices.back();
+  if (key_ == K::device_name) {
+    if (v != Value::string) return;
+    d.name = cut_at_boundary({s, n}, 256);
+    out_.device_names.push_back(d.name);
+    return;
+  }
+  std::int64_t x = 0;
+  if (v != Value::number || parse_int64({s, n}, x) != NumberParse::ok || x < 0) return;
+  switch (key_) {
+    case K::device_index:
+      d.id = x;
+      break;
+    case K::total_global_mem:
+      d.total_memory = x;
+      break;
+    case K::compute_major:
+      d.compute_major = x;
+      break;
+    case K::compute_minor:
+      d.compute_minor = x;
+      break;
+    default:
+      break;
+  }
 }
 
 void Tokenizer::finish_counter() {

@@ -65,6 +65,8 @@ class Tokenizer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Tokeniz
     device_id,
     device_type,
     total_allocated,
+    total_reserved,
+    memory_bytes,
     arg_name,
     labels,
     // top level
@@ -82,6 +84,10 @@ class Tokenizer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Tokeniz
     backend,
     // deviceProperties[i]
     device_name,
+    device_index,
+    total_global_mem,
+    compute_major,
+    compute_minor,
   };
 
   Frame frame() const { return depth_ == 0 ? Frame::root : stack_[depth_ - 1]; }
@@ -95,6 +101,7 @@ class Tokenizer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Tokeniz
   void finish_metadata();
   void finish_counter();
   void finish_memory();
+  void device_property_value(const char* s, SizeType n, Value v);
   std::uint32_t thread_index(const ThreadKey& key);
   Ident ident(const char* s, SizeType n, Value v);
   std::uint32_t intern_capped(const char* s, SizeType n);
@@ -111,8 +118,8 @@ class Tokenizer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Tokeniz
   bool ts_bad_ = false, dur_bad_ = false, has_device_ = false, has_stream_ = false;
   std::int64_t nelems_ = kNone, device_id_ = kNone, device_type_ = kNone;
   int dtype_size_ = 0;
-  bool has_total_allocated_ = false;
-  double total_allocated_ = 0;
+  bool has_total_allocated_ = false, has_total_reserved_ = false, has_memory_bytes_ = false;
+  double total_allocated_ = 0, total_reserved_ = 0, memory_bytes_ = 0;
   std::string id_text_, arg_name_, arg_labels_, key_text_;
   std::vector<std::pair<std::string, std::string>> series_;  // C events: (key, number text)
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "profiler/import/common/device_properties.hpp"
 #include "profiler/import/common/none.hpp"
 #include "profiler/import/common/skip_reasons.hpp"
 
@@ -28,6 +29,7 @@ struct ImportedProcess {
   std::optional<std::int64_t> batch;       // engine.batch, when the file says it
   std::vector<std::uint32_t> trainer_tracks;
   std::vector<std::string> devices;                    // engine.device
+  std::vector<DeviceProperties> device_properties;     // device.gpu.<id>.*
   std::string backend, display_time_unit, trace_name;  // import.distributed_backend, ...
   std::vector<std::string> errors;  // import.error: why reading the file ended early, one line each
   std::vector<std::string> profiler_errors, profiler_warnings;  // what the profiler recorded

@@ -46,6 +46,23 @@ std::string unranked_note(const std::vector<ImportedProcess>& ps) {
          (unranked == 1 ? "a separate process" : "separate processes");
 }
 
+// device.gpu.<id>.*: each device id once (the first process to describe it; ranks share a model).
+void write_device_properties(const std::vector<ImportedProcess>& ps, TraceSink& sink) {
+  std::set<std::int64_t> written;
+  for (const ImportedProcess& p : ps)
+    for (const DeviceProperties& d : p.device_properties) {
+      if (d.id == kNone || !written.insert(d.id).second) continue;
+      const std::string key = meta_key::kDeviceGpuPrefix + std::to_string(d.id);
+      if (!d.name.empty()) sink.put_meta(key + meta_key::kDeviceGpuNameSuffix, d.name);
+      const std::pair<const char*, std::int64_t> numbers[] = {
+          {meta_key::kDeviceGpuTotalMemorySuffix, d.total_memory},
+          {meta_key::kDeviceGpuComputeMajorSuffix, d.compute_major},
+          {meta_key::kDeviceGpuComputeMinorSuffix, d.compute_minor}};
+      for (const auto& [suffix, value] : numbers)
+        if (value != kNone) sink.put_meta(key + suffix, std::to_string(value));
+    }
+}
+
 }  // namespace
 
 ImportStats write_import_meta(const ImportedRun& run, TraceSink& sink) {
@@ -122,6 +139,7 @@ ImportStats write_import_meta(const ImportedRun& run, TraceSink& sink) {
   if (!display_unit.empty()) sink.put_meta(meta_key::kImportDisplayTimeUnit, display_unit);
   if (!trace_name.empty()) sink.put_meta(meta_key::kImportTraceName, trace_name);
   if (!devices.empty()) sink.put_meta(meta_key::kEngineDevice, join(devices, ", "));
+  write_device_properties(ps, sink);
   if (batch_known && batches.size() == 1)
     sink.put_meta(meta_key::kEngineBatch, std::to_string(*batches.begin()));
   sink.put_meta(meta_key::kAnalysisTrainerTracks, join(trainer, ","));

@@ -259,3 +259,67 @@ TEST(Diff, IdleCostRowHasItsCurrencyAndScale) {
 }
 
 }  // namespace
+
+namespace {
+
+a::Lever lever(const char* id, const char* title, double speedup, double saving_hours,
+               double saving) {
+  a::Lever l;
+  l.id = id;
+  l.title = title;
+  l.confidence = "modelled";
+  l.projection.lever = id;
+  l.projection.speedup = speedup;
+  l.projection.step_time_ms = 10 / speedup;
+  l.projection.saving_device_hours = saving_hours;
+  l.projection.saving = saving;
+  return l;
+}
+
+}  // namespace
+
+TEST(Diff, LeversOfEitherRunBySaving) {
+  auto [x, y] = two_runs();
+  x.levers = {lever("input_pipeline", "Input pipeline", 2.13, 3.0, 7.5),
+              lever("optimizer", "Optimizer", 1.2, 0.5, 1.25)};
+  y.levers = {lever("optimizer", "Optimizer", 1.05, 0.1, 0.25),
+              lever("mixed_precision", "Mixed precision", 1.4, 1.0, 2.5)};
+  const a::RunDiff d = a::diff(x, y);
+  ASSERT_EQ(d.levers.size(), 3u);
+  EXPECT_EQ(d.levers[0].id, "input_pipeline");  // 3 device-hours, only in A
+  EXPECT_TRUE(d.levers[0].in_a);
+  EXPECT_FALSE(d.levers[0].in_b);
+  EXPECT_DOUBLE_EQ(d.levers[0].speedup.a, 2.13);
+  EXPECT_DOUBLE_EQ(d.levers[0].speedup.b, 0);
+  EXPECT_EQ(d.levers[1].id, "mixed_precision");
+  EXPECT_FALSE(d.levers[1].in_a);
+  EXPECT_EQ(d.levers[2].id, "optimizer");
+  EXPECT_DOUBLE_EQ(d.levers[2].saving.a, 1.25);
+  EXPECT_DOUBLE_EQ(d.levers[2].saving.b, 0.25);
+  EXPECT_EQ(d.levers[2].confidence_b, "modelled");
+
+  EXPECT_EQ(a::lever_sentence(d.levers[0]), "Input pipeline: 2.13× in A, gone in B");
+  EXPECT_EQ(a::lever_sentence(d.levers[1]), "Mixed precision: new in B (1.40×)");
+  EXPECT_EQ(a::lever_sentence(d.levers[2]), "Optimizer: 1.20× in A → 1.05× in B");
+
+  const std::string text = a::to_text(d);
+  EXPECT_NE(text.find("Input pipeline: 2.13× in A, gone in B; saves " + a::fmt::device_time(3.0) +
+                      " ($7.50) → -\n"),
+            std::string::npos)
+      << text;
+  const auto j = nlohmann::json::parse(a::to_json(d));
+  ASSERT_EQ(j["levers"].size(), 3u);
+  EXPECT_EQ(j["levers"][0]["change"], "gone");
+  EXPECT_EQ(j["levers"][1]["change"], "new");
+  EXPECT_EQ(j["levers"][2]["change"], "both");
+  EXPECT_DOUBLE_EQ(j["levers"][2]["speedup"]["a"].get<double>(), 1.2);
+  EXPECT_EQ(j["levers"][2]["confidence"]["a"], "modelled");
+}
+
+TEST(Diff, NoLeverInEitherRunIsSaid) {
+  const auto [x, y] = two_runs();
+  const a::RunDiff d = a::diff(x, y);
+  EXPECT_TRUE(d.levers.empty());
+  EXPECT_NE(a::to_text(d).find("none in either run"), std::string::npos);
+  EXPECT_TRUE(nlohmann::json::parse(a::to_json(d))["levers"].empty());
+}

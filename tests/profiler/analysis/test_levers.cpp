@@ -21,7 +21,7 @@ using ts::trace::TrackKind;
 constexpr std::int64_t kT = 1'000'000'000;
 constexpr std::int64_t kStepUs = 1000;
 constexpr int kSteps = 4;
-enum Track : std::uint32_t { kMain = 1, kCompute, kCopy };
+enum Track : std::uint32_t { kMain = 1, kCompute, kCopy, kMemory };
 
 struct Ev {
   Track track;
@@ -30,9 +30,11 @@ struct Ev {
   std::int64_t start_us, end_us;  // inside each step
 };
 
-// kSteps steps of 1 ms on the main thread, each holding `per_step`.
+// kSteps steps of 1 ms on the main thread, each holding `per_step`, and in each step the
+// samples (µs into the step, bytes) of a "GPU 0 memory allocated" counter.
 a::Report analyse(const std::vector<Ev>& per_step,
-                  const std::vector<std::pair<std::string, std::string>>& meta) {
+                  const std::vector<std::pair<std::string, std::string>>& meta,
+                  const std::vector<std::pair<std::int64_t, double>>& memory = {}) {
   ts::test::TempDir dir;
   const std::string path = dir.file("levers.db");
   {
@@ -46,7 +48,13 @@ a::Report analyse(const std::vector<Ev>& per_step,
     w.put_track(kMain, "main", TrackKind::thread);
     w.put_track(kCompute, "gpu compute", TrackKind::device_queue);
     w.put_track(kCopy, "gpu copy", TrackKind::device_queue);
+    w.put_track(kMemory, "GPU 0 memory allocated", TrackKind::counter);
     for (const auto& [k, v] : meta) w.put_meta(k, v);
+    std::vector<ts::store::CounterRow> samples;
+    for (int s = 0; s < kSteps; ++s)
+      for (const auto& [us, bytes] : memory)
+        samples.push_back({kMemory, kT + (s * kStepUs + us) * 1000, bytes});
+    w.append(std::span<const ts::store::CounterRow>(samples));
     std::vector<EventRow> rows;
     for (int s = 0; s < kSteps; ++s) {
       const std::int64_t t = kT + s * kStepUs * 1000;
@@ -203,6 +211,55 @@ TEST(Levers, AnUnderusedDeviceIsAHardwareLever) {
   EXPECT_EQ(json["levers"][0]["id"], r.levers[0].id);
   EXPECT_NEAR(json["levers"][0]["projection"]["speedup"].get<double>(),
               r.levers[0].projection.speedup, 0.01);
+}
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+// A 16 GiB V100 whose kernels fill 300 µs of each 1 ms step.
+std::vector<std::pair<std::string, std::string>> v100_16gb(const std::string& batch = "") {
+  std::vector<std::pair<std::string, std::string>> meta = kKineto;
+  meta.emplace_back("device.gpu.0.total_memory_bytes", std::to_string(16 * 1024LL * 1024 * 1024));
+  if (!batch.empty()) meta.emplace_back("engine.batch", batch);
+  return meta;
+}
+const std::vector<Ev> kThirtyPctBusy = {
+    {kCompute, "volta_sgemm_128x64_nn", Category::kernel, 0, 300}};
+
+TEST(Levers, MemoryHeadroomOnAnUnderusedDeviceSaysHowLargeABatchFits) {
+  // Peak 4 GiB of 16 (25 %): 90 % / 25 % = 3.6x the batch.
+  const a::Report r =
+      analyse(kThirtyPctBusy, v100_16gb("32"), {{0, 1 * kGiB}, {200, 4 * kGiB}, {900, 2 * kGiB}});
+  const a::Lever* l = find(r, "batch_memory");
+  ASSERT_NE(l, nullptr) << a::to_text(r);
+  EXPECT_TRUE(any_contains(l->evidence, "4.00 GiB of 16.00 GiB (25.0 %)")) << l->evidence[0];
+  EXPECT_TRUE(any_contains(l->evidence, "about 3.6x the batch would still fit"));
+  EXPECT_TRUE(any_contains(l->evidence, "batch 32 -> about 115"));
+  EXPECT_TRUE(any_contains(l->points_at, "GPU 0 memory allocated"));
+  EXPECT_TRUE(any_contains(l->fix, "batch_size"));
+  EXPECT_EQ(l->confidence, "modelled");
+}
+
+TEST(Levers, MemoryLeverStaysQuietWithoutHeadroomOrDeviceMemoryOrWhenBusy) {
+  // 60 % used: less than twice the batch fits.
+  EXPECT_EQ(find(analyse(kThirtyPctBusy, v100_16gb(), {{100, 9.6 * kGiB}}), "batch_memory"),
+            nullptr);
+  // The device's memory unknown.
+  EXPECT_EQ(find(analyse(kThirtyPctBusy, kKineto, {{100, 1 * kGiB}}), "batch_memory"), nullptr);
+  // A device busy the whole step, with long kernels: a larger batch is not the lever.
+  EXPECT_EQ(find(analyse({{kCompute, "volta_sgemm_128x64_nn", Category::kernel, 0, 1000}},
+                         v100_16gb(), {{100, 1 * kGiB}}),
+                 "batch_memory"),
+            nullptr);
+}
+
+TEST(Levers, MemoryAbove90PctOfTheDeviceIsAWarning) {
+  // 15 GiB of 16 (93.8 %), even on a busy device.
+  const a::Report r = analyse({{kCompute, "volta_sgemm_128x64_nn", Category::kernel, 0, 1000}},
+                              v100_16gb(), {{100, 15 * kGiB}});
+  const a::Lever* l = find(r, "batch_memory");
+  ASSERT_NE(l, nullptr) << a::to_text(r);
+  EXPECT_TRUE(any_contains(l->evidence, "(93.8 %), above 90.0 %"));
+  EXPECT_TRUE(any_contains(l->fix, "torch.utils.checkpoint"));
 }
 
 }  // namespace

@@ -265,10 +265,67 @@ TEST(ImportMapping, CountersFromMemoryInstantsAndCounterEvents) {
   }
   using S = std::vector<std::pair<std::int64_t, double>>;
   EXPECT_EQ(series["GPU 0 memory allocated"], (S{{10000, 2048}, {12000, 1024}}));
+  EXPECT_EQ(series["GPU 0 memory reserved"], (S{{10000, 4096}}));
   EXPECT_EQ(series["CPU memory allocated"], (S{{11000, 100}}));
   EXPECT_EQ(series["queue depth"], (S{{20000, 3}, {30000, 4}}));
   EXPECT_EQ(series["queue bytes"], (S{{20000, 7.5}}));
   EXPECT_EQ(r.meta("import.skipped.invalid_counter"), "1");
+}
+
+std::string memory_delta(int ts, int device_type, int device_id, long long bytes) {
+  return "{\"ph\":\"i\",\"cat\":\"cpu_instant_event\",\"s\":\"t\",\"name\":\"[memory]\","
+         "\"pid\":1,\"tid\":1,\"ts\":" +
+         std::to_string(ts) + ",\"args\":{\"Device Type\":" + std::to_string(device_type) +
+         ",\"Device Id\":" + std::to_string(device_id) +
+         ",\"Addr\":7,\"Bytes\":" + std::to_string(bytes) + "}}";
+}
+
+// The older form holds each allocation's Bytes only: summed per device in time order, whatever
+// the file's order.
+TEST(ImportMapping, MemoryBytesDeltasAreSummedPerDeviceInTimeOrder) {
+  ImportDir dir;
+  test::import_text(dir, test::kineto_trace({
+                             x_event("cpu_op", "aten::empty", 1, 1, "5", "1"),
+                             memory_delta(30, 1, 0, -1000),
+                             memory_delta(10, 1, 0, 1000),
+                             memory_delta(20, 1, 0, 500),
+                             memory_delta(15, 1, 1, 64),
+                             memory_delta(12, 0, -1, 8),
+                             "{\"ph\":\"i\",\"name\":\"[memory]\",\"pid\":1,\"tid\":1,"
+                             "\"ts\":40,\"args\":{\"Device Type\":1,\"Device Id\":0}}",
+                         }));
+  store::Reader r(dir.file("out.db"));
+  std::map<std::string, std::vector<std::pair<std::int64_t, double>>> series;
+  for (const store::Track& t : r.tracks()) {
+    if (t.kind != TrackKind::counter) continue;
+    for (const store::CounterSample& s : r.counter(t.id, 0, 1'000'000))
+      series[t.name].emplace_back(s.ts_ns, s.value);
+  }
+  using S = std::vector<std::pair<std::int64_t, double>>;
+  EXPECT_EQ(series["GPU 0 memory allocated"], (S{{10000, 1000}, {20000, 1500}, {30000, 500}}));
+  EXPECT_EQ(series["GPU 1 memory allocated"], (S{{15000, 64}}));
+  EXPECT_EQ(series["CPU memory allocated"], (S{{12000, 8}}));
+  EXPECT_EQ(series.count("GPU 0 memory reserved"), 0u);
+  // A [memory] event with neither Bytes nor Total Allocated says nothing.
+  EXPECT_EQ(r.meta("import.skipped.invalid_counter"), "1");
+}
+
+TEST(ImportMapping, DevicePropertiesGoToMeta) {
+  ImportDir dir;
+  test::import_text(
+      dir, test::kineto_trace({x_event("cpu_op", "aten::empty", 1, 1, "5", "1")},
+                              "\"deviceProperties\":[{\"id\":0,\"name\":\"Tesla V100\","
+                              "\"totalGlobalMem\":16945512448,\"computeMajor\":7,"
+                              "\"computeMinor\":0,\"numSms\":80},"
+                              "{\"id\":1,\"name\":\"Tesla V100\",\"totalGlobalMem\":\"x\"}]"));
+  store::Reader r(dir.file("out.db"));
+  EXPECT_EQ(r.meta("engine.device"), "Tesla V100");
+  EXPECT_EQ(r.meta("device.gpu.0.name"), "Tesla V100");
+  EXPECT_EQ(r.meta("device.gpu.0.total_memory_bytes"), "16945512448");
+  EXPECT_EQ(r.meta("device.gpu.0.compute_major"), "7");
+  EXPECT_EQ(r.meta("device.gpu.0.compute_minor"), "0");
+  EXPECT_EQ(r.meta("device.gpu.1.name"), "Tesla V100");
+  EXPECT_FALSE(r.meta("device.gpu.1.total_memory_bytes").has_value());  // not a number
 }
 
 TEST(ImportMapping, DistributedInfoMakesARankedProcess) {

@@ -92,4 +92,12 @@ inline constexpr const char* kDistRank = "dist.rank";
 inline constexpr const char* kDistTerminatedNs = "dist.terminated_ns";
 inline constexpr const char* kDistWorldSize = "dist.world_size";
 
+// The devices an imported trace describes (Kineto deviceProperties), by device id <d>, the id of
+// its "GPU <d> memory allocated" counter: kDeviceGpuPrefix + "<d>" + one of the suffixes below.
+inline constexpr const char* kDeviceGpuPrefix = "device.gpu.";
+inline constexpr const char* kDeviceGpuNameSuffix = ".name";
+inline constexpr const char* kDeviceGpuTotalMemorySuffix = ".total_memory_bytes";  // totalGlobalMem
+inline constexpr const char* kDeviceGpuComputeMajorSuffix = ".compute_major";
+inline constexpr const char* kDeviceGpuComputeMinorSuffix = ".compute_minor";
+
 }  // namespace ts::meta_key
