@@ -14,6 +14,8 @@ const Command kCommands[] = {
     {"check", "fail (exit 1) when a trace crosses limits or is slower than a baseline", run_check,
      kCheckHelp, true, true},
     {"diff", "compare two traces side by side", run_diff, kDiffHelp, true, true},
+    {"tune", "measure the engine's job as it is and once per lever, against the projections",
+     run_tune, kTuneHelp},
     {"export", "write a trace as Chrome trace-event JSON for Perfetto UI / chrome://tracing",
      run_export, kExportHelp, false, true},
     {"import", "import PyTorch/Chrome JSON traces or TensorFlow profiles into a trace file",

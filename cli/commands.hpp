@@ -23,6 +23,7 @@ int run_recover(Args& args);
 int run_import(Args& args);
 int run_merge(Args& args);
 int run_synth(Args& args);
+int run_tune(Args& args);
 
 // The --help text of each command, defined in its own source file.
 extern const char* const kTrainHelp;
@@ -36,6 +37,7 @@ extern const char* const kRecoverHelp;
 extern const char* const kImportHelp;
 extern const char* const kMergeHelp;
 extern const char* const kSynthHelp;
+extern const char* const kTuneHelp;
 
 struct Command {
   const char* name;

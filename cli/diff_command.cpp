@@ -3,8 +3,10 @@
 #include <limits>
 
 #include "cli/commands.hpp"
+#include "cli/report_outputs.hpp"
 #include "cli/trace_input.hpp"
 #include "profiler/analysis/diff.hpp"
+#include "profiler/render/html_report.hpp"
 
 namespace ts::cli {
 
@@ -25,6 +27,9 @@ the same job are compared. The "Whole run" line compares every step of both runs
 
   --json               the same as JSON
   --gpu-hour-price X   what an hour of the device costs (default 2.50)
+  --html OUT.html      also one self-contained HTML page of the comparison (no network,
+                       scripts or fonts from elsewhere): the headline, the figures of A and B,
+                       the levers of either run, the kernels and each run's step-time chart
 )";
 
 int run_diff(Args& args) {
@@ -35,9 +40,12 @@ int run_diff(Args& args) {
                                .value_or(options.gpu_hour_price);
   read_step_scope(args, options);
   const TraceOptions trace = trace_options(args);
+  const auto html = output_flag(args, "html", false);
   const auto files = trace_arguments(args, 2, "two trace files A and B");
+  refuse_overwrite(html, "html", files);
   const ComparedRuns runs = analyse_pair(files[0], files[1], trace, options);
   const analysis::RunDiff d = analysis::diff(runs.a, runs.b, runs.common);
+  if (html) write_html(*html, render::diff_html(d, runs.a, runs.b));
   const std::string out = json ? analysis::to_json(d) : analysis::to_text(d);
   std::cout << out;
   if (!out.empty() && out.back() != '\n') std::cout << '\n';

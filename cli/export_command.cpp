@@ -31,7 +31,8 @@ of events needs no more memory than a small one) and appears only once complete.
 
   --no-analysis      write the recorded events only, without the analysis tracks
   --chrome OUT.json  the file to write ('-' for standard output; a device or a FIFO is
-                     written to, a symbolic link's target replaced)
+                     written to, a symbolic link's target replaced); a name ending in .gz
+                     is written gzip-compressed, on a second thread (Perfetto UI opens it)
 )";
 
 namespace {

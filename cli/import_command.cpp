@@ -11,7 +11,7 @@
 namespace ts::cli {
 
 const char* const kImportHelp =
-    R"(usage: trainscope import SRC... -o OUT.db [--step-marker REGEX] [--run NAME]
+    R"(usage: trainscope import SRC... -o OUT.db [--step-marker REGEX] [--run NAME] [--allow-partial]
 
 Imports other tools' traces into the trainscope trace OUT.db (SQLite, the schema of
 traces/README.md), which every trainscope command and the viewer read. Several SRC go into one
@@ -33,12 +33,16 @@ steps were found, and what was skipped, by reason.
                          __next__ calls, or a repeating top-level annotation)
   --run NAME             a TensorBoard log directory: the profile run to import
                          (plugins/profile/NAME; default: the latest, the greatest name)
+  --allow-partial        write the trace even when more than 1 % of the events read could not
+                         be imported (invalid, damaged or unkeyable events; without it the
+                         import fails, naming the main reason)
 )";
 
 int run_import(Args& args) {
   import::ImportOptions options;
   options.step_marker = args.text("step-marker", "");
   options.tf_run = args.text("run", "");
+  options.allow_partial = args.flag("allow-partial");
   std::optional<std::string> out = args.value("output");
   std::vector<std::string> sources;
   const std::vector<std::string> words = args.positionals();

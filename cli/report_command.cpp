@@ -3,7 +3,10 @@
 #include <limits>
 
 #include "cli/commands.hpp"
+#include "cli/report_outputs.hpp"
 #include "cli/trace_input.hpp"
+#include "profiler/render/html_report.hpp"
+#include "profiler/render/markdown_report.hpp"
 
 namespace ts::cli {
 
@@ -25,6 +28,17 @@ and recommendations.
                                least P % of its time (default 5)
   --step-input-high-threshold P
                                and highly input-bound at P % or more (default 20)
+
+files to share (both beside the text or JSON on standard output):
+  --html OUT.html              one self-contained HTML page (no network, scripts or fonts
+                               from elsewhere): the verdict, the figures, the levers, the
+                               step-time chart, the whole run's timeline, idle causes and the
+                               kernel, stage, step and rank tables (click a header to sort)
+  --markdown OUT.md|-          a GitHub-flavoured Markdown summary (the verdict, the figures,
+                               a step-time sparkline, the top levers); appended to OUT.md when
+                               it exists (as $GITHUB_STEP_SUMMARY is), "-": standard output
+                               instead of the text report
+  --baseline BASE              with --markdown: the change against the trace BASE
 )";
 
 int run_report(Args& args) {
@@ -41,8 +55,25 @@ int run_report(Args& args) {
       args.real_in("step-input-high-threshold", 0, 100).value_or(options.step_input_high_pct);
   read_step_scope(args, options);
   const TraceOptions trace = trace_options(args);
+  const auto baseline = args.value("baseline");
+  const auto html = output_flag(args, "html", false);
+  const auto markdown = output_flag(args, "markdown", true);
   const std::string file = trace_arguments(args, 1, "one trace file")[0];
+  std::vector<std::string> inputs{file};
+  if (baseline) inputs.push_back(*baseline);
+  refuse_overwrite(html, "html", inputs);
+  refuse_overwrite(markdown, "markdown", inputs);
+  if (baseline && !markdown) throw UsageError("--baseline needs --markdown FILE");
+  if (markdown == "-" && json)
+    throw UsageError("--markdown - and --json both want standard output");
   const analysis::Report report = analyse_trace(file, trace, options);
+  if (html) write_html(*html, render::report_html(report));
+  if (markdown) {
+    std::optional<analysis::RunDiff> change;
+    if (baseline) change = analysis::diff(analyse_trace(*baseline, trace, options), report);
+    write_markdown(*markdown, render::report_markdown(report, change ? &*change : nullptr));
+    if (*markdown == "-") return 0;
+  }
   const std::string out = json ? analysis::to_json(report) : analysis::to_text(report, text);
   std::cout << out;
   if (!out.empty() && out.back() != '\n') std::cout << '\n';

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/keep_analysis.hpp"
 #include "profiler/analysis/figure_format.hpp"
+#include "profiler/synth/kineto_job.hpp"
 #include "profiler/synth/synth.hpp"
 
 namespace ts::cli {
@@ -29,9 +30,60 @@ bench_gui) measure traces made this way.
   --no-analysis                write the events only: do not analyse the trace and keep the
                                report in it (which lets report and the viewer of a large
                                trace skip reading every event)
+
+a data-parallel job as PyTorch's profiler writes it (one Kineto JSON file per rank):
+  trainscope synth --kineto-job DIR [--ranks N] [--steps S | --rank-mb M] [--gzip]
+  --kineto-job DIR             write DIR/rank-R.json for each rank
+  --ranks N                    ranks (default 8)
+  --steps S                    steps per rank (default 20)
+  --rank-mb M                  instead of --steps: as many steps as make each file about M MB
+  --gzip                       write rank-R.json.gz
+  --straggler R, --slow-input R, --more-collectives R
+                               the planted ranks (defaults 1, 2 and 3; -1 for none): one with
+                               1.35x slower kernels that every other rank waits for in the
+                               all-reduce, one whose DataLoader takes 3x as long, one with twice
+                               the all-reduce operations
 )";
 
+namespace {
+
+int run_kineto_job(Args& args, const std::string& dir) {
+  synth::KinetoJobOptions o;
+  o.ranks = static_cast<int>(args.integer("ranks", o.ranks, 1, 100000));
+  const auto mb = args.real_in("rank-mb", 0.001, 1e6);
+  o.steps = args.integer("steps", mb ? 0 : o.steps, 1, 10'000'000);
+  if (mb && args.value("steps")) throw UsageError("give --steps or --rank-mb, not both");
+  if (mb) o.rank_bytes = static_cast<std::int64_t>(*mb * 1e6);
+  o.gzip = args.flag("gzip");
+  o.seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
+  o.straggler_rank = static_cast<int>(args.integer("straggler", o.straggler_rank, -1, 100000));
+  o.slow_input_rank = static_cast<int>(args.integer("slow-input", o.slow_input_rank, -1, 100000));
+  o.more_collectives_rank =
+      static_cast<int>(args.integer("more-collectives", o.more_collectives_rank, -1, 100000));
+  args.finish();
+  const auto t0 = std::chrono::steady_clock::now();
+  synth::KinetoJobResult r;
+  try {
+    r = synth::write_kineto_job(dir, o);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("--kineto-job: ") + e.what());
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  namespace fmt = analysis::fmt;
+  std::cout << "Wrote " << o.ranks << " rank files to " << dir << ": " << fmt::count(r.steps)
+            << " steps each, " << fmt::count(r.events) << " events, "
+            << fmt::printf("%.1f MB", static_cast<double>(r.bytes) / 1e6)
+            << (o.gzip ? fmt::printf(" (%.1f MB of JSON)", static_cast<double>(r.raw_bytes) / 1e6)
+                       : std::string())
+            << fmt::printf(" in %.2f s.\n", s);
+  std::cout << "Next: trainscope report " << dir << "\n";
+  return 0;
+}
+
+}  // namespace
+
 int run_synth(Args& args) {
+  if (const auto job = args.value("kineto-job")) return run_kineto_job(args, *job);
   synth::SynthOptions o;
   o.target_events = args.integer("events", 0, 1, std::int64_t{1} << 40);
   o.input_bound_fraction = args.real_in("input-bound-fraction", 0, 1).value_or(0.3);

@@ -6,6 +6,8 @@
 #include "profiler/analysis/figure_format.hpp"
 #include "profiler/analysis/kept_report.hpp"
 #include "profiler/analysis/steps.hpp"
+#include "profiler/import/common/text_clean.hpp"
+#include "profiler/import/import.hpp"
 #include "profiler/import_cache/trace_source.hpp"
 #include "trainscope/meta_keys.hpp"
 
@@ -20,6 +22,8 @@ the import is reused while FILE is unchanged.
                                annotation that marks one training step
   --run NAME                   a TensorBoard log directory: the profile run to read
                                (plugins/profile/NAME; default: the latest)
+  --allow-partial              analyse an imported trace even when more than 1 % of its
+                               events could not be imported (invalid or damaged events)
 )";
 
 const char* const kStepScopeHelp =
@@ -47,6 +51,7 @@ TraceOptions trace_options(Args& args) {
   TraceOptions o;
   o.step_marker = args.text("step-marker", "");
   o.tf_run = args.text("run", "");
+  o.allow_partial = args.flag("allow-partial");
   return o;
 }
 
@@ -73,7 +78,15 @@ std::string resolve_trace(const std::string& path, const TraceOptions& options) 
     for (const auto& [reason, n] : t.stats.skipped) skipped += n;
     if (skipped > 0)
       std::cerr << ", " << analysis::fmt::count(static_cast<std::int64_t>(skipped)) << " skipped";
-    std::cerr << "); it is reused while " << path << " is unchanged\n";
+    if (t.temporary)
+      std::cerr << "), a temporary file: neither the folder of " << path
+                << " nor the cache directory can keep it, so it is imported again next time\n";
+    else
+      std::cerr << "); it is reused while " << path << " is unchanged\n";
+    if (t.replaced)
+      std::cerr << "trainscope: the trace that was there was not imported from " << path
+                << " as it is now (its content changed, or the file was put there), and was "
+                   "replaced\n";
   }
   return t.path;
 }
@@ -84,17 +97,45 @@ namespace {
 // else `otherwise`.
 std::string write_error_or(const store::Reader& reader, const std::string& otherwise) {
   if (const auto error = reader.meta(meta_key::kCaptureWriteError))
-    return "the capture stopped writing after an error (" + *error + ")";
+    return "the capture stopped writing after an error (" + import::display_cut(*error) + ")";
   return otherwise;
 }
 
+// What an imported trace's meta says of its import: events read and skipped by reason (the
+// store's out_of_key_range included). events_read stays 0 for a trace that is no import.
+import::ImportStats import_figures(const store::Reader& reader){import::ImportStats s;
+const auto number = [](const std::string& text) {
+  std::uint64_t n = 0;
+  std::from_chars(text.data(), text.data() + text.size(), n);
+  return n;
+};
+constexpr std::string_view kSkipped = "import.skipped.";
+for (const auto& [key, value] : reader.meta()) {
+  if (key == meta_key::kImportEventsRead)
+    s.events_read = number(value);
+  else if (key.starts_with(kSkipped))
+    s.skipped[key.substr(kSkipped.size())] += number(value);
+  else if (key == meta_key::kEventsOutOfKeyRange)
+    s.skipped["out_of_key_range"] += number(value);
+}
+return s;
 }  // namespace
 
+}  // namespace ts::cli
+
 std::unique_ptr<store::Reader> open_trace(const std::string& path, const TraceOptions& options) {
-  auto reader = std::make_unique<store::Reader>(resolve_trace(path, options));
+  const std::string resolved = resolve_trace(path, options);
+  auto reader = std::make_unique<store::Reader>(resolved);
+  const bool imported_here = resolved != path;
+  const import::ImportStats imported = import_figures(*reader);
   if (reader->event_count() == 0)
-    throw store::Error(path + " holds no events (" +
-                       write_error_or(*reader, "the capture recorded nothing") + ")");
+    throw store::Error(imported.events_read > 0
+                           ? import::nothing_imported_error(path, imported)
+                           : path + " holds no events (" +
+                                 write_error_or(*reader, "the capture recorded nothing") + ")");
+  if (imported_here && !options.allow_partial)
+    if (const std::string error = import::lost_share_error(path, imported); !error.empty())
+      throw import::ImportError(error);
   return reader;
 }
 
@@ -114,7 +155,14 @@ analysis::Report analyse_trace(const std::string& path, const TraceOptions& trac
     if (const std::string note = analysis::step_range_note(fit, path); !note.empty())
       std::cerr << "trainscope: " + note + "\n";
   }
-  return analysis::analyse_or_reuse(*reader, options);
+  // Where the figures came from, when the trace kept an analysis: reused once its seal held, or
+  // analysed afresh and why (kept_report.hpp).
+  analysis::KeptUse use;
+  analysis::Report report =
+      analysis::analyse_or_reuse(*reader, options, analysis::kKeepFromEvents, &use);
+  if (const std::string line = use.line(); !line.empty())
+    std::cerr << "trainscope: " << path << ": " << line << "\n";
+  return report;
 }
 
 ComparedRuns analyse_pair(const std::string& path_a, const std::string& path_b,

@@ -21,6 +21,9 @@ namespace ts::cli {
 struct TraceOptions {
   std::string step_marker;  // --step-marker REGEX
   std::string tf_run;       // --run NAME: the run of a TensorBoard log directory
+  // --allow-partial: analyse an import that lost more than 1 % of its events (invalid, damaged
+  // or unkeyable events); without it such an import is refused (import::lost_share_error).
+  bool allow_partial = false;
 };
 TraceOptions trace_options(Args& args);
 // The --help lines of those flags.
@@ -38,7 +41,9 @@ std::vector<std::string> trace_arguments(Args& args, std::size_t count, const st
 // The trainscope trace to read for `path`: itself, or its import (made or reused).
 std::string resolve_trace(const std::string& path, const TraceOptions& options);
 
-// Opens a trace; refuses one that holds no events at all.
+// Opens a trace; refuses one that holds no events at all (saying why: what the import skipped,
+// or the capture's write error), and an import that lost more than 1 % of the events it read
+// unless options.allow_partial.
 std::unique_ptr<store::Reader> open_trace(const std::string& path, const TraceOptions& options);
 
 // Opens and analyses a trace; refuses one that holds no complete training step, and a --steps

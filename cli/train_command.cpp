@@ -38,7 +38,9 @@ const char* const kTrainHelp = R"(usage: trainscope train [options]
   --dataset SPEC             synthetic[:N] | mnist[:DIR] | idx:IMAGES,LABELS | images:DIR
                              (images:DIR: one sub-folder of PNG/JPEG files per class, as
                              'trainscope make-dataset' writes; default synthetic)
-  --epochs N                 epochs (default 5)
+  --epochs N                 epochs (default 5; with --steps, as many as the steps need)
+  --steps N                  stop after N training steps over all epochs (a step budget, as
+                             'trainscope tune' runs; exit 0)
   --batch N                  batch size (default 32)
   --optimizer adam|sgd       optimizer (default adam; sgd uses momentum 0.9)
   --lr X                     learning rate (default: adam 0.001, sgd 0.01)
@@ -102,6 +104,7 @@ struct TrainOptions {
   std::optional<std::pair<std::int64_t, std::int64_t>> trace_steps;
   std::string trace_file;  // the file --trace names: its target when it is a symbolic link
   std::int64_t epochs, batch, seed, device, threads, bucket_kib;
+  std::int64_t steps = 0;  // --steps: 0 for every epoch's steps
   double lr;
   bool quiet;
   PipelineFlags pipeline;
@@ -156,7 +159,8 @@ TrainOptions parse(Args& args) {
   TrainOptions o;
   o.model = args.choice("model", "mlp", {"mlp", "cnn"});
   o.dataset = args.text("dataset", "synthetic");
-  o.epochs = args.integer("epochs", 5, 1, 100000);
+  o.steps = args.integer("steps", 0, 1, INT64_MAX);
+  o.epochs = args.integer("epochs", o.steps > 0 ? 100000 : 5, 1, 100000);
   o.batch = args.integer("batch", 32, 1, 1 << 20);
   o.optimizer = args.choice("optimizer", "adam", {"adam", "sgd"});
   o.lr = args.real("lr", 0.0, 0.0);  // absent: the optimizer's default
@@ -236,6 +240,9 @@ void write_summary(const std::string& path, const TrainOptions& o, const SampleS
   j.key("dataset").str(data.description());
   j.key("samples").integer(static_cast<std::int64_t>(data.count()));
   j.key("steps").integer(static_cast<std::int64_t>(fit.steps));
+  j.key("recent_loss").real(fit.recent_loss);
+  j.key("recent_loss_steps")
+      .integer(std::min<std::int64_t>(fit.steps, FitResult::kRecentLossSteps));
   j.key("stopped_early").boolean(fit.stopped_early);
   j.key("pipeline").begin_object();
   j.key("preset").str(o.pipeline.preset);
@@ -347,6 +354,7 @@ std::vector<std::pair<std::string, std::string>> job_config(const TrainOptions& 
           {"the dataset's classes", std::to_string(s.classes)},
           {"--batch", std::to_string(o.batch)},
           {"--epochs", std::to_string(o.epochs)},
+          {"--steps", std::to_string(o.steps)},
           {"--seed", std::to_string(o.seed)},
           {"--optimizer", o.optimizer},
           {"--lr", std::to_string(o.lr)},
@@ -428,6 +436,12 @@ int run_train(Args& args) {
   Backend& backend = *choice.backend;
   TS_META(meta_key::kEngineBackend, backend.kind());
   TS_META(meta_key::kEngineDevice, backend.device_name());
+  if (backend.kind() == "cpu")
+    TS_META(
+        meta_key::kEngineCpuThreads,
+        std::to_string(request.cpu_threads > 0
+                           ? request.cpu_threads
+                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))));
   CompileOptions compile;
   compile.precision = o.precision == "mixed" ? Precision::Mixed : Precision::FP32;
   compile.seed = static_cast<std::uint64_t>(o.seed);
@@ -451,6 +465,7 @@ int run_train(Args& args) {
   }
   FitOptions fit;
   fit.epochs = static_cast<int>(o.epochs);
+  fit.max_steps = o.steps;
   fit.progress = quiet ? nullptr : &log;
   fit.progress_is_terminal = isatty(STDOUT_FILENO) != 0;
   fit.stop = &g_interrupted;
@@ -473,6 +488,8 @@ int run_train(Args& args) {
   TS_META(meta_key::kPipelineCache, stats.cache);
   TS_META(meta_key::kFitSamplesPerS, std::to_string(result.samples_per_s));
   TS_META(meta_key::kFitSteps, std::to_string(result.steps));
+  TS_META(meta_key::kFitRecentLoss, analysis::fmt::printf("%.6g", result.recent_loss));
+  TS_META(meta_key::kFitEpochSamples, std::to_string(source->count()));
   if (!quiet) {
     if (result.stopped_early) log << "Interrupted after " << result.steps << " step(s)\n";
     if (!result.epochs.empty()) {

@@ -89,6 +89,8 @@ run_in_root() {  # run_in_root LOG COMMAND: the README command in the new root, 
 status=0
 run_in_root "$logs/command1.log" "./scripts/setup.sh && ./scripts/demo.sh" || status=1
 run_in_root "$logs/command2.log" "./scripts/setup.sh && ./scripts/test.sh" || status=1
+# After the set-up, Debian's python3 imports trainscope from anywhere (docs/python.md).
+run_in_root "$logs/python.log" "cd /tmp && python3 -c \"import trainscope; t = trainscope.open('/home/user/trainscope/traces/input_bound.db'); print(t.report()['verdict'])\"" || status=1
 
 echo
 echo "fresh-machine-check: summary ($(elapsed))"
@@ -105,6 +107,8 @@ check "the main job: the diff and the saving" grep -q "^B does A's work in" "$lo
 check "every expected test ran, with OpenCL devices" grep -q "ran and passed (with the OpenCL devices" "$logs/command2.log"
 check "every expected test ran, with no OpenCL device" grep -q "ran and passed (with no OpenCL device)" "$logs/command2.log"
 check "the GUI tests ran" grep -q "test_gui_timeline .*Passed" "$logs/command2.log"
+check "the Python tests ran" grep -q "test_python_api .*Passed" "$logs/command2.log"
+check "python3 -c 'import trainscope ...' after the set-up" grep -qx "high" "$logs/python.log"
 grep -h "^test: " "$logs/command2.log" | sed 's/^/  /'
 grep -E "^B (is|does) " "$logs/command1.log" | tail -n 2 | sed 's/^/  /'
 if ((status == 0)); then echo "fresh-machine-check: PASSED"; else echo "fresh-machine-check: FAILED"; fi

@@ -14,6 +14,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libgtest-dev libgmock-dev libbenchmark-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev xvfb xauth
+  python3-dev pybind11-dev python3-torch python3-pandas
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -36,4 +37,6 @@ elif (($#)); then
   cmake "$build_dir" "$@"
 fi
 cmake --build "$build_dir" -j "$(nproc)"
+# `import trainscope` from this build (python/link_into_site.sh), when the module is built.
+if [ -d "$build_dir/python/trainscope" ]; then python/link_into_site.sh "$build_dir"; fi
 echo "setup: built into $build_dir"

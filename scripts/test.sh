@@ -16,8 +16,18 @@ cache_bool() {  # cache_bool VAR: ON or OFF as the build's CMakeCache has it
 }
 
 [ -f "$build_dir/CMakeCache.txt" ] || { echo "test: $build_dir is not configured (run scripts/setup.sh)" >&2; exit 2; }
+python_on() {  # the Python module is built (not in a sanitizer build: python/CMakeLists.txt)
+  [ "$(cache_bool TRAINSCOPE_WITH_PYTHON)" = ON ] && [ "$(cache_bool TRAINSCOPE_SANITIZE)" = OFF ] &&
+    [ "$(cache_bool TRAINSCOPE_TSAN)" = OFF ] && echo ON || echo OFF
+}
+python_has() {  # python_has MODULE: ON when the module's Python imports MODULE (torch, tensorflow)
+  local py
+  py="$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build_dir/CMakeCache.txt")"
+  [ "$(python_on)" = ON ] && [ -n "$py" ] && "$py" -c "import $1" 2>/dev/null && echo ON || echo OFF
+}
 declare -A part_on=([opencl]="$(cache_bool TRAINSCOPE_WITH_OPENCL)" [gui]="$(cache_bool TRAINSCOPE_WITH_GUI)"
-  [tracing]="$(cache_bool TRAINSCOPE_WITH_TRACING)" [mpi]="$(cache_bool TRAINSCOPE_WITH_MPI)")
+  [tracing]="$(cache_bool TRAINSCOPE_WITH_TRACING)" [mpi]="$(cache_bool TRAINSCOPE_WITH_MPI)"
+  [python]="$(python_on)" [torch]="$(python_has torch)" [tensorflow]="$(python_has tensorflow)")
 expected=()
 while read -r name part _; do
   [[ -z "$name" || "$name" == \#* ]] && continue

@@ -1,7 +1,10 @@
 #include "engine/nn/sequential.hpp"
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
@@ -414,7 +417,13 @@ FitResult Sequential::fit_loop(const BatchFeed& feed, const FitOptions& options)
   std::int64_t total_samples = 0, global_step = 0;
   HostBatch current, upcoming;
   std::string epoch_first_steps;  // the trace's meta fit.epoch_first_steps: "0,313,626"
-  for (int epoch = 0; epoch < options.epochs && !result.stopped_early; ++epoch) {
+  // The last kRecentLossSteps steps' summed losses and samples, as a ring.
+  std::array<std::pair<double, std::int64_t>, FitResult::kRecentLossSteps> recent{};
+  const auto steps_left = [&] {
+    return options.max_steps > 0 ? options.max_steps - global_step : INT64_MAX;
+  };
+  for (int epoch = 0; epoch < options.epochs && !result.stopped_early && steps_left() > 0;
+       ++epoch) {
     const auto epoch_start = std::chrono::steady_clock::now();
     if (epoch > 0) epoch_first_steps += ',';
     epoch_first_steps += std::to_string(global_step);
@@ -429,7 +438,8 @@ FitResult Sequential::fit_loop(const BatchFeed& feed, const FitOptions& options)
     int slot = 0;
     bool staged_next = false;  // `staged` holds this step's batch, already on its way
     Staged staged;
-    while (step < feed.batches_per_epoch) {
+    const std::int64_t epoch_steps = std::min(feed.batches_per_epoch, steps_left());
+    while (step < epoch_steps) {
       if (stop_requested(step)) {
         result.stopped_early = true;
         break;
@@ -452,7 +462,7 @@ FitResult Sequential::fit_loop(const BatchFeed& feed, const FitOptions& options)
             } else {
               enqueue_empty_step();
             }
-            staged_next = step + 1 < feed.batches_per_epoch && fetch(upcoming);
+            staged_next = step + 1 < epoch_steps && fetch(upcoming);
             if (staged_next)
               staged = trainable(upcoming.size) ? stage_batch(upcoming, 1 - slot, true) : Staged{};
             r = finish_train(size);
@@ -473,6 +483,8 @@ FitResult Sequential::fit_loop(const BatchFeed& feed, const FitOptions& options)
         }
       }
       if (!got) break;  // the producer ran out early (a batch of only skipped samples)
+      recent[static_cast<std::size_t>(global_step % FitResult::kRecentLossSteps)] = {r.loss_sum,
+                                                                                     r.samples};
       ++global_step;
       loss_sum += r.loss_sum;
       correct += r.correct;
@@ -505,6 +517,13 @@ FitResult Sequential::fit_loop(const BatchFeed& feed, const FitOptions& options)
       std::chrono::duration<double>(std::chrono::steady_clock::now() - fit_start).count();
   result.samples_per_s = seconds > 0 ? static_cast<double>(total_samples) / seconds : 0.0;
   result.steps = global_step;
+  double recent_loss = 0;
+  std::int64_t recent_samples = 0;
+  for (const auto& [loss, n] : recent) {
+    recent_loss += loss;
+    recent_samples += n;
+  }
+  result.recent_loss = recent_samples > 0 ? recent_loss / static_cast<double>(recent_samples) : 0;
   result.skipped_steps = loss_scale_.skipped_steps();
   result.final_loss_scale = options_.precision == Precision::Mixed ? loss_scale_.scale() : 1.0f;
   if (parallel) {

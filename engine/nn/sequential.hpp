@@ -63,6 +63,9 @@ struct FitOptions {
   // (Ctrl-C, early stopping). The pipeline's threads are stopped by its owner.
   // With data parallelism the ranks agree on it every few steps and stop together.
   const std::atomic<bool>* stop = nullptr;
+  // Ends the fit after this many training steps over all epochs (0: every epoch's steps), as a
+  // step budget does: not an early stop.
+  std::int64_t max_steps = 0;
   DataParallel data_parallel;
 };
 
@@ -73,8 +76,12 @@ struct FitResult {
   float final_loss_scale = 1.0f;
   std::int64_t steps = 0;      // training steps run (over all epochs)
   bool stopped_early = false;  // FitOptions::stop ended the run
-  int world_size = 1;          // ranks that trained together
-  dist::ReduceStats reduce;    // the gradient allreduce, when world_size > 1
+  // The mean loss per sample over the last kRecentLossSteps steps (fewer in a shorter run): where
+  // training stands at its end, comparable between runs of the same steps and any batch size.
+  double recent_loss = 0;
+  static constexpr int kRecentLossSteps = 32;
+  int world_size = 1;        // ranks that trained together
+  dist::ReduceStats reduce;  // the gradient allreduce, when world_size > 1
   // Host time spent copying gradients between the device and host memory for the allreduce,
   // after the device finished backward (zero on the CPU backend, which reduces its gradient
   // buffer in place).

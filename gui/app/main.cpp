@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
       QStringLiteral("OUT.png"));
   const QCommandLineOption view(QStringLiteral("view"),
                                 QStringLiteral("The view to render: overview, timeline, kernels, "
-                                               "pipeline, steps or compare."),
+                                               "pipeline, steps, compare or ranks."),
                                 QStringLiteral("VIEW"), QStringLiteral("overview"));
   const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size, WxH."),
                                 QStringLiteral("WxH"), QStringLiteral("1600x1000"));
@@ -150,7 +150,8 @@ int main(int argc, char** argv) {
     return usage_error(QStringLiteral("--compare needs a trace file to compare with"));
   if (!ts::gui::is_screenshot_view(parser.value(view)))
     return usage_error(
-        QStringLiteral("unknown --view %1 (overview, timeline, kernels, pipeline, steps, compare)")
+        QStringLiteral(
+            "unknown --view %1 (overview, timeline, kernels, pipeline, steps, compare, ranks)")
             .arg(parser.value(view)));
   ts::gui::AnalysisOptions analysis;
   std::optional<std::pair<std::int64_t, std::int64_t>> step_range;

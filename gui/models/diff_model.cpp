@@ -269,4 +269,108 @@ QVariant KernelDiffModel::headerData(int section, Qt::Orientation o, int role) c
   }
 }
 
+void LeverDiffModel::set_levers(std::vector<analysis::LeverDelta> levers,
+                                const std::string& currency) {
+  beginResetModel();
+  levers_ = std::move(levers);
+  currency_ = currency;
+  endResetModel();
+}
+
+int LeverDiffModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(levers_.size());
+}
+
+int LeverDiffModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+namespace {
+
+// One side of a lever: "1.20×, 3.42 ms a step" (its speed-up, the step time it projects), "no step
+// time" (a fix that projects none), "—" (the run does not have it).
+QString lever_side(bool in, double speedup, double step_ms) {
+  if (!in) return QStringLiteral("—");
+  if (speedup <= 1.0) return QObject::tr("no step time");
+  return QObject::tr("%1×, %2 a step").arg(speedup, 0, 'f', 2).arg(format_ms(step_ms));
+}
+
+QString lever_saved(bool in, double device_hours, double money, const std::string& currency) {
+  if (!in || device_hours <= 0) return in ? QString() : QStringLiteral("—");
+  return QStringLiteral("%1 (%2)").arg(
+      QString::fromStdString(analysis::fmt::device_time(device_hours)),
+      format_money(money, currency));
+}
+
+}  // namespace
+
+QVariant LeverDiffModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    return {};
+  const analysis::LeverDelta& l = levers_[static_cast<std::size_t>(index.row())];
+  if (role == Qt::ToolTipRole) return QString::fromStdString(analysis::lever_sentence(l));
+  if (role == Qt::ForegroundRole && index.column() == Change) {
+    if (!l.in_b) return change_brush(-1, -1);  // gone: better
+    if (!l.in_a) return change_brush(1, -1);   // new: worse
+    return change_brush(l.speedup.delta(), -1);
+  }
+  if (role == Qt::TextAlignmentRole)
+    return index.column() == Title || index.column() == Change || index.column() == Confidence
+               ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+               : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  if (role != Qt::DisplayRole && role != SortRole) return {};
+  const bool raw = role == SortRole;
+  switch (index.column()) {
+    case Title:
+      return QString::fromStdString(l.title);
+    case InA:
+      return raw ? QVariant(l.speedup.a)
+                 : QVariant(lever_side(l.in_a, l.speedup.a, l.step_time_ms.a));
+    case InB:
+      return raw ? QVariant(l.speedup.b)
+                 : QVariant(lever_side(l.in_b, l.speedup.b, l.step_time_ms.b));
+    case Change:
+      if (raw) return !l.in_b ? -1.0 : !l.in_a ? 1.0 : l.speedup.delta();
+      if (!l.in_b) return tr("gone in B");
+      if (!l.in_a) return tr("new in B");
+      if (l.speedup.a <= 1.0 && l.speedup.b <= 1.0) return tr("in both");
+      return QStringLiteral("%1× → %2×").arg(l.speedup.a, 0, 'f', 2).arg(l.speedup.b, 0, 'f', 2);
+    case SavedA:
+      return raw ? QVariant(l.saving_device_hours.a)
+                 : QVariant(lever_saved(l.in_a, l.saving_device_hours.a, l.saving.a, currency_));
+    case SavedB:
+      return raw ? QVariant(l.saving_device_hours.b)
+                 : QVariant(lever_saved(l.in_b, l.saving_device_hours.b, l.saving.b, currency_));
+    case Confidence: {
+      const QString a = QString::fromStdString(l.confidence_a);
+      const QString b = QString::fromStdString(l.confidence_b);
+      return a == b || b.isEmpty() ? a : a.isEmpty() ? b : QStringLiteral("%1 / %2").arg(a, b);
+    }
+    default:
+      return {};
+  }
+}
+
+QVariant LeverDiffModel::headerData(int section, Qt::Orientation o, int role) const {
+  if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case Title:
+      return tr("Lever");
+    case InA:
+      return tr("A: projected");
+    case InB:
+      return tr("B: projected");
+    case Change:
+      return tr("Change");
+    case SavedA:
+      return tr("A saves over the run");
+    case SavedB:
+      return tr("B saves over the run");
+    case Confidence:
+      return tr("Confidence");
+    default:
+      return {};
+  }
+}
+
 }  // namespace ts::gui

@@ -2,7 +2,8 @@
 // their change, KernelDiffModel the per-kernel time per step. Changes for the worse are red,
 // for the better green. Shares change by percentage points ("-21.1 pp", no relative change), a
 // figure a run does not have (samples/s without a batch size) reads "n/a", money reads at a
-// scale where it shows cents ("Idle cost per 1 M steps").
+// scale where it shows cents ("Idle cost per 1 M steps"). LeverDiffModel lists every lever of
+// either run as `trainscope diff` does: gone in B, new in B, or A's and B's projection.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -73,6 +74,30 @@ class KernelDiffModel : public QAbstractTableModel {
 
  private:
   std::vector<analysis::KernelDelta> kernels_;
+};
+
+// Every lever of either run (RunDiff::levers, by the larger saving): its projection in A and in
+// B (speed-up, step time after, device time and money saved over the run), and what changed:
+// "gone in B" (green: B no longer needs it), "new in B" (red), or the speed-up it still
+// promises, less in B being better.
+class LeverDiffModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Columns { Title, InA, InB, Change, SavedA, SavedB, Confidence, ColumnCount };
+  enum Roles { LeverDiffSortRole = SortRole };
+
+  using QAbstractTableModel::QAbstractTableModel;
+  void set_levers(std::vector<analysis::LeverDelta> levers, const std::string& currency = "$");
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+ private:
+  std::vector<analysis::LeverDelta> levers_;
+  std::string currency_ = "$";
 };
 
 }  // namespace ts::gui

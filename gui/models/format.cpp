@@ -69,10 +69,14 @@ QString format_compact(double v) {
   return QString::number(v, 'g', 3) + QLatin1String(suffix[i]);
 }
 
-QString format_counter(double v, const QString& counter_name) {
+bool is_bytes_counter(const QString& counter_name) {
   static const QRegularExpression bytes(QStringLiteral("bytes|memory|\\bmem\\b|allocated|reserved"),
                                         QRegularExpression::CaseInsensitiveOption);
-  return bytes.match(counter_name).hasMatch() ? format_bytes(v) : format_compact(v);
+  return bytes.match(counter_name).hasMatch();
+}
+
+QString format_counter(double v, const QString& counter_name) {
+  return is_bytes_counter(counter_name) ? format_bytes(v) : format_compact(v);
 }
 
 }  // namespace ts::gui

@@ -23,5 +23,7 @@ QString format_compact(double v);  // "812", "1.98 k", "1.98 M", "2.5 G": counte
 // A counter's value in the unit its name implies: bytes for memory counters ("GPU memory
 // allocated", "mklcpu memory allocated", "... bytes" -> "1.5 MiB"), else format_compact.
 QString format_counter(double v, const QString& counter_name);
+// Whether a counter's name says it counts bytes (memory, "... bytes"): format_counter's test.
+bool is_bytes_counter(const QString& counter_name);
 
 }  // namespace ts::gui

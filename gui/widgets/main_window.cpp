@@ -36,6 +36,7 @@ MainWindow::MainWindow(QWidget* parent)
       pipeline_(new PipelinePage(this)),
       steps_(new StepsPage(this)),
       compare_(new ComparePage(this)),
+      ranks_(new RanksPage(this)),
       live_(new LiveReloader(this)) {
   tabs_->setDocumentMode(true);
   tabs_->addTab(overview_, tr("Overview"));
@@ -44,6 +45,7 @@ MainWindow::MainWindow(QWidget* parent)
   tabs_->addTab(pipeline_, tr("Pipeline"));
   tabs_->addTab(steps_, tr("Steps"));
   tabs_->addTab(compare_, tr("Compare"));
+  tabs_->addTab(ranks_, tr("Ranks"));
   setCentralWidget(tabs_);
   setAcceptDrops(true);
   setWindowTitle(QStringLiteral("trainscope"));
@@ -53,6 +55,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(overview_, &OverviewPage::stepActivated, this, &MainWindow::open_step);
   connect(steps_, &StepsPage::stepActivated, this, &MainWindow::open_step);
   connect(kernels_, &KernelsPage::kernelActivated, this, &MainWindow::open_kernel);
+  connect(ranks_, &RanksPage::cellActivated, this, &MainWindow::open_rank_steps);
   connect(compare_, &ComparePage::openRequested, this, &MainWindow::compare_dialog);
   connect(compare_, &ComparePage::failed, this,
           [this](const QString& m) { error_box(tr("Cannot compare"), m); });
@@ -64,6 +67,7 @@ MainWindow::~MainWindow() {
   overview_->set_session(nullptr);
   timeline_->set_session(nullptr);
   compare_->set_session(nullptr);
+  ranks_->set_report(nullptr, nullptr);
 }
 
 void MainWindow::build_menus() {
@@ -166,6 +170,14 @@ void MainWindow::report_ready() {
   kernels_->set_report(r);
   pipeline_->set_report(r);
   steps_->set_steps(session_ ? session_->step_figures() : nullptr);
+  ranks_->set_report(r, session_ ? session_->step_figures() : nullptr);
+  // The Ranks tab only for a job of several ranks.
+  tabs_->setTabVisible(static_cast<int>(View::ranks), r && r->ranks.size() >= 2);
+}
+
+void MainWindow::open_rank_steps(std::int64_t process, std::int64_t start_ns, std::int64_t end_ns) {
+  show_view(View::timeline);
+  timeline_->view()->show_process_range(process, start_ns, end_ns);
 }
 
 void MainWindow::reload_live() {

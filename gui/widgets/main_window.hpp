@@ -15,6 +15,7 @@
 #include "gui/widgets/compare/compare_page.hpp"
 #include "gui/widgets/live_reloader.hpp"
 #include "gui/widgets/overview/overview_page.hpp"
+#include "gui/widgets/ranks/ranks_page.hpp"
 #include "gui/widgets/tables/kernels_page.hpp"
 #include "gui/widgets/tables/pipeline_page.hpp"
 #include "gui/widgets/tables/steps_page.hpp"
@@ -28,7 +29,7 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  enum class View { overview, timeline, kernels, pipeline, steps, compare };
+  enum class View { overview, timeline, kernels, pipeline, steps, compare, ranks };
 
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
@@ -48,6 +49,8 @@ class MainWindow : public QMainWindow {
   void open_step(std::int64_t step);
   // Opens the timeline on the instances of kernel `name` (from the Kernels table).
   void open_kernel(const QString& name);
+  // Opens [start_ns, end_ns) of one rank (process) in the timeline, its lanes unfolded.
+  void open_rank_steps(std::int64_t process, std::int64_t start_ns, std::int64_t end_ns);
 
   OverviewPage* overview() const { return overview_; }
   TimelinePage* timeline() const { return timeline_; }
@@ -55,6 +58,7 @@ class MainWindow : public QMainWindow {
   PipelinePage* pipeline() const { return pipeline_; }
   StepsPage* steps() const { return steps_; }
   ComparePage* compare() const { return compare_; }
+  RanksPage* ranks() const { return ranks_; }
   LiveReloader* live() const { return live_; }
   // What the live reloads read; null while no reload of a capture still running has been made.
   const LiveFollower* follower() const { return follower_.get(); }
@@ -88,6 +92,7 @@ class MainWindow : public QMainWindow {
   PipelinePage* pipeline_;
   StepsPage* steps_;
   ComparePage* compare_;
+  RanksPage* ranks_;
   LiveReloader* live_;
   QMenu* recent_menu_ = nullptr;
   bool interactive_ = true;

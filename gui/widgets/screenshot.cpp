@@ -14,7 +14,8 @@ namespace {
 const std::pair<const char*, MainWindow::View> kViews[] = {
     {"overview", MainWindow::View::overview}, {"timeline", MainWindow::View::timeline},
     {"kernels", MainWindow::View::kernels},   {"pipeline", MainWindow::View::pipeline},
-    {"steps", MainWindow::View::steps},       {"compare", MainWindow::View::compare}};
+    {"steps", MainWindow::View::steps},       {"compare", MainWindow::View::compare},
+    {"ranks", MainWindow::View::ranks}};
 
 void settle() {
   for (int i = 0; i < 5; ++i) QApplication::processEvents();

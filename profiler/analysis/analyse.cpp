@@ -389,8 +389,13 @@ Report analyse_with(const store::Reader& reader, const AnalysisOptions& options,
   analyse_ranks(r);
   r.what_if = what_if(r, options);
   r.recommendations = recommend(r, options);
-  r.levers =
-      levers(r, options, lever_facts(reader, group_track_table(reader, groups, trainers), r));
+  if (const auto occupancy =
+          parse_number<double>(reader.meta(meta_key::kKernelsAchievedOccupancyPct));
+      occupancy && *occupancy >= 0 && *occupancy <= 100)  // NaN and nonsense: not a figure
+    r.achieved_occupancy_pct = *occupancy;
+  const LeverFacts facts = lever_facts(reader, group_track_table(reader, groups, trainers), r);
+  communication_overlap(facts, r);
+  r.levers = levers(r, options, facts);
   return r;
 }
 

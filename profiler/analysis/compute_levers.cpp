@@ -49,29 +49,54 @@ bool low_precision_kernel(std::string_view lowered) {
   return any_of(lowered, kParts);
 }
 
-// Whether the device has faster fp16/bf16 math than fp32: true, false, or unknown.
+// Whether the device has faster fp16/bf16 math than fp32: true, false, or unknown, and why.
 enum class Fp16 { faster, not_faster, unknown };
+struct DeviceFp16 {
+  Fp16 verdict = Fp16::unknown;
+  std::string why;  // "compute capability 7.0: Tensor Cores", "PoCL on a CPU", ...
+};
 
-Fp16 device_fp16(const Report& r, const LeverFacts& f) {
-  if (r.backend == "cpu") return Fp16::not_faster;
+std::string device_named(const Report& r, const LeverFacts& f) {
+  const std::string& name = !f.gpu_name.empty() ? f.gpu_name : r.device_name;
+  return name.empty() ? std::string() : " (" + name + ")";
+}
+
+// The device's own word first: Kineto's compute capability (>= 7: Tensor Cores) and OpenCL's
+// cl_khr_fp16; then, for traces without it, the device's name and the kernels' architecture.
+DeviceFp16 device_fp16(const Report& r, const LeverFacts& f) {
+  if (r.backend == "cpu") return {Fp16::not_faster, "the CPU backend computes in f32"};
   const std::string platform = lower(f.opencl_platform);
   if (platform.find("portable computing language") != std::string::npos ||
       platform.find("pocl") != std::string::npos || lower(f.opencl_type) == "cpu")
-    return Fp16::not_faster;
+    return {Fp16::not_faster, "PoCL runs on the CPU, whose f16 math is no faster than f32"};
+  if (f.compute_major > 0) {
+    const std::string cc =
+        fmt::printf("compute capability %d.%d", f.compute_major, f.compute_minor) +
+        device_named(r, f);
+    return f.compute_major >= 7 ? DeviceFp16{Fp16::faster, cc + ": Tensor Cores"}
+                                : DeviceFp16{Fp16::not_faster, cc + ": no Tensor Cores"};
+  }
+  if (f.opencl_fp16)
+    return *f.opencl_fp16
+               ? DeviceFp16{Fp16::faster, "the OpenCL device" + device_named(r, f) +
+                                              " has f16 arithmetic (cl_khr_fp16)"}
+               : DeviceFp16{Fp16::not_faster, "the OpenCL device" + device_named(r, f) +
+                                                  " has no f16 arithmetic (no cl_khr_fp16)"};
   const std::string device = lower(r.device_name);
   constexpr std::array<std::string_view, 14> kFaster = {"v100", "t4",      "a100", "h100", "h200",
                                                         "a10",  "a30",     "a40",  "l4",   "l40",
                                                         "rtx",  "titan v", "mi2",  "tpu"};
-  if (any_of(device, kFaster)) return Fp16::faster;
+  if (any_of(device, kFaster)) return {Fp16::faster, "the device" + device_named(r, f)};
   constexpr std::array<std::string_view, 4> kNotFaster = {"p100", "k80", "p4", "m60"};
-  if (any_of(device, kNotFaster)) return Fp16::not_faster;
+  if (any_of(device, kNotFaster)) return {Fp16::not_faster, "the device" + device_named(r, f)};
   // Kernels built for Volta or later name their architecture.
   for (const KernelStat& k : r.kernels) {
     constexpr std::array<std::string_view, 7> kArch = {"volta_", "turing_", "ampere_", "hopper_",
                                                        "sm70",   "sm80",    "sm90"};
-    if (any_of(lower(k.name), kArch)) return Fp16::faster;
+    if (any_of(lower(k.name), kArch))
+      return {Fp16::faster, "kernels built for Volta or later (" + k.name + ")"};
   }
-  return Fp16::unknown;
+  return {};
 }
 
 struct KernelShares {
@@ -104,6 +129,11 @@ bool precision_on(const LeverFacts& f, const KernelShares& s) {
 
 }  // namespace
 
+bool optimizer_host_region(const HostRegion& h) {
+  return h.category == trace::Category::optimizer || h.name.rfind("Optimizer.step", 0) == 0 ||
+         lower(h.name).find("optimizer") != std::string::npos;
+}
+
 std::optional<Lever> optimizer(const Report& r, const AnalysisOptions& o, const LeverFacts& f) {
   const KernelShares s = kernel_shares(r);
   const double kernels = per_step(r, s.optimizer);
@@ -111,8 +141,7 @@ std::optional<Lever> optimizer(const Report& r, const AnalysisOptions& o, const 
   // What the optimizer holds up: its kernels, and the host time the device idles under it.
   double idle_under = 0;
   for (const HostRegion& h : f.host_regions_in_idle)
-    if (h.category == trace::Category::optimizer || h.name.rfind("Optimizer.step", 0) == 0)
-      idle_under += h.ns_per_step;
+    if (optimizer_host_region(h)) idle_under += h.ns_per_step;
   const double critical = r.device.has_device ? idle_under + kernels : host;
   const double share = step_pct(r, std::max(host, kernels));
   if (share < kOptimizerPct || critical <= 0) return std::nullopt;
@@ -127,12 +156,16 @@ std::optional<Lever> optimizer(const Report& r, const AnalysisOptions& o, const 
     text += std::string(host > 0 ? ", " : " (") +
             fmt::duration(static_cast<std::int64_t>(kernels)) + " per step in update kernels";
   text += (host > 0 || kernels > 0) ? ")" : "";
-  if (idle_under > 0)
+  if (idle_under > 0 && r.device.has_device)
     text += ", the device idle " + fmt::duration(static_cast<std::int64_t>(idle_under)) +
             " per step under it";
   l.evidence.push_back(text + ".");
-  for (const HostRegion& h : f.host_regions_in_idle)
-    if (h.name.rfind("Optimizer.step", 0) == 0) l.points_at.push_back(h.name);
+  for (const auto* list : {&f.host_regions_in_idle, &f.host_in_idle})
+    for (const HostRegion& h : *list)
+      if (optimizer_host_region(h) &&
+          std::find(l.points_at.begin(), l.points_at.end(), h.name) == l.points_at.end() &&
+          l.points_at.size() < 3)
+        l.points_at.push_back(h.name);
   for (const KernelStat& k : r.kernels)
     if (optimizer_kernel(lower(k.name)) && l.points_at.size() < 4) l.points_at.push_back(k.name);
   if (s.foreach) l.already_on.push_back("a foreach optimizer (multi_tensor_apply kernels)");
@@ -172,22 +205,20 @@ std::optional<Lever> optimizer(const Report& r, const AnalysisOptions& o, const 
 
 std::string precision_cannot_help(const Report& r, const LeverFacts& f) {
   const KernelShares s = kernel_shares(r);
-  if (s.all <= 0 || precision_on(f, s) || device_fp16(r, f) != Fp16::not_faster) return "";
+  const DeviceFp16 fp16 = device_fp16(r, f);
+  if (s.all <= 0 || precision_on(f, s) || fp16.verdict != Fp16::not_faster) return "";
   const double share = 100.0 * static_cast<double>(s.matmul) / static_cast<double>(s.all);
   if (share < kLowPrecisionPct) return "";
   return "Mixed precision cannot help here: matrix products are " + fmt::pct(share) +
-         " of kernel time, but " +
-         (r.backend == "cpu"
-              ? std::string("the CPU backend")
-              : "this device (" + (r.device_name.empty() ? f.opencl_platform : r.device_name) +
-                    ")") +
-         " has no faster f16 math, and the conversions would cost time.";
+         " of kernel time, but this device has no faster f16 math (" + fp16.why +
+         "), and the conversions would cost time.";
 }
 
 std::optional<Lever> mixed_precision(const Report& r, const AnalysisOptions& o,
                                      const LeverFacts& f) {
   const KernelShares s = kernel_shares(r);
-  const Fp16 fp16 = device_fp16(r, f);
+  const DeviceFp16 device = device_fp16(r, f);
+  const Fp16 fp16 = device.verdict;
   const double conversion = f.conversion_ns_per_step;
   if (precision_on(f, s)) {
     // On: the lever is its cost, where the conversions take a share of the step.
@@ -200,7 +231,8 @@ std::optional<Lever> mixed_precision(const Report& r, const AnalysisOptions& o,
                          fmt::pct(step_pct(r, conversion)) + " of step time (" +
                          fmt::duration(static_cast<std::int64_t>(conversion)) + " per step).");
     if (fp16 == Fp16::not_faster) {
-      l.evidence.push_back("This device has no faster f16 math: the conversions buy nothing.");
+      l.evidence.push_back("This device has no faster f16 math (" + device.why +
+                           "): the conversions buy nothing.");
       l.fix.push_back(framework(r) == Framework::trainscope ? "--precision fp32"
                                                             : "train in fp32 on this device");
     } else {
@@ -217,15 +249,13 @@ std::optional<Lever> mixed_precision(const Report& r, const AnalysisOptions& o,
                  "matrix products and convolutions in f16/bf16 run at several times fp32's rate "
                  "on Tensor Cores; half of their time saved is what automatic mixed precision "
                  "typically gives end to end");
-  l.evidence.push_back(
-      "Matrix products and convolutions are " + fmt::pct(share) +
-      " of kernel time, all in fp32 (no Tensor Core or f16 kernel names)" +
-      (fp16 == Fp16::faster
-           ? " on a device with faster f16/bf16 math" +
-                 (r.device_name.empty() ? std::string() : " (" + r.device_name + ")")
-           : std::string(" (whether this device has faster f16 math is not in "
-                         "the trace)")) +
-      ".");
+  l.evidence.push_back("Matrix products and convolutions are " + fmt::pct(share) +
+                       " of kernel time, all in fp32 (no Tensor Core or f16 kernel names)" +
+                       (fp16 == Fp16::faster
+                            ? " on a device with faster f16/bf16 math (" + device.why + ")"
+                            : std::string(" (whether this device has faster f16 math is not in "
+                                          "the trace)")) +
+                       ".");
   if (!s.matmul_top.empty()) l.points_at.push_back(s.matmul_top);
   switch (framework(r)) {
     case Framework::pytorch:
@@ -251,7 +281,12 @@ std::optional<Lever> mixed_precision(const Report& r, const AnalysisOptions& o,
 std::optional<Lever> model_kernels(const Report& r, const AnalysisOptions& o, const LeverFacts& f) {
   if (r.kernels.empty() || r.breakdown[Part::device_compute] <= 0) return std::nullopt;
   const double compute = per_step(r, r.breakdown[Part::device_compute]);
-  const KernelStat& top = r.kernels.front();
+  // The model's kernels: collectives are the distribution lever's.
+  std::vector<const KernelStat*> model;
+  for (const KernelStat& k : r.kernels)
+    if (!collective_kernel(k.name)) model.push_back(&k);
+  if (model.empty()) return std::nullopt;
+  const KernelStat& top = *model.front();
   Lever l = make(r, o, "model_kernels", "Model and kernels",
                  std::min(per_step(r, top.total_ns) / 2, compute), "heuristic",
                  "if the top kernel ran twice as fast (a better algorithm or shape, a tuned or "
@@ -259,14 +294,23 @@ std::optional<Lever> model_kernels(const Report& r, const AnalysisOptions& o, co
   l.evidence.push_back("Device compute is " + fmt::pct(step_pct(r, compute)) + " of step time (" +
                        fmt::duration(static_cast<std::int64_t>(compute)) + " per step).");
   std::string text = "Top kernels: ";
-  for (std::size_t i = 0; i < r.kernels.size() && i < 3; ++i) {
-    const KernelStat& k = r.kernels[i];
+  for (std::size_t i = 0; i < model.size() && i < 3; ++i) {
+    const KernelStat& k = *model[i];
     text += (i > 0 ? "; " : "") + k.name + " " + fmt::pct(k.share_pct) + " (" +
             fmt::count(k.count) + " × " + fmt::duration(k.mean_ns) + ")";
     l.points_at.push_back(k.name);
   }
   l.evidence.push_back(text + ".");
+  if (r.achieved_occupancy_pct)
+    l.evidence.push_back("Kernels reach " + fmt::pct(*r.achieved_occupancy_pct) +
+                         " achieved occupancy, time-weighted" +
+                         (*r.achieved_occupancy_pct < kLowOccupancyPct
+                              ? ": most of the device's warps sit unused (small grids or "
+                                "blocks, or too many registers per thread)."
+                              : "."));
   if (const std::string no = precision_cannot_help(r, f); !no.empty()) l.evidence.push_back(no);
+  if (const std::string fit = batch_fit(r, f); !fit.empty() && !batch_memory(r, o, f))
+    l.evidence.push_back(fit);
   switch (framework(r)) {
     case Framework::pytorch:
       l.fix.push_back(
@@ -299,6 +343,27 @@ std::string memory_size(double bytes) {
 
 }  // namespace
 
+std::string batch_fit(const Report& r, const LeverFacts& f) {
+  if (f.peak_memory_bytes <= 0 || f.device_memory_bytes <= 0) return "";
+  const double used_pct = 100.0 * f.peak_memory_bytes / f.device_memory_bytes;
+  const double fits = kMemoryWarnPct / used_pct;
+  // Far past kMaxBatchFactor the proportional model says nothing useful: memory does not
+  // limit the batch, and the figure is stated as a floor.
+  const bool beyond = fits > kMaxBatchFactor;
+  const double factor = beyond ? kMaxBatchFactor : std::floor(fits * 10) / 10;
+  std::string fit = (beyond ? "more than " : "about ") + fmt::printf("%.1f", factor) +
+                    "x the batch would still fit";
+  if (r.batch)
+    fit += fmt::printf(beyond ? " (batch %lld -> over %lld: memory does not limit it)"
+                              : " (batch %lld -> about %lld)",
+                       static_cast<long long>(*r.batch),
+                       static_cast<long long>(static_cast<double>(*r.batch) * factor));
+  const std::string memory = f.memory_on_host ? "host memory" : "device memory";
+  return "Peak " + memory + " per step is " + memory_size(f.peak_memory_bytes) + " of " +
+         memory_size(f.device_memory_bytes) + " (" + fmt::pct(used_pct) + ", " + f.memory_track +
+         "): at " + fmt::pct(kMemoryWarnPct) + " of it, " + fit + ".";
+}
+
 // Peak device memory per step against the device's memory: the headroom a larger batch could use
 // while the device is underused, or a warning above kMemoryWarnPct.
 std::optional<Lever> batch_memory(const Report& r, const AnalysisOptions& o, const LeverFacts& f) {
@@ -307,9 +372,13 @@ std::optional<Lever> batch_memory(const Report& r, const AnalysisOptions& o, con
   const bool full = used_pct > kMemoryWarnPct;
   const bool busy_low = r.device.has_device && r.device.busy_pct < kBatchBusyPct;
   const bool short_kernels = f.short_kernel_pct >= kShortKernelsPct;
+  const bool low_occupancy =
+      r.achieved_occupancy_pct && *r.achieved_occupancy_pct < kLowOccupancyPct;
   // Peak memory taken to scale with the batch, up to kMemoryWarnPct of the device.
   const double fits = kMemoryWarnPct / used_pct;
-  if (!full && (fits < 2 || (!busy_low && !short_kernels))) return std::nullopt;
+  if (!full && (fits < 2 || (!busy_low && !short_kernels && !low_occupancy))) return std::nullopt;
+  const std::string memory = f.memory_on_host ? "host memory" : "device memory";
+  const std::string whose = f.memory_on_host ? "the host" : "the device";
   Lever l = make(r, o, "batch_memory", "Batch size and memory", 0, "modelled",
                  "peak device memory taken to grow in proportion to the batch size (activations "
                  "do, weights and optimizer state do not: the estimate errs low); the step time "
@@ -318,9 +387,9 @@ std::optional<Lever> batch_memory(const Report& r, const AnalysisOptions& o, con
                            memory_size(f.device_memory_bytes) + " (" + fmt::pct(used_pct) + ")";
   l.points_at.push_back(f.memory_track);
   if (full) {
-    l.evidence.push_back("Peak device memory per step is " + peak + ", above " +
-                         fmt::pct(kMemoryWarnPct) +
-                         " of the device: a larger batch will not fit, and allocator "
+    l.evidence.push_back("Peak " + memory + " per step is " + peak + ", above " +
+                         fmt::pct(kMemoryWarnPct) + " of " + whose +
+                         "'s: a larger batch will not fit, and allocator "
                          "fragmentation can run the job out of memory.");
     l.fix.push_back(framework(r) == Framework::pytorch
                         ? "keep the batch; to grow it, use activation checkpointing "
@@ -329,17 +398,20 @@ std::optional<Lever> batch_memory(const Report& r, const AnalysisOptions& o, con
                           "precision, recomputing activations)");
     return l;
   }
-  std::string why = "Peak device memory per step is " + peak + ", while the device is ";
-  if (busy_low) why += "busy " + fmt::pct(r.device.busy_pct) + " of step time";
-  if (busy_low && short_kernels) why += " and ";
-  if (short_kernels) why += fmt::pct(f.short_kernel_pct) + " of its kernels run under 10 µs";
-  l.evidence.push_back(why + ".");
-  const double factor = std::floor(fits * 10) / 10;
-  std::string fit = "about " + fmt::printf("%.1f", factor) + "x the batch would still fit";
-  if (r.batch)
-    fit += fmt::printf(" (batch %lld -> about %lld)", static_cast<long long>(*r.batch),
-                       static_cast<long long>(static_cast<double>(*r.batch) * factor));
-  l.evidence.push_back("At " + fmt::pct(kMemoryWarnPct) + " of device memory, " + fit + ".");
+  std::vector<std::string> underused;
+  if (busy_low)
+    underused.push_back("the device is busy " + fmt::pct(r.device.busy_pct) + " of step time");
+  if (short_kernels)
+    underused.push_back(fmt::pct(f.short_kernel_pct) + " of the kernels run under 10 µs");
+  if (low_occupancy)
+    underused.push_back("the kernels reach " + fmt::pct(*r.achieved_occupancy_pct) +
+                        " achieved occupancy, time-weighted");
+  std::string why;
+  for (std::size_t i = 0; i < underused.size(); ++i)
+    why += (i == 0 ? "" : i + 1 == underused.size() ? " and " : ", ") + underused[i];
+  why[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(why[0])));
+  l.evidence.push_back(why + ": a larger batch gives the device more work per kernel.");
+  l.evidence.push_back(batch_fit(r, f));
   switch (framework(r)) {
     case Framework::pytorch:
       l.fix.push_back("raise the DataLoader's batch_size (scale the learning rate with it)");

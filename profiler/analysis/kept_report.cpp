@@ -1,10 +1,12 @@
 #include "profiler/analysis/kept_report.hpp"
 
+#include <chrono>
 #include <cstdio>
 
 #include "profiler/analysis/report_codec.hpp"
 #include "profiler/store/analysis_table.hpp"
 #include "profiler/store/error.hpp"
+#include "profiler/store/events_checksum.hpp"
 
 namespace ts::analysis {
 
@@ -41,26 +43,78 @@ std::string trace_key(const store::Reader& reader, const AnalysisOptions& option
   return kept_report_key(options) + " events=" + std::to_string(first) + ":" + std::to_string(last);
 }
 
-// The report kept for `options`, whether or not it holds the gaps the caller needs; its steps
-// go to `sink` when there is one.
+void drop(KeptUse* use, std::string why) {
+  if (!use) return;
+  use->outcome = KeptUse::Outcome::dropped;
+  use->why = std::move(why);
+}
+
+// Whether the trace keeps any part under `key`.
+bool keeps_parts(const store::Reader& reader, const std::string& key) {
+  bool any = false;
+  reader.kept_analysis(key, [&](std::string_view, std::uint64_t) { return !(any = true); });
+  return any;
+}
+
+// The report kept for `options` when its seal holds (kept_report.hpp), whether or not it holds
+// the gaps the caller needs; its steps go to `sink` when there is one. `use` says why not.
 std::optional<Report> decode_kept(const store::Reader& reader, const AnalysisOptions& options,
-                                  StepSink* sink = nullptr) {
+                                  StepSink* sink, KeptUse* use) {
   ReportDecoder decoder;
   if (sink) decoder.set_step_sink([sink](std::vector<StepSummary>& steps) { sink->take(steps); });
   try {
     const std::string key = trace_key(reader, options);
-    std::size_t index = 0;
-    if (!reader.kept_analysis(key, [&](std::string_view part, std::uint64_t all_bytes) {
-          if (sink && index > 0) sink->kept_part(key, index, part);  // part 0 is the head
-          ++index;
-          return decoder.add(part, all_bytes);
-        }))
+    const std::optional<std::string> sealed = reader.kept_analysis_seal(key);
+    const std::optional<store::KeptSeal> seal = sealed ? store::decode_seal(*sealed) : std::nullopt;
+    if (!seal) {
+      if (keeps_parts(reader, key)) drop(use, "the analysis kept in the trace has no valid seal");
       return std::nullopt;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const std::optional<store::EventsChecksum> events = store::events_checksum(reader.path());
+    if (use) {
+      use->check_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      use->checked_bytes = events ? events->bytes : 0;
+    }
+    if (!events) {
+      drop(use, "the trace's stored pages could not be checked against the kept analysis");
+      return std::nullopt;
+    }
+    if (events->checksum != seal->events) {
+      drop(use,
+           "the events are not those the analysis kept in the trace was made from (edited "
+           "since, or the analysis copied from another trace)");
+      return std::nullopt;
+    }
+    store::SealHash parts(events->checksum, key);
+    std::size_t index = 0;
+    const bool read = reader.kept_analysis(key, [&](std::string_view part, std::uint64_t all) {
+      parts.part(part);
+      if (sink && index > 0) sink->kept_part(key, index, part);  // part 0 is the head
+      ++index;
+      return decoder.add(part, all);
+    });
+    if (read && parts.digest() != seal->parts) {
+      drop(use,
+           "the analysis kept in the trace is not the one sealed with its events (copied "
+           "from another trace or altered)");
+      return std::nullopt;
+    }
+    if (!read) {
+      drop(use, "the analysis kept in the trace does not decode");
+      return std::nullopt;
+    }
   } catch (const store::Error&) {
     return std::nullopt;  // the analysis reads the file again and names what is wrong with it
   }
   std::optional<Report> report = decoder.finish();
-  if (report) report->file = reader.path();
+  if (!report) {
+    drop(use, "the analysis kept in the trace does not decode");
+    return std::nullopt;
+  }
+  report->file = reader.path();
+  if (use) use->outcome = KeptUse::Outcome::reused;
   return report;
 }
 
@@ -71,7 +125,7 @@ bool lacks_gaps(const Report& report, const AnalysisOptions& options) {
 }  // namespace
 
 std::optional<Report> kept_report(const store::Reader& reader, const AnalysisOptions& options) {
-  std::optional<Report> report = decode_kept(reader, options);
+  std::optional<Report> report = decode_kept(reader, options, nullptr, nullptr);
   if (report && lacks_gaps(*report, options)) return std::nullopt;
   return report;
 }
@@ -86,15 +140,22 @@ bool keep_report(const store::Reader& reader, const Report& report,
 namespace {
 
 Report reuse_or_analyse(const store::Reader& reader, const AnalysisOptions& options,
-                        std::int64_t keep_from_events, StepSink* sink) {
-  std::optional<Report> kept = decode_kept(reader, options, sink);
+                        std::int64_t keep_from_events, StepSink* sink, KeptUse* use) {
+  KeptUse local;
+  KeptUse& how = use ? *use : local;
+  how = KeptUse{};
+  std::optional<Report> kept = decode_kept(reader, options, sink, &how);
   if (kept && !lacks_gaps(*kept, options)) return std::move(*kept);
+  if (kept) how = KeptUse{};  // kept without the gaps asked for: analysed, as when none is kept
   if (sink) sink->discard();
   Report report = analyse(reader, options);
   // A kept report without the gaps asked for stays: keeping this one would only write it again.
-  if (!kept && report.events >= keep_from_events && !reader.staged_events_indexed() &&
-      !reader.snapshot())
-    keep_report(reader, report, options);
+  const bool keeps = !kept && report.events >= keep_from_events &&
+                     !reader.staged_events_indexed() && !reader.snapshot() &&
+                     keep_report(reader, report, options);
+  // One that failed its check and was not replaced goes (where the file can be written).
+  if (!keeps && how.outcome == KeptUse::Outcome::dropped)
+    store::forget_kept_analysis(reader.path(), trace_key(reader, options));
   if (sink) {
     sink->take(report.per_step);
     report.per_step = {};
@@ -105,13 +166,33 @@ Report reuse_or_analyse(const store::Reader& reader, const AnalysisOptions& opti
 }  // namespace
 
 Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& options,
-                        std::int64_t keep_from_events) {
-  return reuse_or_analyse(reader, options, keep_from_events, nullptr);
+                        std::int64_t keep_from_events, KeptUse* use) {
+  return reuse_or_analyse(reader, options, keep_from_events, nullptr, use);
 }
 
 Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& options,
-                        StepSink& steps, std::int64_t keep_from_events) {
-  return reuse_or_analyse(reader, options, keep_from_events, &steps);
+                        StepSink& steps, std::int64_t keep_from_events, KeptUse* use) {
+  return reuse_or_analyse(reader, options, keep_from_events, &steps, use);
+}
+
+std::string KeptUse::line() const {
+  switch (outcome) {
+    case Outcome::none:
+      return {};
+    case Outcome::reused: {
+      const bool gb = checked_bytes >= 1'000'000'000;
+      char buf[160];
+      std::snprintf(buf, sizeof buf,
+                    "analysis kept in the trace, events unchanged (%.*f %s of pages checked in "
+                    "%.2f s)",
+                    gb ? 2 : 1, static_cast<double>(checked_bytes) / (gb ? 1e9 : 1e6),
+                    gb ? "GB" : "MB", check_seconds);
+      return buf;
+    }
+    case Outcome::dropped:
+      return "analysed afresh: " + why;
+  }
+  return {};
 }
 
 }  // namespace ts::analysis

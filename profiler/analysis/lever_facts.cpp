@@ -1,7 +1,10 @@
 #include "profiler/analysis/lever_facts.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <iterator>
+#include <limits>
 #include <map>
 #include <string_view>
 
@@ -61,6 +64,11 @@ struct HostEvent {
   Category category = Category::other;
 };
 
+bool input_or_collective(Category c) {
+  return c == Category::input_wait || c == Category::input_read || c == Category::input_decode ||
+         c == Category::input_map || c == Category::input_batch || c == Category::collective;
+}
+
 // Our engine's optimizer zones, PyTorch's `Optimizer.step#Adam.step` annotations.
 bool optimizer_region(const HostEvent& h) {
   return h.category == Category::optimizer || h.name.rfind("Optimizer.step", 0) == 0;
@@ -108,34 +116,96 @@ void attribute_gap(std::int64_t g0, std::int64_t g1, const std::vector<const Hos
   }
 }
 
-// The peak of the "GPU <d> memory allocated" counters over the sampled steps, and the memory of
-// the device that holds it.
+// The peak of the memory counters over the sampled steps (each step counting the value it starts
+// with: a counter is sampled only when it changes), on the counter that fills its memory most
+// (or, where no counter's memory is known, the largest), and that memory.
 void memory_peak(const store::Reader& reader, const std::vector<const StepSummary*>& steps,
                  LeverFacts& f) {
-  static constexpr std::string_view kPrefix = "GPU ", kSuffix = " memory allocated";
+  std::int64_t last_end = INT64_MIN;
+  for (const StepSummary* s : steps) last_end = std::max(last_end, sat_add(s->start_ns, s->dur_ns));
+  double best_fill = -1;
   for (const store::Track& t : reader.tracks()) {
-    const std::string_view name = t.name;
-    if (t.kind != trace::TrackKind::counter || name.size() <= kPrefix.size() + kSuffix.size() ||
-        !name.starts_with(kPrefix) || !name.ends_with(kSuffix))
-      continue;
+    bool host = false;
+    const std::optional<std::string> key = memory_counter_capacity_key(t.name, &host);
+    if (t.kind != trace::TrackKind::counter || !key) continue;
+    const std::vector<store::CounterSample> samples =
+        reader.counter(t.id, std::numeric_limits<std::int64_t>::min(), last_end);
+    const auto before = [](const store::CounterSample& c, std::int64_t t) { return c.ts_ns < t; };
     double peak = 0;
-    for (const StepSummary* s : steps)
-      for (const store::CounterSample& c :
-           reader.counter(t.id, s->start_ns, sat_add(s->start_ns, s->dur_ns)))
-        peak = std::max(peak, c.value);
-    if (peak <= f.peak_memory_bytes) continue;
+    const auto take = [&peak](double v) {
+      if (std::isfinite(v)) peak = std::max(peak, v);  // a damaged file's NaN or inf: ignored
+    };
+    for (const StepSummary* s : steps) {
+      auto it = std::lower_bound(samples.begin(), samples.end(), s->start_ns, before);
+      if (it != samples.begin()) take(std::prev(it)->value);
+      const std::int64_t end = sat_add(s->start_ns, s->dur_ns);
+      for (; it != samples.end() && it->ts_ns < end; ++it) take(it->value);
+    }
+    if (peak <= 0) continue;
+    const std::optional<std::string> total = reader.meta(*key);
+    double capacity = total ? std::strtod(total->c_str(), nullptr) : 0;
+    if (!std::isfinite(capacity)) capacity = 0;
+    // Counters whose memory is known rank by how full it is, above every one whose is not.
+    const double fill = capacity > 0 ? 1 + peak / capacity : peak / (peak + 1);
+    if (fill <= best_fill) continue;
+    best_fill = fill;
     f.peak_memory_bytes = peak;
-    f.memory_track = std::string(name);
-    const std::string_view device =
-        name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
-    const std::optional<std::string> total =
-        reader.meta(std::string(meta_key::kDeviceGpuPrefix) + std::string(device) +
-                    meta_key::kDeviceGpuTotalMemorySuffix);
-    f.device_memory_bytes = total ? std::strtod(total->c_str(), nullptr) : 0;
+    f.device_memory_bytes = capacity > 0 ? capacity : 0;
+    f.memory_track = t.name;
+    f.memory_on_host = host;
+  }
+}
+
+// The highest compute capability among the trace's GPUs (meta device.gpu.<d>.compute_major).
+void gpu_capability(const store::Reader& reader, LeverFacts& f) {
+  const std::string_view prefix = meta_key::kDeviceGpuPrefix;
+  const std::string_view suffix = meta_key::kDeviceGpuComputeMajorSuffix;
+  for (const auto& [key, value] : reader.meta()) {
+    if (!key.starts_with(prefix) || !key.ends_with(suffix) ||
+        key.size() <= prefix.size() + suffix.size())
+      continue;
+    const int major = std::atoi(value.c_str());
+    if (major <= f.compute_major) continue;
+    const std::string device = key.substr(0, key.size() - suffix.size());
+    f.compute_major = major;
+    f.compute_minor = std::atoi(
+        reader.meta(device + meta_key::kDeviceGpuComputeMinorSuffix).value_or("0").c_str());
+    f.gpu_name = reader.meta(device + meta_key::kDeviceGpuNameSuffix).value_or("");
   }
 }
 
 }  // namespace
+
+std::optional<std::string> memory_counter_capacity_key(std::string_view name, bool* host) {
+  static constexpr std::string_view kAllocated = " memory allocated", kGpu = "GPU ",
+                                    kTfGpu = "GPU_", kOpencl = "device memory ";
+  const auto gpu_key = [&](std::string_view id) -> std::optional<std::string> {
+    *host = false;
+    return std::string(meta_key::kDeviceGpuPrefix) + std::string(id) +
+           meta_key::kDeviceGpuTotalMemorySuffix;
+  };
+  if (name.starts_with(kOpencl) && name.size() > kOpencl.size()) {
+    *host = false;
+    return std::string(meta_key::kDeviceOpenclGlobalMemoryBytes);
+  }
+  if (name == kHostTensorMemoryTrack) {
+    *host = true;
+    return std::string(meta_key::kHostMemoryBytes);
+  }
+  if (!name.ends_with(kAllocated) || name.size() == kAllocated.size()) return std::nullopt;
+  const std::string_view owner = name.substr(0, name.size() - kAllocated.size());
+  if (owner.starts_with(kGpu) && owner.size() > kGpu.size())
+    return gpu_key(owner.substr(kGpu.size()));  // Kineto: "GPU 0"
+  if (owner.starts_with(kTfGpu)) {              // TensorFlow's GPU allocator: "GPU_0_bfc"
+    const std::string_view rest = owner.substr(kTfGpu.size());
+    const std::string_view id = rest.substr(0, rest.find('_'));
+    if (!id.empty() &&
+        std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return gpu_key(id);
+  }
+  *host = true;  // "CPU memory allocated" (Kineto), TensorFlow's mklcpu, cpu, cuda_host_bfc
+  return std::string(meta_key::kHostMemoryBytes);
+}
 
 LeverFacts lever_facts(const store::Reader& reader, const TrackTable& tracks, const Report& r) {
   LeverFacts f;
@@ -143,6 +213,12 @@ LeverFacts lever_facts(const store::Reader& reader, const TrackTable& tracks, co
   f.optimizer = reader.meta("engine.optimizer").value_or("");
   f.opencl_platform = reader.meta(meta_key::kDeviceOpenclPlatform).value_or("");
   f.opencl_type = reader.meta(meta_key::kDeviceOpenclType).value_or("");
+  if (const std::optional<std::string> fp16 = reader.meta(meta_key::kDeviceOpenclFp16))
+    f.opencl_fp16 = *fp16 == "yes";
+  gpu_capability(reader, f);
+  const std::size_t ranks = std::max<std::size_t>(1, r.ranks.size());
+  std::vector<double> collective_ns(ranks, 0), overlapped_ns(ranks, 0);
+  IntervalSet collective_set, compute_set, both;
   const std::vector<const StepSummary*> steps = sample_steps(r);
   NameTimes per_name, per_region;
   double covered = 0, optimizer = 0, conversion = 0;
@@ -150,7 +226,7 @@ LeverFacts lever_facts(const store::Reader& reader, const TrackTable& tracks, co
   for (const StepSummary* s : steps) {
     const std::int64_t t0 = s->start_ns, t1 = sat_add(s->start_ns, s->dur_ns);
     const std::vector<store::Event> events = reader.events(t0, t1);
-    std::vector<Interval> device;
+    std::vector<Interval> device, collectives, computes;
     std::vector<HostEvent> host;
     for (const store::Event& e : events) {
       if (tracks.role(e.track) == TrackRole::ignored || tracks.group(e.track) != s->rank_index)
@@ -165,6 +241,8 @@ LeverFacts lever_facts(const store::Reader& reader, const TrackTable& tracks, co
       const bool conv = conversion_event(name);
       if (tracks.role(e.track) == TrackRole::device) {
         device.push_back({e.start_ns, e.end_ns()});
+        if (e.category == Category::collective) collectives.push_back({e.start_ns, e.end_ns()});
+        if (e.category == Category::kernel) computes.push_back({e.start_ns, e.end_ns()});
         if (e.category == Category::kernel && e.start_ns >= t0) {
           ++kernels;
           if (e.dur_ns < kShortKernelNs) ++short_kernels;
@@ -183,8 +261,20 @@ LeverFacts lever_facts(const store::Reader& reader, const TrackTable& tracks, co
       if (h.end > from) optimizer += static_cast<double>(h.end - from);
       opt_end = std::max(opt_end, h.end);
     }
-    if (!r.device.has_device) continue;
-    // Device-idle gaps of the step, each attributed to the host events open during it.
+    // Communication-computation overlap: the collective kernels' time with a compute kernel.
+    if (!collectives.empty()) {
+      const Interval window{t0, t1};
+      normalise(collectives);
+      normalise(computes);
+      clip(collectives, window, collective_set);
+      clip(computes, window, compute_set);
+      intersect(collective_set, compute_set, both);
+      const auto rank = static_cast<std::size_t>(std::max(0, s->rank_index)) % ranks;
+      collective_ns[rank] += static_cast<double>(total_length(collective_set));
+      overlapped_ns[rank] += static_cast<double>(total_length(both));
+    }
+    // Device-idle gaps of the step, each attributed to the host events open during it. Without
+    // a device the whole step is one: what the host ran, by name, is then where the step went.
     const std::vector<Interval> busy = busy_intervals(std::move(device), t0, t1);
     std::vector<Interval> gaps;
     std::int64_t at = t0;
@@ -193,6 +283,15 @@ LeverFacts lever_facts(const store::Reader& reader, const TrackTable& tracks, co
       at = std::max(at, b.end);
     }
     if (at < t1) gaps.push_back({at, t1});
+    if (!r.device.has_device) {
+      // A step without a device: its input and collective time have levers of their own.
+      IntervalSet elsewhere, rest;
+      for (const HostEvent& h : host)
+        if (input_or_collective(h.category)) elsewhere.push_back({h.start, h.end});
+      normalise(elsewhere);
+      subtract(gaps, elsewhere, rest);
+      gaps.swap(rest);
+    }
     std::vector<const HostEvent*> open;
     std::size_t next = 0;  // host events are in start order (Reader::events)
     for (const Interval& g : gaps) {
@@ -203,6 +302,15 @@ LeverFacts lever_facts(const store::Reader& reader, const TrackTable& tracks, co
   }
   f.sampled_steps = static_cast<std::int64_t>(steps.size());
   if (steps.empty()) return f;
+  // Per step of each rank: the rank's share of the sampled steps.
+  std::vector<double> rank_steps(ranks, 0);
+  for (const StepSummary* s : steps)
+    rank_steps[static_cast<std::size_t>(std::max(0, s->rank_index)) % ranks] += 1;
+  for (std::size_t k = 0; k < ranks; ++k) {
+    const double n_k = std::max(1.0, rank_steps[k]);
+    f.collective_kernel_ns_per_step.push_back(collective_ns[k] / n_k);
+    f.overlapped_ns_per_step.push_back(overlapped_ns[k] / n_k);
+  }
   memory_peak(reader, steps, f);
   const double n = static_cast<double>(steps.size());
   auto ranked = [n](const NameTimes& times) {

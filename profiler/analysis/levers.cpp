@@ -190,18 +190,27 @@ std::optional<Lever> host_overhead(const Report& r, const AnalysisOptions& o, co
     l.evidence.push_back("Of it, " + per_step_text(handoff) +
                          " is the trainer taking batches that were already made (the input "
                          "pipeline's hand-over), not input wait.");
-  const bool short_kernels = f.short_kernel_pct >= kShortKernelsPct && f.kernels_per_step >= 1;
+  // The CPU backend runs its ops as function calls on the trainer: there is no launch to pay.
+  const bool launched = r.backend != "cpu";
+  const bool short_kernels =
+      launched && f.short_kernel_pct >= kShortKernelsPct && f.kernels_per_step >= 1;
   if (f.kernels_per_step > 0)
     l.evidence.push_back(fmt::printf("%.1f kernels per step, ", f.kernels_per_step) +
                          fmt::pct(f.short_kernel_pct) + " of them under 10 µs" +
-                         (short_kernels ? ": launch overhead." : ": launches are not the cost."));
-  const bool optimizer_named =
-      !f.host_regions_in_idle.empty() &&
-      (f.host_regions_in_idle.front().category == trace::Category::optimizer ||
-       f.host_regions_in_idle.front().name.rfind("Optimizer.step", 0) == 0);
+                         (!launched       ? " (the CPU backend runs them as calls: no launch cost)."
+                          : short_kernels ? ": launch overhead."
+                                          : ": launches are not the cost."));
+  const bool optimizer_named = std::any_of(
+      f.host_regions_in_idle.begin(), f.host_regions_in_idle.end(), [&](const HostRegion& h) {
+        return optimizer_host_region(h) && step_pct(r, h.ns_per_step) >= kCausePct;
+      });
   const Framework fw = framework(r);
   if (optimizer_named)
     l.fix.push_back("the optimizer's host work leaves the device idle: see the optimizer lever");
+  if (step_pct(r, f.conversion_ns_per_step) >= kConversionPct)
+    l.fix.push_back(
+        "converting precision on the host leaves the device idle: see the mixed precision "
+        "lever");
   if (step_pct(r, sync) >= kCausePct)
     l.fix.push_back(fw == Framework::pytorch
                         ? "do not read values back every step (loss.item(), printing, .cpu()): "
@@ -272,7 +281,7 @@ std::vector<Lever> levers(const Report& r, const AnalysisOptions& o, const Lever
   std::vector<Lever> out;
   if (r.steps == 0 || r.step_time_total_ns <= 0) return out;
   for (auto rule : {input_pipeline, host_overhead, optimizer, mixed_precision, batch_memory,
-                    model_kernels, hardware})
+                    distribution, model_kernels, host_compute, hardware})
     if (std::optional<Lever> l = rule(r, o, f)) out.push_back(std::move(*l));
   std::stable_sort(out.begin(), out.end(), [](const Lever& a, const Lever& b) {
     return a.projection.saving_device_hours > b.projection.saving_device_hours;

@@ -97,4 +97,15 @@ void analyse_ranks(Report& r) {
   r.straggler = s;
 }
 
+void communication_overlap(const LeverFacts& f, Report& r) {
+  double collective = 0, overlapped = 0;
+  for (std::size_t k = 0; k < f.collective_kernel_ns_per_step.size(); ++k) {
+    const double c = f.collective_kernel_ns_per_step[k], o = f.overlapped_ns_per_step[k];
+    collective += c;
+    overlapped += o;
+    if (c > 0 && k < r.ranks.size()) r.ranks[k].communication_overlap_pct = 100.0 * o / c;
+  }
+  if (collective > 0) r.communication_overlap_pct = 100.0 * overlapped / collective;
+}
+
 }  // namespace ts::analysis

@@ -12,8 +12,12 @@
 //                        collective time per step minus the straggler's
 //   load imbalance       (max - min) / mean of the ranks' own work per step (step time minus
 //                        collective time), in percent
+//   overlap              of the collective kernels' time (their union on a rank's device
+//                        queues), the share a compute kernel ran beside them (HTA's
+//                        communication-computation overlap), per rank and over all
 #pragma once
 
+#include "profiler/analysis/lever_facts.hpp"
 #include "profiler/analysis/report.hpp"
 
 namespace ts::analysis {
@@ -25,5 +29,9 @@ inline constexpr double kStragglerWaitPct = 5.0;
 // Fills Report::communication_pct, communication_verdict, straggler and load_imbalance_pct from
 // Report::ranks (nothing for a trace of one process).
 void analyse_ranks(Report& report);
+
+// Fills Report::communication_overlap_pct and each rank's from the lever facts' collective
+// kernel time and its overlap with compute kernels (nothing without collective kernels).
+void communication_overlap(const LeverFacts& facts, Report& report);
 
 }  // namespace ts::analysis

@@ -146,6 +146,9 @@ struct RankFigures {
   double device_busy_pct = 0, device_idle_pct = 0;
   std::array<std::int64_t, kIdleCauseCount> idle_by_cause_ns{};
   double samples_per_s = 0;
+  // Of the rank's collective kernel time, the share with a compute kernel running on its device
+  // too (Report::communication_overlap_pct); nullopt: no collective kernels.
+  std::optional<double> communication_overlap_pct;
 };
 
 struct AnalysisOptions {
@@ -272,6 +275,14 @@ struct Report {
   };
   std::optional<Straggler> straggler;
   double load_imbalance_pct = 0;
+  // Communication-computation overlap (HTA's): of the collective kernels' time on the device
+  // queues (their union, per rank), the share during which a compute kernel ran on the same
+  // rank's queues, over the levers' sampled steps (lever_facts.hpp); nullopt without collective
+  // kernels. Low overlap: the ranks wait for communication that could hide behind compute.
+  std::optional<double> communication_overlap_pct;
+  // Kernels' time-weighted achieved occupancy (Kineto's "est. achieved occupancy %", weighted by
+  // each kernel's duration, meta kernels.achieved_occupancy_pct); nullopt: not in the trace.
+  std::optional<double> achieved_occupancy_pct;
 
   // Where the trace came from, for imported ones: the format ("kineto", "chrome", ...; empty
   // for a trainscope capture), how its steps were found, and what the import skipped, by reason.

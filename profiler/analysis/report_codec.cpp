@@ -19,7 +19,8 @@ constexpr std::string_view kMagic = "TSRP";
 // 2: a step's input class (StepSummary::input_verdict) and the counts and thresholds of it.
 // 3: the breakdown's input hand-over part (Part::input_handoff).
 // 4: the levers table (Report::levers).
-constexpr unsigned char kFormat = 4;
+// 5: communication-computation overlap (Report and RankFigures), achieved occupancy.
+constexpr unsigned char kFormat = 5;
 // No encoded step is shorter: 28 one-byte varints and one double.
 constexpr std::uint64_t kMinStepBytes = 36;
 
@@ -30,13 +31,13 @@ static_assert(sizeof(void*) != 8 || sizeof(DeviceStats) == 112, "DeviceStats cha
 static_assert(sizeof(void*) != 8 || sizeof(KernelStat) == 80, "KernelStat changed");
 static_assert(sizeof(void*) != 8 || sizeof(StageStat) == 104, "StageStat changed");
 static_assert(sizeof(void*) != 8 || sizeof(PipelineStats) == 168, "PipelineStats changed");
-static_assert(sizeof(void*) != 8 || sizeof(RankFigures) == 296, "RankFigures changed");
+static_assert(sizeof(void*) != 8 || sizeof(RankFigures) == 312, "RankFigures changed");
 static_assert(sizeof(void*) != 8 || sizeof(PhaseFigures) == 128, "PhaseFigures changed");
 static_assert(sizeof(void*) != 8 || sizeof(WhatIf) == 112, "WhatIf changed");
 static_assert(sizeof(void*) != 8 || sizeof(Lever) == 336, "Lever changed");
 static_assert(sizeof(void*) != 8 || sizeof(Report::Straggler) == 88, "Straggler changed");
 static_assert(sizeof(void*) != 8 || sizeof(Report::HostCpu) == 16, "HostCpu changed");
-static_assert(sizeof(void*) != 8 || sizeof(Report) == 1456, "Report changed");
+static_assert(sizeof(void*) != 8 || sizeof(Report) == 1488, "Report changed");
 
 // Every field of each struct, once, for both directions: S is the struct, const when encoding.
 template <class S, class T>
@@ -92,7 +93,7 @@ void fields(IO& io, S& s) {
   io(s.step_time_total_ns), io(s.input_pct), io(s.verdict), io(s.input_bound_steps);
   io(s.input_bound_steps_high), io(s.has_device), io(s.device_busy_pct), io(s.device_idle_pct),
       io(s.idle_by_cause_ns);
-  io(s.samples_per_s);
+  io(s.samples_per_s), io(s.communication_overlap_pct);
 }
 
 template <class IO, Is<PhaseFigures> S>
@@ -138,6 +139,7 @@ void fields(IO& io, S& s) {
   io(s.epochs), io(s.before_first_step_ns), io(s.warmup_kernels), io(s.warmup_kernel_ns);
   io(s.device_events_off), io(s.recorded_steps);
   io(s.run_device_hours), io(s.what_if), io(s.host_cpu), io(s.levers);
+  io(s.communication_overlap_pct), io(s.achieved_occupancy_pct);
 }
 
 class Out {

@@ -180,14 +180,16 @@ std::string to_json(const Report& r) {
     j.end_object();
     j.end_object();
     j.field("samples_per_s", k.samples_per_s);
+    j.key("communication_overlap_pct");
+    k.communication_overlap_pct ? j.num(*k.communication_overlap_pct) : j.null();
     j.end_object();
   }
   j.end_array();
-  j.key("communication")
-      .begin_object()
-      .field("pct", r.communication_pct)
-      .field("verdict", verdict_name(r.communication_verdict))
-      .end_object();
+  j.key("communication").begin_object();
+  j.field("pct", r.communication_pct).field("verdict", verdict_name(r.communication_verdict));
+  j.key("overlap_pct");
+  r.communication_overlap_pct ? j.num(*r.communication_overlap_pct) : j.null();
+  j.end_object();
   j.key("straggler");
   if (r.straggler) {
     j.begin_object()
@@ -201,6 +203,8 @@ std::string to_json(const Report& r) {
     j.null();
   }
   j.field("load_imbalance_pct", r.load_imbalance_pct);
+  j.key("achieved_occupancy_pct");
+  r.achieved_occupancy_pct ? j.num(*r.achieved_occupancy_pct) : j.null();
   j.key("host_cpu");
   if (r.host_cpu) {
     j.begin_object()

@@ -193,6 +193,20 @@ std::string rank_column(const Report& r) {
   return any_rank(r) ? "rank" : "proc";
 }
 
+// HTA's communication-computation overlap, over all and per rank that has collective kernels.
+void overlap_line(std::string& out, const Report& r) {
+  if (!r.communication_overlap_pct) return;
+  std::string per_rank;
+  for (const RankFigures& k : r.ranks)
+    if (k.communication_overlap_pct)
+      per_rank += (per_rank.empty() ? "" : ", ") + process_label(k) + " " +
+                  fmt::pct(*k.communication_overlap_pct);
+  out += wrap("overlap     " + fmt::pct(*r.communication_overlap_pct) +
+                  " of collective kernel time overlaps compute kernels" +
+                  (per_rank.empty() ? "" : " (" + per_rank + ")"),
+              0, 12);
+}
+
 void ranks_section(std::string& out, const Report& r) {
   if (r.ranks.empty()) return;
   const std::string n = fmt::count(static_cast<std::int64_t>(r.ranks.size()));
@@ -207,6 +221,7 @@ void ranks_section(std::string& out, const Report& r) {
                   "), load imbalance " + fmt::pct(r.load_imbalance_pct),
               0, 12);
   if (r.straggler) out += wrap("straggler   " + r.straggler->sentence, 0, 12);
+  overlap_line(out, r);
   out += "  " + rank_column(r) +
          "   steps  step mean      input  verdict     collective  device busy  name\n";
   for (const RankFigures& k : r.ranks) {
@@ -366,6 +381,8 @@ void kernel_section(std::string& out, const Report& r, bool wide) {
   out += "kernels     " + fmt::count(static_cast<std::int64_t>(r.kernels.size())) + " names, " +
          fmt::count(launches) + " launches";
   if (r.kernels.size() > kTopKernels) out += fmt::printf(" (top %zu by total time)", kTopKernels);
+  if (r.achieved_occupancy_pct)
+    out += "; achieved occupancy " + fmt::pct(*r.achieved_occupancy_pct) + ", time-weighted";
   const std::size_t shown = std::min(r.kernels.size(), kTopKernels);
   std::vector<std::string> names;
   for (std::size_t i = 0; i < shown; ++i) names.push_back(printable(r.kernels[i].name));
@@ -511,6 +528,9 @@ std::string to_text(const Report& r, const TextOptions& options) {
   out += "\n";
   if (!r.ranks.empty()) {
     ranks_section(out, r);
+    out += "\n";
+  } else if (r.communication_overlap_pct) {
+    overlap_line(out, r);
     out += "\n";
   }
   if (r.epochs.size() >= 2) {

@@ -99,6 +99,18 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
     store::discard_trace_files(partial);
     throw;
   }
+  // Nothing lost without a word: an import that kept nothing, or lost too much, writes nothing.
+  const std::string what =
+      sources.size() == 1 ? sources[0] : "the " + std::to_string(sources.size()) + " sources";
+  std::string error;
+  if (stats.events_written == 0)
+    error = nothing_imported_error(what, stats);
+  else if (!options.allow_partial)
+    error = lost_share_error(what, stats);
+  if (!error.empty()) {
+    store::discard_trace_files(partial);
+    throw ImportError(error);
+  }
   // A log or hot journal left by an earlier trace at out_path must not be replayed into the new
   // one.
   for (const char* suffix : store::kCompanionSuffixes) ::unlink((out_path + suffix).c_str());

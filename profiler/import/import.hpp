@@ -23,6 +23,10 @@ struct ImportOptions {
   // TensorFlow profiles: the run of a TensorBoard log directory to import (the name of a
   // directory plugins/profile/<run>/). Empty: the latest run (the greatest name).
   std::string tf_run;
+  // False: an import losing more than 1 % of the events it read (invalid, damaged or unkeyable
+  // events: skip_reasons.hpp's is_loss) fails with lost_share_error's sentence, and writes
+  // nothing. The CLI sets it from --allow-partial.
+  bool allow_partial = true;
 };
 
 struct ImportStats {
@@ -42,6 +46,14 @@ class ImportError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// "" when `stats` lost at most 1 % of the events read; else one sentence naming `source`, the
+// share lost and its main reasons, e.g. "run.json: 99.9 % of its 3 271 events could not be
+// imported (3 268 out_of_key_range, 2 negative_duration); --allow-partial imports the rest".
+std::string lost_share_error(const std::string& source, const ImportStats& stats);
+// For an import that read events and wrote none: "neg.json: none of its 110 trace events could be
+// imported (110 negative_duration)". import_traces throws it as an ImportError, writing nothing.
+std::string nothing_imported_error(const std::string& source, const ImportStats& stats);
 
 enum class SourceKind { trainscope_trace, importable, unknown };
 

@@ -1,6 +1,13 @@
-// What identifies the content of an imported trace's sources without reading them: each trace
-// file's path, size and modification time (a directory: every file in it that an import reads).
-// An import cached under one fingerprint is reused while the fingerprint is unchanged.
+// What identifies the content of an imported trace's sources: each trace file's path, size and
+// a hash of all its bytes (profiler/store/content_hash.hpp; a directory: every file in it that
+// an import reads). An import cached under one fingerprint is reused while the fingerprint is
+// unchanged: a source replaced by another of the same size and time, or a cache made from
+// another source, never passes for it.
+//
+// Hashing the whole file, not sampled blocks: one changed number in a JSON trace changes the
+// analysis, and a sample would miss it. It costs little beside an import: about 0.3 s a GB on
+// one core from the page cache (the same as reading the file), where importing a JSON trace
+// parses it at tens of MB a second, and a compressed trace hashes its compressed bytes.
 #pragma once
 
 #include <string>

@@ -9,9 +9,12 @@
 #include <filesystem>
 #include <random>
 #include <system_error>
+#include <vector>
 
 #include "profiler/import_cache/cache_dir.hpp"
 #include "profiler/import_cache/fingerprint.hpp"
+#include "profiler/store/content_hash.hpp"
+#include "profiler/store/events_checksum.hpp"
 #include "profiler/store/sqlite.hpp"
 
 namespace ts::import {
@@ -21,6 +24,42 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kFingerprintKey = "import.fingerprint";
+constexpr const char* kSealKey = "import.seal";
+
+// The seal binding a cache to its fingerprint: a hash of the fingerprint, the checksum of the
+// cache's stored tables but meta (profiler/store/events_checksum.hpp) and its meta rows but the
+// seal. A trace planted as the cache, or a cache with the fingerprint row of another copied in,
+// does not match it. Empty when the cache's pages cannot be checked. Read inside a transaction
+// of `db` that wrote nothing yet.
+std::string cache_seal(const store::Db& db, const std::string& fingerprint) {
+  const std::optional<store::EventsChecksum> tables = store::events_checksum(db, {"meta"});
+  if (!tables) return {};
+  store::ContentHash hash(tables->checksum);
+  auto add = [&hash](const std::string& s) {
+    hash.update_u64(s.size());
+    hash.update(s);
+  };
+  add(fingerprint);
+  store::Stmt meta(db, "SELECT key, value FROM meta WHERE key <> ? ORDER BY key",
+                   "cannot read trace");
+  meta.bind(1, kSealKey);
+  while (meta.step()) {
+    add(meta.col_text(0));
+    add(meta.col_text(1));
+  }
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(hash.digest()));
+  return out;
+}
+
+// Opens the trace at `path` as a reader of a file that may be hostile.
+void open_guarded(store::Db& db, const std::string& path, int flags, std::string_view what) {
+  db.open(path, flags | SQLITE_OPEN_NOMUTEX, what);
+  sqlite3_busy_timeout(db.get(), 2000);
+  sqlite3_db_config(db.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db.get(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+  db.exec("PRAGMA trusted_schema=OFF", what);
+}
 
 std::string options_key(const ImportOptions& o) {
   std::string key =
@@ -29,18 +68,25 @@ std::string options_key(const ImportOptions& o) {
   return key;
 }
 
-// The fingerprint an earlier import stored, or "" when `cache` is missing or not a trainscope
-// trace (or not readable).
-std::string stored_fingerprint(const std::string& cache) {
-  if (sniff(cache) != SourceKind::trainscope_trace) return {};
+// Whether `cache` is an import of the source whose fingerprint is `fingerprint`: it stores that
+// fingerprint and its seal holds. False when it is missing, not a trainscope trace or not
+// readable.
+bool made_from(const std::string& cache, const std::string& fingerprint) {
+  if (sniff(cache) != SourceKind::trainscope_trace) return false;
   try {
     store::Db db;
-    db.open(cache, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot read trace");
-    store::Stmt st(db, "SELECT value FROM meta WHERE key = ?", "cannot read trace");
+    open_guarded(db, cache, SQLITE_OPEN_READONLY, "cannot read trace");
+    // The shared lock, held to the end: no commit to the cache while its pages are read.
+    db.exec("BEGIN", "cannot read trace");
+    store::Stmt st(db, "SELECT key, value FROM meta WHERE key IN (?, ?)", "cannot read trace");
     st.bind(1, kFingerprintKey);
-    return st.step() ? st.col_text(0) : std::string();
+    st.bind(2, kSealKey);
+    std::string stored, seal;
+    while (st.step()) (st.col_text(0) == kFingerprintKey ? stored : seal) = st.col_text(1);
+    st.reset();
+    return stored == fingerprint && !seal.empty() && cache_seal(db, fingerprint) == seal;
   } catch (const store::Error&) {
-    return {};
+    return false;
   }
 }
 
@@ -57,22 +103,50 @@ std::string cache_location(const std::string& path, const OpenOptions& o) {
   if (writable_dir(dir) && !taken) return beside;
   const std::string cache_dir = user_cache_dir(o.cache_dir);
   fs::create_directories(cache_dir, ec);
-  if (!writable_dir(cache_dir))
-    throw ImportError("cannot keep the import of " + path + ": neither " + dir.string() +
-                      " nor the cache directory " + cache_dir + " is writable");
+  if (!writable_dir(cache_dir)) return {};  // neither: a temporary file (temporary_location)
   const fs::path abs = fs::absolute(path, ec);
   return cache_dir + "/" + fs::path(path).filename().string() + "-" + path_hash(abs.string()) +
          ".trainscope.db";
 }
 
+// Stores the fingerprint, then the seal over the trace with it.
+// A file in a private temporary folder for an import that no folder can keep, removed with
+// its folder when the process exits. Throws ImportError when even that cannot be made.
+std::string temporary_location(const std::string& path) {
+  static std::vector<std::string>* folders = nullptr;  // never destroyed: read at exit
+  std::error_code ec;
+  std::string tmpl = (fs::temp_directory_path(ec) / "trainscope-import-XXXXXX").string();
+  if (ec || ::mkdtemp(tmpl.data()) == nullptr)
+    throw ImportError("cannot import " + path + ": neither its folder, the cache directory nor " +
+                      "the temporary folder can take the import (" + std::strerror(errno) + ")");
+  if (folders == nullptr) {
+    folders = new std::vector<std::string>();
+    std::atexit([] {
+      for (const std::string& f : *folders) {
+        std::error_code ignored;
+        fs::remove_all(f, ignored);
+      }
+    });
+  }
+  folders->push_back(tmpl);
+  return tmpl + "/" + fs::path(path).filename().string() + ".trainscope.db";
+}
+
 void store_fingerprint(const std::string& trace, const std::string& fingerprint) {
   try {
     store::Db db;
-    db.open(trace, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, "cannot write trace");
-    store::Stmt st(db, "INSERT OR REPLACE INTO meta VALUES (?, ?)", "cannot write trace");
-    st.bind(1, kFingerprintKey);
-    st.bind(2, fingerprint);
-    st.run();
+    open_guarded(db, trace, SQLITE_OPEN_READWRITE, "cannot write trace");
+    const auto put = [&db](const char* key, const std::string& value) {
+      store::Stmt st(db, "INSERT OR REPLACE INTO meta VALUES (?, ?)", "cannot write trace");
+      st.bind(1, key);
+      st.bind(2, value);
+      st.run();
+    };
+    put(kFingerprintKey, fingerprint);
+    db.exec("BEGIN IMMEDIATE", "cannot write trace");
+    const std::string seal = cache_seal(db, fingerprint);
+    if (!seal.empty()) put(kSealKey, seal);
+    db.exec("COMMIT", "cannot write trace");
   } catch (const store::Error& e) {
     throw ImportError(e.what());
   }
@@ -103,18 +177,26 @@ OpenedTrace open_trace_source(const std::string& path, const OpenOptions& option
   if (kind == SourceKind::trainscope_trace || kind == SourceKind::unknown) return out;
 
   const std::string fingerprint = source_fingerprint(path, options_key(options.import));
-  const std::string cache = cache_location(path, options);
-  if (!fingerprint.empty() && stored_fingerprint(cache) == fingerprint) {
+  std::string cache = cache_location(path, options);
+  if (cache.empty()) {
+    cache = temporary_location(path);
+    out.temporary = true;
+  }
+  if (!fingerprint.empty() && made_from(cache, fingerprint)) {
     out.path = cache;
     out.reused = true;
     return out;
   }
+  out.replaced = sniff(cache) == SourceKind::trainscope_trace;
   const std::string temp = cache + ".tmp-" + std::to_string(::getpid()) + "-" +
                            path_hash(std::to_string(std::random_device{}()));
   const std::string sources[] = {path};
   try {
     out.stats = import_traces(sources, temp, options.import);
-    store_fingerprint(temp, fingerprint);
+    // A source that changed while it was imported gets no fingerprint: imported again next time.
+    if (!fingerprint.empty() &&
+        source_fingerprint(path, options_key(options.import)) == fingerprint)
+      store_fingerprint(temp, fingerprint);
   } catch (...) {
     std::remove(temp.c_str());
     std::remove((temp + ".partial").c_str());

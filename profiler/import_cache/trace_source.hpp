@@ -4,7 +4,9 @@
 //   - beside the source when its directory is writable: SOURCE.trainscope.db for a file,
 //     DIR/NAME.trainscope.db inside a directory NAME;
 //   - else in the per-user cache directory ($XDG_CACHE_HOME/trainscope, or ~/.cache/trainscope),
-//     under a name made from the source's absolute path.
+//     under a name made from the source's absolute path;
+//   - else (neither can take it) in a private temporary folder, removed when the process exits:
+//     the command works, and the next one imports again.
 // The cache is reused while the source is unchanged: its fingerprint (every source file's path,
 // size and modification time, and the import options) is stored in the cache's meta
 // (import.fingerprint) and compared on each use. A new import is written under a temporary name
@@ -27,14 +29,18 @@ struct OpenedTrace {
   std::string source;     // what the user named
   bool imported = false;  // made by an import now
   bool reused = false;    // an earlier import of the unchanged source
-  ImportStats stats;      // the import's figures, when imported now
+  // Imported now over a trainscope trace that was at the cache's place and not the import of
+  // the source as it is (the source changed, or the file was planted or copied there).
+  bool replaced = false;
+  bool temporary = false;  // imported into a temporary file (no folder could keep it)
+  ImportStats stats;       // the import's figures, when imported now
 };
 
 // Resolves `path` to the trainscope trace to read (see above). A path that is neither a
 // trainscope trace nor a trace trainscope imports comes back as it is, for the reader to name
 // what is wrong with it (a missing file, a directory, an empty or foreign SQLite file); a file of
 // some other content is an ImportError saying what it starts with (why_not_a_trace). Throws
-// ImportError too when an import fails or no cache location is writable.
+// ImportError too when an import fails, or not even a temporary folder can take it.
 OpenedTrace open_trace_source(const std::string& path, const OpenOptions& options = {});
 
 // The cache file open_trace_source() uses for `path` in a writable directory beside it.

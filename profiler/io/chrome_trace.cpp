@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 
+#include "profiler/io/gzip_stream.hpp"
 #include "profiler/io/output_file.hpp"
 #include "profiler/store/reader.hpp"
 #include "trainscope/meta_keys.hpp"
@@ -258,8 +259,15 @@ ChromeTraceStats write_chrome_trace(const store::Reader& reader, std::ostream& o
 ChromeTraceStats write_chrome_trace(const store::Reader& reader, const std::string& path,
                                     const ChromeAnnotations* annotations) {
   ChromeTraceStats stats;
-  write_output(path,
-               [&](std::ostream& out) { stats = write_chrome_trace(reader, out, annotations); });
+  write_output(path, [&](std::ostream& out) {
+    if (!gzip_output_name(path)) {
+      stats = write_chrome_trace(reader, out, annotations);
+      return;
+    }
+    GzipOstream gz(out);
+    stats = write_chrome_trace(reader, gz, annotations);
+    gz.finish();
+  });
   return stats;
 }
 

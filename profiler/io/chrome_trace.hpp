@@ -68,7 +68,8 @@ struct ChromeAnnotations {
 ChromeTraceStats write_chrome_trace(const store::Reader& reader, std::ostream& out,
                                     const ChromeAnnotations* annotations = nullptr);
 
-// Writes to `path` as write_output does (output_file.hpp): "-" is standard output, a file is
+// Writes to `path` as write_output does (output_file.hpp), gzip-compressed on a second thread when
+// the name ends in ".gz" (gzip_stream.hpp): "-" is standard output, a file is
 // replaced only once complete (a failed export never leaves a truncated JSON file behind), a
 // symbolic link's target gets the content, a device or FIFO is written to. WriteError names the
 // path.

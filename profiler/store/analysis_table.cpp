@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "profiler/store/events_checksum.hpp"
 #include "profiler/store/schema.hpp"
 
 namespace ts::store {
@@ -27,6 +28,37 @@ std::string_view analysis_table_sql() {
   return sql.substr(begin, end + 2 - begin);
 }
 
+std::string encode_seal(const KeptSeal& seal) {
+  std::string out;
+  for (const std::uint64_t v : {seal.events, seal.parts})
+    for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>(v >> (8 * i)));
+  return out;
+}
+
+std::optional<KeptSeal> decode_seal(std::string_view bytes) {
+  if (bytes.size() != 16) return std::nullopt;
+  auto at = [&](std::size_t from) {
+    std::uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(bytes[from + i]);
+    return v;
+  };
+  return KeptSeal{at(0), at(8)};
+}
+
+SealHash::SealHash(std::uint64_t events, std::string_view key) : hash_(events) {
+  hash_.update_u64(key.size());
+  hash_.update(key);
+}
+
+void SealHash::part(std::string_view bytes) {
+  hash_.update_u64(bytes.size());
+  hash_.update(bytes);
+}
+
+std::uint64_t SealHash::digest() const {
+  return hash_.digest();
+}
+
 void clear_kept_analysis(const Db& db) {
   if (has_table(db)) db.exec("DELETE FROM analysis", kKeep);
 }
@@ -43,16 +75,29 @@ bool keep_analysis(const std::string& path, std::string_view key, std::string_vi
     sqlite3_db_config(db.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
     sqlite3_db_config(db.get(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
     db.exec("PRAGMA trusted_schema=OFF", kKeep);
-    db.exec("BEGIN IMMEDIATE", kKeep);
-    {
-      // Only a finished trace: a running or killed capture's events are still to come.
-      Stmt finished(db,
-                    "SELECT EXISTS (SELECT 1 FROM overview) AND "
-                    "NOT EXISTS (SELECT 1 FROM event_block)",
-                    kKeep);
-      if (!finished.step() || finished.col_int(0) == 0) return false;
+    // Only a finished trace: a running or killed capture's events are still to come.
+    auto finished = [&db] {
+      Stmt st(db,
+              "SELECT EXISTS (SELECT 1 FROM overview) AND NOT EXISTS (SELECT 1 FROM event_block)",
+              kKeep);
+      return st.step() && st.col_int(0) != 0;
+    };
+    // The table is created in a transaction of its own: in a file with auto_vacuum, creating a
+    // table moves a page of another to make room for its root, which must happen before the
+    // events' checksum is taken.
+    if (!has_table(db)) {
+      db.exec("BEGIN IMMEDIATE", kKeep);
+      if (!finished()) return false;
+      if (!has_table(db)) db.exec(std::string(analysis_table_sql()).c_str(), kKeep);
+      db.exec("COMMIT", kKeep);
     }
-    if (!has_table(db)) db.exec(std::string(analysis_table_sql()).c_str(), kKeep);
+    db.exec("BEGIN IMMEDIATE", kKeep);
+    if (!finished()) return false;
+    if (!has_table(db)) return false;
+    // Before this transaction writes anything: the file then holds what other readers see.
+    const std::optional<EventsChecksum> events = events_checksum(db);
+    if (!events) return false;
+    SealHash seal(events->checksum, key);
     {
       Stmt drop(db, "DELETE FROM analysis WHERE key = ? OR substr(key, 1, ?) <> ?", kKeep);
       drop.bind(1, key);
@@ -75,12 +120,37 @@ bool keep_analysis(const std::string& path, std::string_view key, std::string_vi
         sqlite3_bind_blob(put.get(), 3, bytes.data(), static_cast<int>(bytes.size()),
                           SQLITE_STATIC);
         put.run();
+        seal.part(bytes);
       }
+      const std::string sealed = encode_seal({events->checksum, seal.digest()});
+      put.bind(1, key);
+      put.bind(2, kSealPart);
+      sqlite3_bind_blob(put.get(), 3, sealed.data(), static_cast<int>(sealed.size()),
+                        SQLITE_STATIC);
+      put.run();
     }
     db.exec("COMMIT", kKeep);
     return true;
   } catch (...) {
     return false;  // an open transaction rolls back as the connection closes
+  }
+}
+
+bool forget_kept_analysis(const std::string& path, std::string_view key) noexcept {
+  try {
+    Db db;
+    db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, kKeep);
+    sqlite3_busy_timeout(db.get(), 2000);
+    sqlite3_db_config(db.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(db.get(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+    db.exec("PRAGMA trusted_schema=OFF", kKeep);
+    if (!has_table(db)) return true;
+    Stmt drop(db, "DELETE FROM analysis WHERE key = ?", kKeep);
+    drop.bind(1, key);
+    drop.run();
+    return true;
+  } catch (...) {
+    return false;
   }
 }
 

@@ -1,11 +1,15 @@
 #include "profiler/store/reader.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <utility>
 
+#include "profiler/store/analysis_table.hpp"
 #include "profiler/store/event_key.hpp"
 #include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
@@ -65,6 +69,29 @@ void check_file(const std::string& path) {
     throw Error(truncated + " of its " + std::to_string(expected) + " bytes");
 }
 
+// Why SQLite cannot read `path` where it lies, when that is a capture's file in
+// write-ahead-log mode (killed, or still running) without its -shm index in a folder that
+// cannot take one: SQLite must create the index to read the log, and says only "No such file
+// or directory" or "attempt to write a readonly database". Empty otherwise.
+std::string unreadable_write_ahead_log(const std::string& path) {
+  unsigned char header[20] = {};
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return {};
+  const std::size_t got = std::fread(header, 1, sizeof header, f);
+  std::fclose(f);
+  if (got < sizeof header || (header[18] != 2 && header[19] != 2)) return {};
+  if (::access((path + "-shm").c_str(), F_OK) == 0) return {};
+  const std::size_t slash = path.rfind('/');
+  const std::string folder =
+      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  if (::access(folder.c_str(), W_OK | X_OK) == 0) return {};
+  return "cannot read trace " + path + ": it is a capture's file in write-ahead-log mode " +
+         "(killed, or still running) and its folder " + folder + " is read-only (" +
+         std::strerror(errno) + "), so SQLite cannot create the index " + path +
+         "-shm it needs to read it; copy " + path + " and " + path +
+         "-wal to a folder you can write, or run 'trainscope recover' on it there";
+}
+
 }  // namespace
 
 template <class Fn>
@@ -88,13 +115,18 @@ Reader::Reader(const std::string& path, std::shared_ptr<const Snapshot> snapshot
 
 void Reader::open_file(const std::string& path) {
   check_file(path);
-  db_.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
-  // A finished trace is in rollback-journal mode: while another connection commits to it (the
-  // analysis being kept in it, analysis_table.hpp) readers wait for the commit, up to this long,
-  // rather than fail at once with "database is locked".
-  sqlite3_busy_timeout(db_.get(), kReaderBusyMs);
-  db_.set_work_budget(work_budget(size_with_write_ahead_log(path)));
-  open_checked();
+  try {
+    db_.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
+    // A finished trace is in rollback-journal mode: while another connection commits to it (the
+    // analysis being kept in it, analysis_table.hpp) readers wait for the commit, up to this
+    // long, rather than fail at once with "database is locked".
+    sqlite3_busy_timeout(db_.get(), kReaderBusyMs);
+    db_.set_work_budget(work_budget(size_with_write_ahead_log(path)));
+    open_checked();
+  } catch (const Error&) {
+    if (const std::string why = unreadable_write_ahead_log(path); !why.empty()) throw Error(why);
+    throw;
+  }
   if (has_staged_events()) {
     // A capture still running or killed left events staged: read a copy with them indexed.
     live_ = std::make_unique<LiveCopy>(db_, version_);
@@ -345,11 +377,11 @@ bool Reader::kept_analysis(
   if (version_ < 4 || staged_indexed_ || snapshot_) return false;
   Stmt table(db_, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'analysis'", kRead);
   if (!table.step()) return false;
-  Stmt size(db_, "SELECT sum(length(data)) FROM analysis WHERE key = ?", kRead);
+  Stmt size(db_, "SELECT sum(length(data)) FROM analysis WHERE key = ? AND part >= 0", kRead);
   size.bind(1, key);
   if (!size.step() || size.col_null(0) || size.col_int(0) <= 0) return false;
   const auto all_bytes = static_cast<std::uint64_t>(size.col_int(0));
-  Stmt st(db_, "SELECT part, data FROM analysis WHERE key = ? ORDER BY part", kRead);
+  Stmt st(db_, "SELECT part, data FROM analysis WHERE key = ? AND part >= 0 ORDER BY part", kRead);
   st.bind(1, key);
   std::int64_t expected = 0;
   while (st.step()) {
@@ -360,6 +392,19 @@ bool Reader::kept_analysis(
       return false;
   }
   return expected > 0;
+}
+
+std::optional<std::string> Reader::kept_analysis_seal(std::string_view key) const {
+  if (version_ < 4 || staged_indexed_ || snapshot_) return std::nullopt;
+  Stmt table(db_, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'analysis'", kRead);
+  if (!table.step()) return std::nullopt;
+  Stmt st(db_, "SELECT data FROM analysis WHERE key = ? AND part = ?", kRead);
+  st.bind(1, key);
+  st.bind(2, kSealPart);
+  if (!st.step()) return std::nullopt;
+  const auto* p = static_cast<const char*>(sqlite3_column_blob(st.get(), 0));
+  const auto n = static_cast<std::size_t>(sqlite3_column_bytes(st.get(), 0));
+  return std::string(p ? p : "", p ? n : 0);
 }
 
 const Track* Reader::track(std::uint32_t id) const {

@@ -211,6 +211,9 @@ class Reader {
   bool kept_analysis(
       std::string_view key,
       const std::function<bool(std::string_view part, std::uint64_t all_bytes)>& part) const;
+  // The seal kept with those parts (analysis_table.hpp's kSealPart row), as stored; nullopt when
+  // there is none.
+  std::optional<std::string> kept_analysis_seal(std::string_view key) const;
   // Whether events a killed (or still running) capture left staged were indexed on opening.
   bool staged_events_indexed() const { return staged_indexed_; }
 

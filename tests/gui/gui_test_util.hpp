@@ -6,7 +6,9 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "gui/models/packed_steps.hpp"
@@ -82,6 +84,33 @@ inline void write_input_share_trace(const QString& path, const std::vector<doubl
     if (wait > 0) rows.push_back({t + 1000, wait, 1, 2, step, store::kNull});
     rows.push_back({t + 1000 + wait, kStepNs - 1000 - wait, 1, 3, step, store::kNull});
   }
+  w.append(std::span<const store::EventRow>(rows));
+  w.finish();
+}
+
+// A job of `ranks` ranks (a process each, rank r numbered r), `steps` steps of 1 ms on each
+// rank's trainer thread, but rank `slow` whose steps take 2 ms; every rank starts together.
+inline void write_ranks_trace(const QString& path, int ranks, int steps, int slow) {
+  store::Writer w(path.toStdString());
+  w.put_string(1, "step");
+  w.put_string(2, "forward");
+  w.put_label(1, 1, trace::Category::step);
+  w.put_label(2, 2, trace::Category::host_compute);
+  std::vector<store::EventRow> rows;
+  for (int r = 0; r < ranks; ++r) {
+    const auto process = static_cast<std::uint32_t>(r + 1);
+    w.put_process(process, "rank " + std::to_string(r), r);
+    w.put_track(process, "main", trace::TrackKind::thread, store::kNull, process);
+    const std::int64_t step_ns = r == slow ? 2'000'000 : 1'000'000;
+    for (int s = 0; s < steps; ++s) {
+      const std::int64_t t = 1'000'000'000 + s * step_ns;
+      rows.push_back({t, step_ns, process, 1, s, store::kNull});
+      rows.push_back({t + 1000, step_ns - 2000, process, 2, s, store::kNull});
+    }
+  }
+  std::sort(rows.begin(), rows.end(), [](const store::EventRow& a, const store::EventRow& b) {
+    return a.start_ns < b.start_ns;
+  });
   w.append(std::span<const store::EventRow>(rows));
   w.finish();
 }

@@ -8,6 +8,7 @@
 #include <QProcess>
 #include <QStatusBar>
 #include <QtTest>
+#include <set>
 
 #include "gui/models/format.hpp"
 #include "gui/widgets/main_window.hpp"
@@ -284,6 +285,57 @@ class TestFiles : public QObject {
   // A Kernels row leads to the kernel's instances: double-clicking it opens the timeline on the
   // first instance from the view's start, "instance i of N" over the whole trace, and the
   // search bar's arrows step through the others.
+  // A job of six ranks: its lanes open folded (above four ranks), the Ranks tab's heat map names
+  // the slow rank, a click on one of its cells opens its steps in the timeline with its lanes
+  // unfolded, and the rank filter lays out only the ranks it names.
+  void many_ranks_open_folded_with_a_heat_map_that_leads_to_a_rank() {
+    const QString path = dir_.filePath(QStringLiteral("ranks.db"));
+    test::write_ranks_trace(path, 6, 12, 2);
+    MainWindow w;
+    w.resize(1400, 900);
+    QCOMPARE(w.open(path, false), QString());
+    w.session()->wait();
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    TimelineView* view = w.timeline()->view();
+    QCOMPARE(view->groups().collapsed.size(), std::size_t{6});
+
+    w.show_view(MainWindow::View::ranks);
+    const RankHeatmap& map = w.ranks()->view()->heatmap();
+    QCOMPARE(map.ranks.size(), std::size_t{6});
+    QCOMPARE(map.columns, std::size_t{12});
+    QVERIFY(slowest_rank_line(map).contains(QStringLiteral("r2")));
+    QCOMPARE(map.value(2, 5), 2.0);
+    QCOMPARE(map.value(0, 5), 1.0);
+
+    // Rank 2's step 5, clicked.
+    const QRectF cells = w.ranks()->view()->cells_rect();
+    const QPoint at(static_cast<int>(cells.left() + (5.5 / 12) * cells.width()),
+                    static_cast<int>(cells.top() + (2.5 / 6) * cells.height()));
+    QCOMPARE(w.ranks()->view()->cell_at(at), std::make_pair(2, 5));
+    QTest::mouseClick(w.ranks()->view(), Qt::LeftButton, {}, at);
+    QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.timeline()));
+    const std::int64_t start = 1'000'000'000 + 5 * 2'000'000;
+    QVERIFY(view->mapping().view_begin() <= start);
+    QVERIFY(view->mapping().view_end() >= start + 2'000'000);
+    QCOMPARE(view->groups().collapsed.size(), std::size_t{5});  // rank 2's unfolded
+    QVERIFY(!view->groups().collapsed.count(LaneLayout::process_group(3)));
+
+    QVERIFY(view->set_rank_filter(QStringLiteral("0-1, 4")));
+    view->build_frame();
+    std::set<std::int64_t> shown;
+    for (const Lane& l : view->layout().lanes())
+      if (l.kind == LaneKind::group) shown.insert(l.process);
+    QCOMPARE(shown, (std::set<std::int64_t>{1, 2, 5}));
+    QVERIFY(!view->set_rank_filter(QStringLiteral("two")));  // kept as it was
+    QVERIFY(view->set_rank_filter(QString()));
+    view->build_frame();
+    shown.clear();
+    for (const Lane& l : view->layout().lanes())
+      if (l.kind == LaneKind::group) shown.insert(l.process);
+    QCOMPARE(shown.size(), std::size_t{6});
+  }
+
   void a_kernel_row_leads_to_its_instances() {
     MainWindow w;
     w.resize(1400, 900);

@@ -1,13 +1,20 @@
 // The timeline's logic with no window (gui/models/timeline, linked without the widgets): lane
 // groups per rank and per device, folding and pinning, where each epoch starts and its marks,
-// and the instances of one name.
+// the instances of one name, and memory lanes (scale, the device's memory).
+#include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <array>
+#include <set>
+#include <unordered_map>
 
 #include "gui/models/event_search.hpp"
+#include "gui/models/packed_steps.hpp"
 #include "gui/models/timeline/draw_list.hpp"
 #include "gui/models/timeline/lane_layout.hpp"
 #include "gui/models/timeline/timeline_data.hpp"
+#include "gui/models/trace_meta.hpp"
+#include "profiler/store/writer.hpp"
 
 using namespace ts::gui;
 using ts::store::kNull;
@@ -53,6 +60,215 @@ class TestLanes : public QObject {
   Q_OBJECT
 
  private slots:
+  // Above four ranks every rank's group opens folded; a rank filter lists ranks and ranges, and
+  // its processes left out are not laid out.
+  void many_ranks_fold_and_filter() {
+    std::vector<ts::store::Process> four, five;
+    for (int r = 0; r < 5; ++r) {
+      (r < 4 ? four : five).push_back({static_cast<std::uint32_t>(r + 1), "rank", r, kNull, {}});
+      if (r < 4) five.push_back(four.back());
+    }
+    QVERIFY(initial_lane_groups(four).collapsed.empty());
+    const LaneGroupState folded = initial_lane_groups(five);
+    QCOMPARE(folded.collapsed.size(), std::size_t{5});
+    QVERIFY(folded.collapsed.count(LaneLayout::process_group(5)));
+
+    QVERIFY(parse_rank_filter(QStringLiteral("")).has_value());
+    QVERIFY(parse_rank_filter(QStringLiteral("")).value().empty());
+    QCOMPARE(parse_rank_filter(QStringLiteral(" 0-2, 7 9")).value_or(std::set<std::int64_t>{}),
+             (std::set<std::int64_t>{0, 1, 2, 7, 9}));
+    QVERIFY(!parse_rank_filter(QStringLiteral("3-1")));
+    QVERIFY(!parse_rank_filter(QStringLiteral("r1")));
+    QVERIFY(!parse_rank_filter(QStringLiteral("-1")));
+    QCOMPARE(processes_left_out(kRanks, {1}), std::set<std::int64_t>{1});  // rank 0's process
+    QVERIFY(processes_left_out(kRanks, {}).empty());
+
+    LaneGroupState g;
+    g.hidden_processes = processes_left_out(kRanks, {1});
+    LaneLayout layout;
+    layout.build(kTwoRanks, kRanks, false, one_row, g);
+    for (const Lane& l : layout.lanes()) {
+      if (l.kind == LaneKind::steps) continue;
+      QVERIFY2(l.kind == LaneKind::group ? l.process == 2 : l.track >= 11, qPrintable(l.title));
+    }
+  }
+  // Zoomed out, a merged run is drawn as high as the share of its width its events cover
+  // (Perfetto's utilisation rows), exactly from single events, as "at most" from zones that
+  // stand for several; the idle lane by the steps' idle time, not their length.
+  void merged_runs_show_how_much_of_their_width_is_busy() {
+    const std::vector<ts::store::Track> tracks = {
+        {1, "GPU 0 stream 7", TrackKind::device_queue, kNull, kNull}};
+    LaneLayout layout;
+    layout.build(tracks, {}, true, one_row);
+    SummaryData d;
+    d.has_extent = true;
+    d.begin_ns = 0;
+    d.end_ns = 100'000;
+    TrackRows rows;
+    rows.track = 1;
+    for (std::int64_t t = 0; t < 100'000; t += 100) rows.row(0).push(Zone{t, t + 10, 1, 1});
+    d.tracks.push_back(rows);
+    std::vector<ts::analysis::StepSummary> steps(10);
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      steps[i].step = static_cast<std::int64_t>(i);
+      steps[i].start_ns = static_cast<std::int64_t>(i) * 10'000;
+      steps[i].dur_ns = 10'000;
+      steps[i].idle_by_cause_ns[0] = 2'500;  // a quarter of each step
+    }
+    const GapRow idle = make_step_idle_row(PackedSteps(steps));
+    LabelCache labels;
+    const auto draw = [&](const TimeMapping& m) {
+      DrawContext ctx;
+      ctx.mapping = &m;
+      ctx.layout = &layout;
+      ctx.area = QRectF(200, 26, m.width(), 400);
+      ctx.summary = &d;
+      ctx.gaps = &idle;
+      ctx.labels = &labels;
+      return build_draw_list(ctx);
+    };
+    const auto check = [&](const DrawList& list, double busy, double idle_share, bool exact) {
+      int merged = 0, gaps = 0;
+      for (const DrawBox& b : list.boxes) {
+        if (b.hit.kind == Selection::Kind::event && b.style == DrawBox::Style::merged) {
+          ++merged;
+          // Runs end on whole zones: within one zone's 10 ns of the share.
+          QVERIFY2(std::abs(b.coverage - busy) < 0.02, qPrintable(QString::number(b.coverage)));
+          QVERIFY2(b.detail.contains(QStringLiteral("busy ")), qPrintable(b.detail));
+          QCOMPARE(b.detail.contains(QStringLiteral("at most")), !exact);
+        }
+        if (b.hit.kind == Selection::Kind::gap) {
+          ++gaps;
+          QVERIFY2(std::abs(b.coverage - idle_share) < 0.02,
+                   qPrintable(QString::number(b.coverage)));
+        }
+      }
+      QVERIFY(merged > 10);
+      QVERIFY(gaps > 0);
+    };
+    const TimeMapping whole(0, 100'000, 1000);  // 100 ns a pixel: zones 0.1 px wide
+    check(draw(whole), 0.1, 0.25, true);
+    // Each zone stands for 3 events over its span: the share is an upper bound, and says so.
+    for (Zone& z : d.tracks[0].rows[0].zones) z.count = 3;
+    d.tracks[0].rows[0].cum.clear();
+    for (std::size_t i = 0; i <= d.tracks[0].rows[0].zones.size(); ++i)
+      d.tracks[0].rows[0].cum.push_back(3 * i);
+    check(draw(whole), 0.1, 0.25, false);
+    // A whole step wide (one zone): its idle quarter, not the step.
+    const TimeMapping close(0, 20'000, 1000);
+    for (const DrawBox& b : draw(close).boxes)
+      if (b.hit.kind == Selection::Kind::gap) QVERIFY(std::abs(b.coverage - 0.25) < 1e-9);
+  }
+  // A memory counter is a lane of its own height drawn from zero, its scale labelled in bytes,
+  // against the device's memory (meta) as a dashed line once the use reaches a quarter of it.
+  void a_memory_lane_shows_its_scale_and_the_devices_memory() {
+    const std::vector<ts::store::Track> tracks = {
+        {1, "GPU 0 stream 7", TrackKind::device_queue, kNull, kNull},
+        {2, "GPU 0 memory allocated", TrackKind::counter, kNull, kNull},
+        {3, "prefetch buffer fill", TrackKind::counter, kNull, kNull}};
+    LaneLayout layout;
+    layout.build(tracks, {}, false, one_row);
+    const Lane* memory = nullptr;
+    for (const Lane& l : layout.lanes()) {
+      if (l.track == 2) memory = &l;
+      if (l.track == 3) QCOMPARE(l.height, LaneLayout::kCounterHeight);
+    }
+    QVERIFY(memory);
+    QCOMPARE(memory->height, LaneLayout::kMemoryHeight);
+
+    constexpr double kGiB = 1024.0 * 1024 * 1024;
+    SummaryData d;
+    d.has_extent = true;
+    d.begin_ns = 0;
+    d.end_ns = 1000;
+    const auto series = [](std::uint32_t track, std::vector<ts::store::CounterSample> samples) {
+      return ts::store::make_counter_series(track, samples);
+    };
+    d.counters.push_back(series(2, {{0, 1 * kGiB}, {400, 6 * kGiB}, {800, 2 * kGiB}}));
+    d.counters.push_back(series(3, {{0, 1}, {500, 2}}));
+    const TimeMapping m(0, 1000, 1000);
+    const auto draw = [&](double capacity) {
+      std::unordered_map<std::uint32_t, double> capacities;
+      if (capacity > 0) capacities[2] = capacity;
+      DrawContext ctx;
+      ctx.mapping = &m;
+      ctx.layout = &layout;
+      ctx.area = QRectF(200, 26, 1000, 600);
+      ctx.summary = &d;
+      ctx.capacities = &capacities;
+      return build_draw_list(ctx);
+    };
+    const auto texts = [](const DrawList& list) {
+      QStringList out;
+      for (const DrawText& t : list.texts) out << t.text;
+      return out;
+    };
+    const auto dashed = [](const DrawList& list) {
+      return std::count_if(list.lines.begin(), list.lines.end(),
+                           [](const DrawLine& l) { return l.dashed; });
+    };
+
+    // 8 GiB: the line tops the scale; 6 GiB is 75 %.
+    const DrawList with = draw(8 * kGiB);
+    QVERIFY2(texts(with).contains(QStringLiteral("peak 6.0 GiB · 75.0 % of the device's 8.0 GiB")),
+             qPrintable(texts(with).join(QStringLiteral(" | "))));
+    QVERIFY(texts(with).contains(QStringLiteral("device memory 8.0 GiB")));
+    QVERIFY(texts(with).contains(QStringLiteral("0 B")));
+    QCOMPARE(dashed(with), 1);
+    const double top = 26 + memory->y + 3 + 14;  // the plot's top, below the headline
+    for (const DrawLine& l : with.lines) {
+      if (l.dashed) QCOMPARE(l.points[0].y(), top);
+      if (!l.dashed && l.fill.isValid()) {
+        // The area under the use, down to zero at the lane's plot bottom; 6 of 8 GiB high.
+        const double bottom = 26 + memory->y + memory->height - 3;
+        QCOMPARE(l.fill_base, bottom);
+        double highest = bottom;
+        for (const QPointF& p : l.points) highest = std::min(highest, p.y());
+        QVERIFY(std::abs((bottom - highest) / (bottom - top) - 0.75) < 1e-9);
+      }
+    }
+    // 100 GiB: a line at the top would flatten 6 GiB; the share is in words, the scale is the use.
+    const DrawList far = draw(100 * kGiB);
+    QCOMPARE(dashed(far), 0);
+    QVERIFY(texts(far).contains(QStringLiteral("peak 6.0 GiB · 6.0 % of the device's 100.0 GiB")));
+    QVERIFY(texts(far).contains(QStringLiteral("6.0 GiB")));
+    // Unknown: the peak alone. A counter of other things keeps its "max".
+    const DrawList unknown = draw(0);
+    QVERIFY(texts(unknown).contains(QStringLiteral("peak 6.0 GiB")));
+    QVERIFY(texts(unknown).contains(QStringLiteral("max 2")));
+    // Above 90 % of the device's memory the headline is red, as the lever warns.
+    for (const DrawText& t : draw(6.4 * kGiB).texts)
+      if (t.text.startsWith(QStringLiteral("peak"))) QCOMPARE(t.color, QColor(0xc6, 0x28, 0x28));
+  }
+
+  // Each memory counter's device memory comes from the trace's meta, by the counter's name.
+  void memory_counters_find_their_devices_memory_in_the_meta() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("m.db")).toStdString();
+    {
+      ts::store::Writer w(path);
+      w.put_track(1, "GPU 0 memory allocated", TrackKind::counter);
+      w.put_track(2, "GPU 1 memory reserved", TrackKind::counter);
+      w.put_track(3, "device memory Tesla V100", TrackKind::counter);
+      w.put_track(4, "host memory (tensors)", TrackKind::counter);
+      w.put_track(5, "prefetch buffer fill", TrackKind::counter);
+      w.put_track(6, "device memory other device", TrackKind::counter);
+      w.put_meta("device.gpu.0.total_memory_bytes", "16000000000");
+      w.put_meta("device.gpu.1.total_memory_bytes", "garbage");
+      w.put_meta("device.opencl.name", "Tesla V100");
+      w.put_meta("device.opencl.global_memory_bytes", "8000000000");
+      w.put_meta("host.memory_bytes", "4000000000");
+      w.finish();
+    }
+    const ts::store::Reader r(path);
+    const auto capacities = memory_capacities(r);
+    QCOMPARE(capacities.size(), std::size_t{3});
+    QCOMPARE(capacities.at(1), 16e9);
+    QCOMPARE(capacities.at(3), 8e9);
+    QCOMPARE(capacities.at(4), 4e9);
+    QCOMPARE(memory_capacity(r, "GPU 1 memory reserved"), 0.0);       // not a number
+    QCOMPARE(memory_capacity(r, "device memory other device"), 0.0);  // not the device described
+  }
   void a_queue_names_its_device() {
     QCOMPARE(LaneLayout::device_of("GPU 0 stream 7"), QStringLiteral("GPU 0"));
     QCOMPARE(LaneLayout::device_of("GPU 12 sync"), QStringLiteral("GPU 12"));
@@ -78,7 +294,7 @@ class TestLanes : public QObject {
       if (lane.kind == LaneKind::idle) QVERIFY(lane.group.isEmpty());
     }
     // Folding a rank hides its devices' headers too, and says how many lanes it holds.
-    l.build(kTwoRanks, kRanks, true, one_row, {{LaneLayout::process_group(1)}, {}});
+    l.build(kTwoRanks, kRanks, true, one_row, {{LaneLayout::process_group(1)}, {}, {}});
     QVERIFY(!l.group_lane(LaneLayout::device_group(1, QStringLiteral("GPU 0"))));
     QVERIFY(l.group_lane(LaneLayout::device_group(2, QStringLiteral("GPU 0"))));
     QVERIFY2(titles(l).contains(QStringLiteral("▸ rank 0 (5 lanes folded)")),
@@ -95,7 +311,7 @@ class TestLanes : public QObject {
                                      "prefetch buffer fill"}));
     for (const Lane& lane : l.lanes())
       if (lane.kind == LaneKind::idle) QCOMPARE(lane.group, key);
-    l.build(kOneDevice, {}, true, one_row, {{key}, {}});
+    l.build(kOneDevice, {}, true, one_row, {{key}, {}, {}});
     QCOMPARE(titles(l), (QStringList{"steps", "trainer", "input worker 1",
                                      "▸ synthetic GPU (3 lanes folded)", "prefetch buffer fill"}));
     QVERIFY(l.group_lane(key)->collapsed);
@@ -107,7 +323,7 @@ class TestLanes : public QObject {
     QCOMPARE(l.pinned_height(), 0.0);
     const double height = l.height();
     const QString key = LaneLayout::device_group(kNull, QStringLiteral("synthetic GPU"));
-    l.build(kOneDevice, {}, true, one_row, {{}, {key}});
+    l.build(kOneDevice, {}, true, one_row, {{}, {key}, {}});
     QCOMPARE(l.height(), height);  // the same lanes, in another order
     // The device's header, queues and idle lane first; then the rest in their usual order.
     QCOMPARE(titles(l), (QStringList{"▾ synthetic GPU", "synthetic GPU compute",
@@ -129,7 +345,7 @@ class TestLanes : public QObject {
     QCOMPARE(l.content_y(band + 10, 40), band + 50);
     QCOMPARE(l.lane_at(l.content_y(2 * LaneLayout::kLaneGap, 1000))->kind, LaneKind::group);
     // Pinning a rank pins its devices with it.
-    l.build(kTwoRanks, kRanks, true, one_row, {{}, {LaneLayout::process_group(2)}});
+    l.build(kTwoRanks, kRanks, true, one_row, {{}, {LaneLayout::process_group(2)}, {}});
     QCOMPARE(l.lanes().front().name, QStringLiteral("rank 1"));
     int pinned = 0;
     for (const Lane& lane : l.lanes()) pinned += lane.pinned;

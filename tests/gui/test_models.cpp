@@ -3,11 +3,13 @@
 #include <sqlite3.h>
 
 #include <QAbstractItemModelTester>
+#include <QBrush>
 #include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QtTest>
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <set>
@@ -19,6 +21,7 @@
 #include "gui/models/lever_model.hpp"
 #include "gui/models/overview_figures.hpp"
 #include "gui/models/packed_steps.hpp"
+#include "gui/models/rank_heatmap.hpp"
 #include "gui/models/stage_model.hpp"
 #include "gui/models/step_bars.hpp"
 #include "gui/models/step_model.hpp"
@@ -26,6 +29,7 @@
 #include "profiler/analysis/diff.hpp"
 #include "profiler/analysis/kept_report.hpp"
 #include "profiler/analysis/report_codec.hpp"
+#include "profiler/store/analysis_table.hpp"
 #include "profiler/store/reader.hpp"
 
 using namespace ts::gui;
@@ -285,6 +289,128 @@ class TestModels : public QObject {
     read_all(kernels);
   }
 
+  // Every lever of either run, as `trainscope diff` lists them: gone in B (green), new in B
+  // (red), or A's and B's projection; the real diff's levers row for row.
+  void lever_diff_model_says_gone_new_or_both() {
+    const auto real = ts::analysis::diff(a_, b_);
+    LeverDiffModel from_real;
+    QAbstractItemModelTester t0(&from_real, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    from_real.set_levers(real.levers);
+    QCOMPARE(from_real.rowCount(), static_cast<int>(real.levers.size()));
+    read_all(from_real);
+    for (int r = 0; r < from_real.rowCount(); ++r)
+      QCOMPARE(from_real.index(r, LeverDiffModel::Title).data().toString(),
+               QString::fromStdString(real.levers[static_cast<std::size_t>(r)].title));
+
+    ts::analysis::LeverDelta gone, fresh, both;
+    gone.id = "input_pipeline";
+    gone.title = "Input pipeline";
+    gone.in_a = true;
+    gone.speedup = {2.5, 0};
+    gone.step_time_ms = {1.6, 0};
+    gone.saving_device_hours = {0.5, 0};
+    gone.saving = {1.5, 0};
+    gone.confidence_a = "measured";
+    fresh.id = "optimizer";
+    fresh.title = "Optimizer";
+    fresh.in_b = true;
+    fresh.speedup = {0, 1.25};
+    fresh.step_time_ms = {0, 0.8};
+    fresh.confidence_b = "modelled";
+    both = gone;
+    both.id = "mixed_precision";
+    both.title = "Mixed precision";
+    both.in_b = true;
+    both.speedup = {1.5, 1.2};
+    both.confidence_b = "heuristic";
+    LeverDiffModel m;
+    QAbstractItemModelTester t(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m.set_levers({gone, fresh, both}, "$");
+    QCOMPARE(m.rowCount(), 3);
+    read_all(m);
+    const auto cell = [&](int r, int c) { return m.index(r, c).data().toString(); };
+    const auto colour = [&](int r) {
+      return m.index(r, LeverDiffModel::Change).data(Qt::ForegroundRole).value<QBrush>().color();
+    };
+    QCOMPARE(cell(0, LeverDiffModel::Change), QStringLiteral("gone in B"));
+    QCOMPARE(cell(0, LeverDiffModel::InA), QStringLiteral("2.50×, 1.60 ms a step"));
+    QCOMPARE(cell(0, LeverDiffModel::InB), QStringLiteral("—"));
+    QVERIFY(cell(0, LeverDiffModel::SavedA).contains(QStringLiteral("$1.50")));
+    QCOMPARE(colour(0), QColor(0x2e, 0x7d, 0x32));
+    QCOMPARE(cell(1, LeverDiffModel::Change), QStringLiteral("new in B"));
+    QCOMPARE(cell(1, LeverDiffModel::InA), QStringLiteral("—"));
+    QCOMPARE(colour(1), QColor(0xc6, 0x28, 0x28));
+    QCOMPARE(cell(1, LeverDiffModel::Confidence), QStringLiteral("modelled"));
+    QCOMPARE(cell(2, LeverDiffModel::Change), QStringLiteral("1.50× → 1.20×"));
+    QCOMPARE(colour(2), QColor(0x2e, 0x7d, 0x32));  // less left to gain in B
+    QCOMPARE(cell(2, LeverDiffModel::Confidence), QStringLiteral("measured / heuristic"));
+    QCOMPARE(m.index(2, LeverDiffModel::InB).data(SortRole).toDouble(), 1.2);
+    QCOMPARE(m.index(0, LeverDiffModel::Title).data(Qt::ToolTipRole).toString(),
+             QString::fromStdString(ts::analysis::lever_sentence(gone)));
+    m.set_levers({});
+    QCOMPARE(m.rowCount(), 0);
+  }
+
+  // The rank x step heat map: a cell per rank and step (a run of steps past max_columns), the
+  // mean of the chosen figure, the colour scale of the analysed steps only, the slowest rank.
+  void rank_heatmap_lays_ranks_against_steps() {
+    ts::analysis::Report report;
+    for (int r = 0; r < 3; ++r) {
+      ts::analysis::RankFigures f;
+      f.process = 10 + r;
+      f.rank = r;
+      report.ranks.push_back(f);
+    }
+    std::vector<ts::analysis::StepSummary> steps;
+    for (int s = 0; s < 8; ++s)
+      for (int r = 0; r < 3; ++r) {
+        if (r == 1 && s == 6) continue;  // rank 1 has no step 6
+        ts::analysis::StepSummary x;
+        x.step = s;
+        x.rank_index = r;
+        x.start_ns = s * 10'000'000 + r;
+        x.dur_ns = (r == 2 ? 4'000'000 : 2'000'000) + (s == 0 ? 50'000'000 : 0);
+        x.parts.ns[static_cast<std::size_t>(ts::analysis::Part::collective)] =
+            r == 2 ? 0 : 1'000'000;
+        x.warmup = s == 0;
+        steps.push_back(x);
+      }
+    const PackedSteps packed(steps);
+    const RankHeatmap map = make_rank_heatmap(packed, report);
+    QCOMPARE(map.ranks.size(), std::size_t{3});
+    QCOMPARE(map.ranks[1].process, std::int64_t{11});
+    QCOMPARE(map.ranks[2].name, QStringLiteral("r2"));
+    QCOMPARE(map.columns, std::size_t{8});
+    QCOMPARE(map.value(2, 3), 4.0);
+    QVERIFY(std::isnan(map.value(1, 6)));
+    QCOMPARE(map.start_ns[map.at(2, 3)], std::int64_t{30'000'002});
+    QCOMPARE(map.end_ns[map.at(2, 3)], std::int64_t{34'000'002});
+    QCOMPARE(map.lo_ms, 2.0);  // the 52 ms warm-up step is left out of the scale
+    QCOMPARE(map.hi_ms, 4.0);
+    QCOMPARE(map.color_of(100.0), map.color_of(4.0));  // clamped
+    QVERIFY(map.color_of(2.0) != map.color_of(4.0));
+    QVERIFY(slowest_rank_line(map).contains(QStringLiteral("r2")));
+    QCOMPARE(cell_text(map, 1, 6), QStringLiteral("r1 · step 6: no step"));
+
+    // Four columns of two steps each: means.
+    const RankHeatmap runs = make_rank_heatmap(packed, report, std::nullopt, 4);
+    QCOMPARE(runs.columns, std::size_t{4});
+    QCOMPARE(runs.per_column, std::int64_t{2});
+    QCOMPARE(runs.steps_of(1), std::make_pair(std::int64_t{2}, std::int64_t{3}));
+    QCOMPARE(runs.value(0, 0), 27.0);  // (52 + 2) / 2
+    QVERIFY(cell_text(runs, 0, 1).startsWith(QStringLiteral("r0 · steps 2-3: mean step time")));
+
+    // By one part: rank 2 spends nothing in collectives, the others 1 ms a step.
+    const RankHeatmap coll = make_rank_heatmap(packed, report, ts::analysis::Part::collective);
+    QCOMPARE(coll.value(0, 4), 1.0);
+    QCOMPARE(coll.value(2, 4), 0.0);
+    QVERIFY(!slowest_rank_line(coll).contains(QStringLiteral("r2")));
+
+    // One rank: no heat map.
+    report.ranks.resize(1);
+    QVERIFY(make_rank_heatmap(packed, report).empty());
+  }
+
   // The compare table's units: a share changes by percentage points ("pp"), never by "%"; a
   // figure a run lacks (samples/s of an imported trace without a batch size) is "n/a", not 0;
   // money reads at the scale that shows cents, with the sign before the currency.
@@ -454,37 +580,30 @@ class TestModels : public QObject {
     report.per_step = varied_steps(4700);
     QVERIFY(ts::analysis::keep_report(reader, report, o));
     const std::span<const ts::analysis::StepSummary> all(report.per_step);
-    // Parts of 1000, 3000 and 700 steps in place of the one of 4700.
-    sqlite3* db = nullptr;
-    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
-    std::string key;
+    // Parts of 1000, 3000 and 700 steps in place of the one of 4700, kept (and sealed) under
+    // the same key after the same head.
+    std::string key, head;
     {
+      sqlite3* db = nullptr;
+      QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
       sqlite3_stmt* st = nullptr;
-      sqlite3_prepare_v2(db, "SELECT key FROM analysis WHERE part = 0", -1, &st, nullptr);
+      sqlite3_prepare_v2(db, "SELECT key, data FROM analysis WHERE part = 0", -1, &st, nullptr);
       QCOMPARE(sqlite3_step(st), SQLITE_ROW);
       key = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+      head.assign(static_cast<const char*>(sqlite3_column_blob(st, 1)),
+                  static_cast<std::size_t>(sqlite3_column_bytes(st, 1)));
       sqlite3_finalize(st);
+      sqlite3_close(db);
     }
-    QCOMPARE(sqlite3_exec(db, "DELETE FROM analysis WHERE part > 0", nullptr, nullptr, nullptr),
-             SQLITE_OK);
     const std::array<std::pair<std::size_t, std::size_t>, 3> runs{
         {{0, 1000}, {1000, 4000}, {4000, 4700}}};
     std::vector<std::string> parts;
-    for (std::size_t r = 0; r < runs.size(); ++r) {
-      const auto [from, to] = runs[r];
+    for (const auto& [from, to] : runs)
       parts.push_back(ts::analysis::encode_step_run(all.subspan(from, to - from),
                                                     from == 0 ? nullptr : &all[from - 1]));
-      sqlite3_stmt* st = nullptr;
-      sqlite3_prepare_v2(db, "INSERT INTO analysis (key, part, data) VALUES (?, ?, ?)", -1, &st,
-                         nullptr);
-      sqlite3_bind_text(st, 1, key.c_str(), -1, SQLITE_TRANSIENT);
-      sqlite3_bind_int64(st, 2, static_cast<sqlite3_int64>(r + 1));
-      sqlite3_bind_blob(st, 3, parts.back().data(), static_cast<int>(parts.back().size()),
-                        SQLITE_TRANSIENT);
-      QCOMPARE(sqlite3_step(st), SQLITE_DONE);
-      sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
+    QVERIFY(ts::store::keep_analysis(path.toStdString(), key, ts::analysis::analysis_build_id(),
+                                     1 + parts.size(),
+                                     [&](std::size_t i) { return i == 0 ? head : parts[i - 1]; }));
 
     const auto reads_back = [&](const PackedSteps& packed) {
       QCOMPARE(packed.size(), all.size());

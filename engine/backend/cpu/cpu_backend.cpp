@@ -9,8 +9,10 @@
 #include "engine/backend/cpu/cpu_backend_impl.hpp"
 #include "engine/backend/cpu/cpu_buffer.hpp"
 #include "engine/backend/cpu/cpu_kernels.hpp"
+#include "engine/backend/cpu/cpu_memory_counter.hpp"
 #include "engine/backend/cpu/cpu_parallel.hpp"
 #include "engine/backend/cpu/cpu_trace.hpp"
+#include "trainscope/meta_keys.hpp"
 
 namespace ts {
 
@@ -28,7 +30,11 @@ void fail(const char* op, const std::string& problem) {
 CpuBackend::CpuBackend(int threads)
     : pool_(threads <= 0 ? available_threads() : std::min(threads, available_threads())),
       gemm_(pool_),
-      track_(ts::trace::register_track("CPU compute", ts::trace::TrackKind::device_queue)) {}
+      track_(ts::trace::register_track("CPU compute", ts::trace::TrackKind::device_queue)) {
+  // The memory the batch-size lever weighs the tensors' counter against.
+  if (const std::int64_t bytes = host_memory_bytes(); bytes > 0)
+    ts::trace::set_meta(meta_key::kHostMemoryBytes, std::to_string(bytes));
+}
 
 std::string CpuBackend::device_name() const {
   const int n = pool_.threads();

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <new>
 
+#include "engine/backend/cpu/cpu_memory_counter.hpp"
+
 namespace ts::cpu {
 
 std::byte* aligned_bytes(std::size_t bytes) {
@@ -20,6 +22,7 @@ void free_aligned(std::byte* p) {
 
 CpuBuffer::CpuBuffer(std::size_t bytes, const void* owner)
     : Buffer(bytes), data_(aligned_bytes(bytes)), owner_(owner) {
+  count_tensor_bytes(static_cast<std::int64_t>(bytes));  // counted once allocated
 #ifndef NDEBUG
   // Debug builds: all-ones bytes read as NaN (f32, f16) or -1 (i32), so reads of memory that
   // was never written show up quickly.
@@ -29,6 +32,7 @@ CpuBuffer::CpuBuffer(std::size_t bytes, const void* owner)
 
 CpuBuffer::~CpuBuffer() {
   free_aligned(data_);
+  count_tensor_bytes(-static_cast<std::int64_t>(bytes()));
 }
 
 void Scratch::grow(std::size_t n) {

@@ -16,6 +16,7 @@ void free_aligned(std::byte* p);
 
 // A backend buffer: `bytes` bytes of 64-byte aligned host memory, tagged with the backend that
 // made it so that tensors from another backend instance are rejected.
+// Counted in the "host memory (tensors)" counter (cpu_memory_counter.hpp) while it lives.
 class CpuBuffer final : public Buffer {
  public:
   CpuBuffer(std::size_t bytes, const void* owner);

@@ -36,6 +36,7 @@ OpenClBackend::OpenClBackend(const DeviceHandle& handle, DeviceInfo info)
   ts::trace::set_meta(meta_key::kDeviceOpenclComputeUnits, std::to_string(d.compute_units));
   ts::trace::set_meta(meta_key::kDeviceOpenclGlobalMemoryBytes,
                       std::to_string(d.global_memory_bytes));
+  ts::trace::set_meta(meta_key::kDeviceOpenclFp16, d.fp16 ? "yes" : "no");
   // Build every kernel family's all-f32 variant now, so the first training step does not pay
   // for compilation and a broken or missing kernel file fails here (f16 variants are built on
   // first use), then warm up CLBlast.

@@ -129,7 +129,11 @@ class Builder {
           const Mix mix = mix_of(row, it);
           b.fill = category_color(mix.dominant);
           b.text_color = text_color_on(b.fill);
-          b.detail = mix.text;
+          b.coverage = coverage(mix.busy_ns, row, it);
+          b.detail = mix.text + QStringLiteral("\n") +
+                     (mix.exact ? QStringLiteral("busy %1 of this span")
+                                : QStringLiteral("busy at most %1 of this span (merged events)"))
+                         .arg(format_pct(100 * b.coverage));
           b.text = fit(
               {QStringLiteral("%1 events").arg(format_count(static_cast<std::int64_t>(it.events))),
                format_count(static_cast<std::int64_t>(it.events))},
@@ -154,15 +158,35 @@ class Builder {
   struct Mix {
     trace::Category dominant = trace::Category::other;
     QString text;
+    double busy_ns = 0;  // the run's zones' time (of a longer run, scaled from those looked at)
+    bool exact = true;   // every zone one event, all looked at: busy_ns is exact
   };
+
+  // The share of an item's time that `busy_ns` covers: from its first zone's start to where the
+  // next zone starts when that is closer than min_px (a run cut at max_px: the gap it ends on is
+  // as much its own as the gaps inside it), else to its last zone's end. In time, not pixels,
+  // so an item cut at the view's edge keeps its share.
+  double coverage(double busy_ns, const Row& row, const DrawItem& it) const {
+    const auto& z = row.zones;
+    const std::size_t last = it.first + it.zones - 1;
+    double end = static_cast<double>(z[last].end_ns);
+    if (last + 1 < z.size() &&
+        static_cast<double>(z[last + 1].start_ns) - end < c_.min_px * m_.ns_per_px())
+      end = static_cast<double>(z[last + 1].start_ns);
+    const double span_ns = end - static_cast<double>(z[it.first].start_ns);
+    return span_ns > 0 ? std::clamp(busy_ns / span_ns, 0.0, 1.0) : 1.0;
+  }
   static constexpr std::uint32_t kMixZones = 4096;
   Mix mix_of(const Row& row, const DrawItem& it) const {
     std::array<std::int64_t, trace::kCategoryCount> by_cat{};
     std::vector<std::pair<std::uint32_t, std::int64_t>> by_label;
     std::int64_t total = 0;
     const std::uint32_t n = std::min(it.zones, kMixZones);
+    bool exact = n == it.zones;
     for (std::uint32_t k = it.first; k < it.first + n; ++k) {
       const Zone& z = row.zones[k];
+      // A zone of several events (the overview's) spans them and the gaps between them.
+      exact = exact && z.count <= 1;
       const std::int64_t d = std::max<std::int64_t>(0, z.end_ns - z.start_ns);
       const LabelInfo& info = c_.labels->get(z.label);
       by_cat[static_cast<std::size_t>(info.category)] += d;
@@ -176,6 +200,8 @@ class Builder {
       }
     }
     Mix m;
+    m.exact = exact;
+    m.busy_ns = static_cast<double>(total) * it.zones / n;
     const auto top = std::max_element(by_cat.begin(), by_cat.end());
     m.dominant = static_cast<trace::Category>(top - by_cat.begin());
     if (total <= 0) return m;
@@ -268,8 +294,12 @@ class Builder {
       const QColor color = idle_cause_color(cause);
       DrawBox b;
       b.rect = rect(it, top + 1, lane.height - 2);
+      // How much of the item is idle: a step of a per-step row holds its idle time apart, a
+      // merged run of gaps leaves the time between them out.
+      if (g.per_step || it.zones > 1)
+        b.coverage = coverage(static_cast<double>(g.idle_in(i, j)), g.row, it);
       if (gap_shades_.isNull()) gap_shades_ = strip();
-      shade(gap_shades_, b.rect, with_alpha(color, 60));
+      shade(gap_shades_, b.rect, with_alpha(color, static_cast<int>(std::lround(60 * b.coverage))));
       if (!shown) continue;
       b.pinned = lane.pinned;
       b.fill = color;
@@ -297,6 +327,7 @@ class Builder {
         const QString what = g.per_step ? QStringLiteral("%1 steps with idle time, mostly %2")
                                         : QStringLiteral("%1 idle gaps, mostly %2");
         b.text = fit({what.arg(n).arg(why), why}, b.rect.width());
+        b.detail = QStringLiteral("idle %1 of this span").arg(format_pct(100 * b.coverage));
       }
       out_.boxes.push_back(std::move(b));
     }
@@ -309,25 +340,45 @@ class Builder {
     const CounterSeries* s = c_.window ? c_.window->counter_of(lane.track) : whole;
     if (!s || s->empty()) return;
     const CounterSeries* scale = whole && !whole->empty() ? whole : s;
-    const double lo_v = std::min(scale->min, s->min), hi_v = std::max(scale->max, s->max);
-    const double top = top_of(lane) + 3, height = lane.height - 6;
+    // A memory counter is drawn as an area from zero, labelled with its scale, against the
+    // device's memory when the trace says how much it has (Nsight's and Perfetto's memory rows).
+    const bool bytes = is_bytes_counter(lane.title);
+    double capacity = 0;
+    if (bytes && c_.capacities)
+      if (const auto found = c_.capacities->find(lane.track); found != c_.capacities->end())
+        capacity = found->second;
+    const double peak = std::max(scale->max, s->max);
+    double lo_v = std::min(scale->min, s->min), hi_v = peak;
+    if (bytes) lo_v = std::min(0.0, lo_v);
+    // The device's memory tops the scale when the use reaches a quarter of it; below that, a
+    // line at the top would flatten the use to nothing, so the share is said in words instead.
+    const bool capacity_line = capacity > 0 && peak * 4 >= capacity;
+    if (capacity_line) hi_v = std::max(hi_v, capacity);
+    const double label_room = bytes ? 14 : 0;
+    const double top = top_of(lane) + 3 + label_room, height = lane.height - 6 - label_room;
     const double span = hi_v > lo_v ? hi_v - lo_v : 1;
     const auto y = [&](double v) { return top + height - (v - lo_v) / span * height; };
     const double left = c_.area.left(), right = c_.area.right();
+    const QColor ink(0x37, 0x47, 0x4f), area_ink(0x37, 0x47, 0x4f, 48);
     std::ptrdiff_t i = std::max<std::ptrdiff_t>(0, s->at(m_.view_begin()));
     const auto end = static_cast<std::ptrdiff_t>(
         std::upper_bound(s->ts_ns.begin(), s->ts_ns.end(), m_.view_end()) - s->ts_ns.begin());
-    DrawLine line;
-    line.color = QColor(0x37, 0x47, 0x4f);
-    line.pinned = lane.pinned;
+    DrawLine line, under;
+    line.color = ink;
+    line.pinned = under.pinned = lane.pinned;
+    under.color = area_ink;
+    under.segments = true;
     if (end - i > 2 * static_cast<std::ptrdiff_t>(m_.width())) {
       line.segments = true;
-      // Denser than the pixels: one vertical min-max stroke per pixel column.
+      // Denser than the pixels: one vertical min-max stroke per pixel column (and, for memory,
+      // the area under the column's maximum).
       int col = -1;
       double lo = 0, hi = 0;
       const auto flush = [&] {
         if (col < 0) return;
         line.points << QPointF(left + col + 0.5, y(lo)) << QPointF(left + col + 0.5, y(hi));
+        if (bytes)
+          under.points << QPointF(left + col + 0.5, y(0)) << QPointF(left + col + 0.5, y(hi));
       };
       for (; i < end; ++i) {
         const int x = static_cast<int>(
@@ -351,11 +402,51 @@ class Builder {
         line.points << QPointF(x, v);
       }
       if (!line.points.isEmpty()) line.points << QPointF(right, line.points.back().y());
+      if (bytes) {
+        line.fill = area_ink;
+        line.fill_base = y(0);
+      }
     }
+    if (!under.points.isEmpty()) out_.lines.push_back(std::move(under));
     out_.lines.push_back(std::move(line));
-    out_.texts.push_back({QPointF(right - 4, top + c_.metrics.ascent()),
-                          QStringLiteral("max %1").arg(format_counter(hi_v, lane.title)),
-                          QColor(0x61, 0x61, 0x61), lane.pinned});
+    const QColor grey(0x61, 0x61, 0x61);
+    if (!bytes) {
+      out_.texts.push_back({QPointF(right - 4, top + c_.metrics.ascent()),
+                            QStringLiteral("max %1").arg(format_counter(hi_v, lane.title)), grey,
+                            lane.pinned});
+      return;
+    }
+    const double lane_top = top_of(lane);
+    QString headline = QStringLiteral("peak %1").arg(format_bytes(peak));
+    QColor headline_color = grey;
+    if (capacity > 0) {
+      const double share = 100.0 * peak / capacity;
+      headline += QStringLiteral(" · %1 of the device's %2")
+                      .arg(share > 0 && share < 0.1 ? QStringLiteral("< 0.1 %") : format_pct(share),
+                           format_bytes(capacity));
+      if (share >= 90) headline_color = QColor(0xc6, 0x28, 0x28);  // the lever's warning
+    }
+    out_.texts.push_back({QPointF(right - 4, lane_top + 3 + c_.metrics.ascent()), headline,
+                          headline_color, lane.pinned});
+    // The scale at the left: its top and zero.
+    const auto scale_label = [&](double v, const QString& text, const QColor& color) {
+      const double x = left + 4 + c_.metrics.horizontalAdvance(text);
+      out_.texts.push_back({QPointF(x, y(v) + (v == lo_v ? -2 : c_.metrics.ascent() + 1)), text,
+                            color, lane.pinned});
+    };
+    scale_label(lo_v, format_bytes(lo_v), grey);
+    if (capacity_line) {
+      DrawLine ref;
+      ref.color = QColor(0xc6, 0x28, 0x28);
+      ref.dashed = true;
+      ref.pinned = lane.pinned;
+      ref.points << QPointF(left, y(capacity)) << QPointF(right, y(capacity));
+      out_.lines.push_back(std::move(ref));
+      scale_label(capacity, QStringLiteral("device memory %1").arg(format_bytes(capacity)),
+                  QColor(0xc6, 0x28, 0x28));
+    } else {
+      scale_label(hi_v, format_bytes(hi_v), grey);
+    }
   }
 
   // A blank strip, one pixel per column of the area.

@@ -12,6 +12,7 @@
 #include <QRectF>
 #include <QString>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "gui/models/event_window.hpp"
@@ -38,6 +39,10 @@ struct DrawBox {
   Selection hit;             // what a click here selects (kind none: nothing)
   std::uint64_t events = 1;  // merged boxes: events it stands for
   QString detail;            // merged boxes: what they hold, by time ("host compute 62 %, …")
+  // The share of its width its events cover (merged boxes, idle time in a step): drawn as a bar
+  // of that height over a faint wash of the colour (Perfetto's and Nsight's utilisation rows),
+  // so a dense lane zoomed out shows where it is busy and where it is not.
+  double coverage = 1;
 };
 
 struct DrawLine {
@@ -45,6 +50,10 @@ struct DrawLine {
   QColor color;
   bool segments = false;  // points are pairs, each a separate segment (drawLines)
   bool pinned = false;
+  bool dashed = false;  // a reference (a device's memory), not data
+  // A polyline's area down to y = fill_base, filled with `fill` under it (invalid: none).
+  QColor fill;
+  double fill_base = 0;
 };
 
 // Vertical shading (idle gaps behind the device lanes, input-bound steps behind every lane) as
@@ -98,6 +107,9 @@ struct DrawContext {
   const StepRow* steps = nullptr;
   const GapRow* gaps = nullptr;  // null until the analysis is done
   const LabelCache* labels = nullptr;
+  // Memory counters' device memory in bytes, by track (trace_meta.hpp memory_capacities()):
+  // drawn as a reference line in the lane. Null or absent: not known.
+  const std::unordered_map<std::uint32_t, double>* capacities = nullptr;
   QFontMetricsF metrics{QFont()};
   Selection selection;
   Selection link;  // the selected event's correlated partner (kind none: none)

@@ -62,23 +62,34 @@ void hatch(QPainter& p, const QRectF& r, const QColor& color, double spacing) {
 }
 
 void box(QPainter& p, const DrawBox& b) {
-  switch (b.style) {
-    case DrawBox::Style::loading:
-      p.fillRect(b.rect, b.fill);
-      hatch(p, b.rect, QColor(0xcf, 0xd8, 0xdc), 10);
-      break;
-    case DrawBox::Style::solid:
-      p.fillRect(b.rect, b.fill);
-      if (b.rect.width() >= 4) {  // a darker edge separates neighbours
-        p.setPen(QPen(b.fill.darker(135), 0));
-        p.drawRect(b.rect.adjusted(0, 0, -1, -1));
-      }
-      break;
-    case DrawBox::Style::merged:
-      // A merged run: the colour of its longest event, hatched, so it never reads as one event.
-      p.fillRect(b.rect, b.fill.lighter(112));
-      hatch(p, b.rect, b.fill.darker(140), 5);
-      break;
+  if (b.coverage < 1 && b.style != DrawBox::Style::loading) {
+    // Part of its width busy: a faint wash of its colour and a bar as high as the share.
+    QColor wash = b.fill;
+    wash.setAlpha(50);
+    p.fillRect(b.rect, wash);
+    QRectF bar = b.rect;
+    bar.setTop(b.rect.bottom() - std::max(1.0, b.rect.height() * std::max(0.0, b.coverage)));
+    p.fillRect(bar, b.style == DrawBox::Style::merged ? b.fill.lighter(112) : b.fill);
+    if (b.style == DrawBox::Style::merged) hatch(p, bar, b.fill.darker(140), 5);
+  } else {
+    switch (b.style) {
+      case DrawBox::Style::loading:
+        p.fillRect(b.rect, b.fill);
+        hatch(p, b.rect, QColor(0xcf, 0xd8, 0xdc), 10);
+        break;
+      case DrawBox::Style::solid:
+        p.fillRect(b.rect, b.fill);
+        if (b.rect.width() >= 4) {  // a darker edge separates neighbours
+          p.setPen(QPen(b.fill.darker(135), 0));
+          p.drawRect(b.rect.adjusted(0, 0, -1, -1));
+        }
+        break;
+      case DrawBox::Style::merged:
+        // A merged run: the colour of its longest event, hatched, so it never reads as one event.
+        p.fillRect(b.rect, b.fill.lighter(112));
+        hatch(p, b.rect, b.fill.darker(140), 5);
+        break;
+    }
   }
   if (b.text.isEmpty()) return;
   const QRectF r = b.rect.adjusted(3, 0, -3, 0);
@@ -87,7 +98,9 @@ void box(QPainter& p, const DrawBox& b) {
     p.fillRect(QRectF(r.left() - 3, r.top() + 2, std::min(w, b.rect.width()), r.height() - 4),
                b.fill.lighter(112));
   }
-  p.setPen(b.text_color);
+  // On the wash of a partly busy box, the colour's own dark shade reads better than its text
+  // colour.
+  p.setPen(b.coverage < 1 && b.style == DrawBox::Style::solid ? b.fill.darker(220) : b.text_color);
   p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, b.text);
 }
 
@@ -104,7 +117,17 @@ void lanes_part(QPainter& p, const DrawList& list, const TimelineGeometry& g, bo
   p.setRenderHint(QPainter::Antialiasing, false);
   for (const DrawLine& l : list.lines) {
     if (l.pinned != pinned) continue;
-    p.setPen(QPen(l.color, 0));  // cosmetic: the fast path, whatever the number of points
+    if (l.fill.isValid() && !l.segments && l.points.size() >= 2) {
+      QPolygonF area = l.points;
+      area << QPointF(l.points.back().x(), l.fill_base)
+           << QPointF(l.points.front().x(), l.fill_base);
+      p.setPen(Qt::NoPen);
+      p.setBrush(l.fill);
+      p.drawPolygon(area);
+      p.setBrush(Qt::NoBrush);
+    }
+    // Cosmetic pens: the fast path, whatever the number of points.
+    p.setPen(l.dashed ? QPen(l.color, 0, Qt::DashLine) : QPen(l.color, 0));
     if (l.segments)
       p.drawLines(l.points.constData(), static_cast<int>(l.points.size() / 2));
     else

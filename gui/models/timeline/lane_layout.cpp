@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "gui/models/format.hpp"
+
 namespace ts::gui {
 
 namespace {
@@ -65,6 +67,37 @@ struct Entry {
 
 }  // namespace
 
+LaneGroupState initial_lane_groups(const std::vector<store::Process>& processes) {
+  LaneGroupState g;
+  if (processes.size() > kFoldRanksAbove)
+    for (const store::Process& p : processes) g.collapsed.insert(LaneLayout::process_group(p.id));
+  return g;
+}
+
+std::optional<std::set<std::int64_t>> parse_rank_filter(const QString& text) {
+  std::set<std::int64_t> ranks;
+  static const QRegularExpression item(QStringLiteral("^(\\d{1,9})(?:-(\\d{1,9}))?$"));
+  for (const QString& part :
+       text.split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
+    const auto m = item.match(part);
+    if (!m.hasMatch()) return std::nullopt;
+    const std::int64_t a = m.captured(1).toLongLong();
+    const std::int64_t b = m.captured(2).isEmpty() ? a : m.captured(2).toLongLong();
+    if (b < a || b - a > 1'000'000) return std::nullopt;
+    for (std::int64_t r = a; r <= b; ++r) ranks.insert(r);
+  }
+  return ranks;
+}
+
+std::set<std::int64_t> processes_left_out(const std::vector<store::Process>& processes,
+                                          const std::set<std::int64_t>& ranks) {
+  std::set<std::int64_t> out;
+  if (ranks.empty()) return out;
+  for (const store::Process& p : processes)
+    if (p.rank != store::kNull && !ranks.count(p.rank)) out.insert(p.id);
+  return out;
+}
+
 QString LaneLayout::process_group(std::int64_t process) {
   return QStringLiteral("process:%1").arg(process);
 }
@@ -86,6 +119,12 @@ void LaneLayout::build(const std::vector<store::Track>& tracks,
                        const std::function<int(std::uint32_t)>& rows_of,
                        const LaneGroupState& groups) {
   std::vector<Entry> all;
+  std::vector<store::Track> kept;  // the tracks of the processes the rank filter leaves in
+  if (!groups.hidden_processes.empty()) {
+    for (const store::Track& t : tracks)
+      if (!groups.hidden_processes.count(t.process)) kept.push_back(t);
+  }
+  const std::vector<store::Track>& shown = groups.hidden_processes.empty() ? tracks : kept;
   const auto push = [&](LaneKind kind, std::uint32_t track, QString title, int rows, int level,
                         const QString& outer, const QString& inner) {
     Entry e;
@@ -103,7 +142,7 @@ void LaneLayout::build(const std::vector<store::Track>& tracks,
   push(LaneKind::steps, 0, QStringLiteral("steps"), 1, 0, {}, {});
 
   const bool by_process = processes.size() >= 2;
-  const auto order = ordered(tracks, processes);
+  const auto order = ordered(shown, processes);
   const auto device_key = [&](const store::Track& t) {
     return t.kind == trace::TrackKind::device_queue ? device_group(t.process, device_of(t.name))
                                                     : QString();
@@ -188,7 +227,8 @@ void LaneLayout::build(const std::vector<store::Track>& tracks,
   for (std::size_t i = 0; i < lanes_.size(); ++i) {
     Lane& l = lanes_[i];
     l.y = y;
-    l.height = l.kind == LaneKind::counter ? kCounterHeight
+    l.height = l.kind == LaneKind::counter
+                   ? (is_bytes_counter(l.title) ? kMemoryHeight : kCounterHeight)
                : l.kind == LaneKind::steps ? kRowHeight + 4
                                            : l.rows * kRowHeight;
     y += l.height + kLaneGap;

@@ -14,6 +14,7 @@
 #include <QString>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -40,17 +41,34 @@ struct Lane {
   double y = 0, height = 0;
 };
 
-// Which groups the user folded and which they pinned, by key.
+// Which groups the user folded and which they pinned, by key, and which processes (ranks) the
+// rank filter leaves out (their lanes are not laid out at all).
 struct LaneGroupState {
   std::set<QString> collapsed;
   std::set<QString> pinned;
+  std::set<std::int64_t> hidden_processes;
 };
+
+// How a trace opens: above kFoldRanksAbove ranks every rank's group folded (256 ranks' lanes
+// would bury the one that matters; Nsight's and Perfetto's process groups start folded too).
+inline constexpr std::size_t kFoldRanksAbove = 4;
+LaneGroupState initial_lane_groups(const std::vector<store::Process>& processes);
+
+// A rank filter as typed: "0-3, 7, 12" (ranks and ranges, commas or spaces between), "" for
+// every rank. nullopt: not such a list.
+std::optional<std::set<std::int64_t>> parse_rank_filter(const QString& text);
+// The processes a rank filter leaves out: those whose rank is not in `ranks` (a process without
+// a rank stays), none when `ranks` is empty.
+std::set<std::int64_t> processes_left_out(const std::vector<store::Process>& processes,
+                                          const std::set<std::int64_t>& ranks);
 
 class LaneLayout {
  public:
   static constexpr double kRowHeight = 18;
   static constexpr double kLaneGap = 7;
   static constexpr double kCounterHeight = 36;
+  // A counter of bytes (memory) is taller: its scale and the device's memory are labelled in it.
+  static constexpr double kMemoryHeight = 54;
 
   // The key of a process's group, and of a device's (devices of different processes differ).
   static QString process_group(std::int64_t process);

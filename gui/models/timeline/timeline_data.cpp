@@ -304,7 +304,8 @@ void GapRow::sum_causes() {
   if (n % kCauseStride == 0) cause_sums[n / kCauseStride] = sum;
 }
 
-analysis::IdleCause GapRow::dominant(std::size_t first, std::size_t last) const {
+std::array<std::int64_t, analysis::kIdleCauseCount> GapRow::idle_by_cause(std::size_t first,
+                                                                          std::size_t last) const {
   std::array<std::int64_t, analysis::kIdleCauseCount> ns{};
   const auto add = [&](std::size_t from, std::size_t to) {
     for (std::size_t i = from; i < to; ++i)
@@ -321,7 +322,18 @@ analysis::IdleCause GapRow::dominant(std::size_t first, std::size_t last) const 
   } else {
     add(first, last);  // few zones, or a row made without its sums
   }
+  return ns;
+}
+
+analysis::IdleCause GapRow::dominant(std::size_t first, std::size_t last) const {
+  const auto ns = idle_by_cause(first, last);
   return static_cast<analysis::IdleCause>(std::max_element(ns.begin(), ns.end()) - ns.begin());
+}
+
+std::int64_t GapRow::idle_in(std::size_t first, std::size_t last) const {
+  std::int64_t sum = 0;
+  for (const std::int64_t ns : idle_by_cause(first, last)) sum = store::sat_add(sum, ns);
+  return sum;
 }
 
 }  // namespace ts::gui

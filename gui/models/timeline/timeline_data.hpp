@@ -90,6 +90,11 @@ struct GapRow {
   // 2 * kCauseStride zones at the ends (a merged run may stand for millions of gaps; a few long
   // waits for input among many short host-bound gaps must not be sampled away).
   analysis::IdleCause dominant(std::size_t first, std::size_t last) const;
+  // The idle time of zones[first, last), by cause and in all, exactly, from the same sums: how
+  // much of a merged run the device idled (the idle lane draws it as a bar of that height).
+  std::array<std::int64_t, analysis::kIdleCauseCount> idle_by_cause(std::size_t first,
+                                                                    std::size_t last) const;
+  std::int64_t idle_in(std::size_t first, std::size_t last) const;
   // Makes those running sums, once the zones are in (the makers below call it).
   void sum_causes();
   static constexpr std::size_t kCauseStride = 64;

@@ -15,7 +15,8 @@ ComparePage::ComparePage(QWidget* parent)
       comparison_(new TraceComparison(this)),
       header_(new QLabel(this)),
       figures_(new DiffModel(this)),
-      kernels_(new KernelDiffModel(this)) {
+      kernels_(new KernelDiffModel(this)),
+      levers_(new LeverDiffModel(this)) {
   header_->setWordWrap(true);
   header_->setTextFormat(Qt::RichText);
   auto* open = new QPushButton(tr("Compare with…"), this);
@@ -24,8 +25,9 @@ ComparePage::ComparePage(QWidget* parent)
   top->addWidget(open);
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(make_table_view(figures_, nullptr, split));
+  split->addWidget(make_table_view(levers_, nullptr, split));
   split->addWidget(make_table_view(kernels_, nullptr, split));
-  split->setSizes({560, 300});
+  split->setSizes({480, 160, 240});
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
   layout->addWidget(split, 1);
@@ -45,6 +47,7 @@ void ComparePage::refresh() {
   if (const RunDiff* diff = comparison_->diff(); diff && session_) {
     figures_->set_diff(*diff, comparison_->currency());
     kernels_->set_kernels(diff->kernels);
+    levers_->set_levers(diff->levers, comparison_->currency());
     QStringList lines;
     for (const QString& line : comparison_->notes()) lines << line.toHtmlEscaped();
     header_->setText(
@@ -60,6 +63,7 @@ void ComparePage::refresh() {
   }
   figures_->clear();
   kernels_->set_kernels({});
+  levers_->set_levers({});
   if (!session_)
     header_->setText(tr("Open a trace first."));
   else if (!b_path.isEmpty())

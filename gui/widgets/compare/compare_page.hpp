@@ -38,6 +38,7 @@ class ComparePage : public QWidget {
   TraceComparison* comparison() const { return comparison_; }
   DiffModel* figures() const { return figures_; }
   KernelDiffModel* kernels() const { return kernels_; }
+  LeverDiffModel* levers() const { return levers_; }
 
  signals:
   void openRequested();  // the "Compare with…" button
@@ -51,6 +52,7 @@ class ComparePage : public QWidget {
   QLabel* header_;
   DiffModel* figures_;
   KernelDiffModel* kernels_;
+  LeverDiffModel* levers_;
 };
 
 }  // namespace ts::gui

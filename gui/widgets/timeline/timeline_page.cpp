@@ -21,6 +21,7 @@ TimelinePage::TimelinePage(QWidget* parent)
       view_(new TimelineView(this)),
       details_(new DetailsPanel(this)),
       search_edit_(new QLineEdit(this)),
+      ranks_edit_(new QLineEdit(this)),
       matches_(new QLabel(this)),
       status_(new QLabel(this)) {
   search_edit_->setPlaceholderText(tr("Find events by name (Enter: next, Shift+Enter: previous)"));
@@ -33,6 +34,11 @@ TimelinePage::TimelinePage(QWidget* parent)
   auto* next = new QToolButton(this);
   next->setText(QStringLiteral("▶"));
   next->setToolTip(tr("Next match"));
+  ranks_edit_->setPlaceholderText(tr("Ranks: all (e.g. 0-3, 7)"));
+  ranks_edit_->setToolTip(tr("Show the lanes of these ranks only: ranks and ranges, e.g. 0-3, 7"));
+  ranks_edit_->setClearButtonEnabled(true);
+  ranks_edit_->setMaximumWidth(200);
+  ranks_edit_->setVisible(false);  // a trace of several ranks only
   auto* all = new QPushButton(tr("Show all"), this);
   status_->setStyleSheet(QStringLiteral("color:#607d8b"));
 
@@ -41,6 +47,7 @@ TimelinePage::TimelinePage(QWidget* parent)
   bar->addWidget(prev);
   bar->addWidget(next);
   bar->addWidget(matches_);
+  bar->addWidget(ranks_edit_);
   bar->addStretch(1);
   bar->addWidget(status_);
   bar->addWidget(all);
@@ -67,6 +74,11 @@ TimelinePage::TimelinePage(QWidget* parent)
   connect(prev, &QToolButton::clicked, this, [this] { find_next(false); });
   connect(next, &QToolButton::clicked, this, [this] { find_next(true); });
   connect(all, &QPushButton::clicked, view_, &TimelineView::show_all);
+  connect(ranks_edit_, &QLineEdit::textChanged, this, [this](const QString& text) {
+    // A list it cannot read keeps the last one and says so by its colour.
+    ranks_edit_->setStyleSheet(view_->set_rank_filter(text) ? QString()
+                                                            : QStringLiteral("color:#c62828"));
+  });
   connect(view_, &TimelineView::selectionChanged, this, &TimelinePage::show_details);
   connect(view_, &TimelineView::instanceRequested, this,
           [this](bool forward) { step_instance(forward); });
@@ -76,6 +88,14 @@ void TimelinePage::set_session(TraceSession* session, bool keep_view) {
   if (view_->session()) disconnect(view_->session(), nullptr, this, nullptr);
   view_->set_session(session, keep_view);
   show_details(view_->selection());
+  ranks_edit_->setVisible(session && session->reader().processes().size() >= 2);
+  if (!keep_view) {
+    const QSignalBlocker block(ranks_edit_);
+    ranks_edit_->clear();
+    ranks_edit_->setStyleSheet({});
+  } else if (!ranks_edit_->text().isEmpty()) {
+    view_->set_rank_filter(ranks_edit_->text());  // a live reload's new ranks
+  }
   if (session) {
     connect(session, &TraceSession::summaryProgress, this, &TimelinePage::update_status);
     connect(session, &TraceSession::summaryFinished, this, [this] {

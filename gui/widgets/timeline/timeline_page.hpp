@@ -50,6 +50,7 @@ class TimelinePage : public QWidget {
   TimelineView* view_;
   DetailsPanel* details_;
   QLineEdit* search_edit_;
+  QLineEdit* ranks_edit_;  // the rank filter (a trace of several ranks)
   QLabel* matches_;
   QLabel* status_;
   EventSearch search_;

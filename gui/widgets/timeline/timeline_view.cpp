@@ -76,6 +76,8 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
   if (session_) disconnect(session_, nullptr, this, nullptr);
   session_ = session;
   labels_.reset(session ? &session->reader() : nullptr);
+  capacities_ =
+      session ? memory_capacities(session->reader()) : std::unordered_map<std::uint32_t, double>{};
   steps_ = session ? &session->step_row() : &no_steps_;
   window_steps_ = {};
   window_steps_from_ = window_steps_to_ = 0;
@@ -86,7 +88,8 @@ void TimelineView::set_session(TraceSession* session, bool keep_view) {
   last_ = {};
   if (!keep_view) {
     selection_ = {};
-    groups_ = {};  // another trace: other processes and devices
+    // Another trace: other processes and devices; a job of many ranks opens folded.
+    groups_ = session ? initial_lane_groups(session->reader().processes()) : LaneGroupState{};
   }
   if (!session) {
     epochs_.clear();
@@ -354,6 +357,7 @@ DrawList TimelineView::build_frame() {
     ctx.steps = shown_steps_;
     ctx.gaps = has_gaps_ ? shown_gaps_.get() : nullptr;
     ctx.labels = &labels_;
+    ctx.capacities = &capacities_;
     ctx.metrics = QFontMetricsF(font());
     ctx.selection = selection_;
     ctx.link = link_;
@@ -504,6 +508,26 @@ const DrawBox* TimelineView::box_at(const QPointF& pos) const {
 void TimelineView::toggle_group(const QString& key) {
   if (!groups_.collapsed.erase(key)) groups_.collapsed.insert(key);
   changed();
+}
+
+bool TimelineView::set_rank_filter(const QString& text) {
+  const auto ranks = parse_rank_filter(text);
+  if (!ranks) return false;
+  groups_.hidden_processes = session_ ? processes_left_out(session_->reader().processes(), *ranks)
+                                      : std::set<std::int64_t>{};
+  changed();
+  return true;
+}
+
+void TimelineView::show_process_range(std::int64_t process, std::int64_t t0, std::int64_t t1) {
+  const QString key = LaneLayout::process_group(process);
+  groups_.collapsed.erase(key);
+  groups_.hidden_processes.erase(process);
+  const std::int64_t margin = std::max<std::int64_t>(1, (t1 - t0) / 6);
+  show_range(t0 - margin, t1 + margin);
+  build_frame();  // lays the lanes out with the group unfolded
+  if (const Lane* header = layout_.group_lane(key); header && !header->pinned)
+    scroll_to(static_cast<int>(header->y - layout_.pinned_height()));
 }
 
 void TimelineView::toggle_pin(const QString& key) {

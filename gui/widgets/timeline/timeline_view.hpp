@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 
 #include "gui/models/time_mapping.hpp"
 #include "gui/models/timeline/draw_list.hpp"
@@ -80,6 +81,12 @@ class TimelineView : public QWidget {
   // the header's pin does the same.
   void toggle_pin(const QString& key);
   const LaneGroupState& groups() const { return groups_; }
+  // Lays out only the ranks `text` names ("0-3, 7"; "" every rank: parse_rank_filter()).
+  // False, and nothing changed, when it names none.
+  bool set_rank_filter(const QString& text);
+  // Shows [t0, t1) of one process (rank): its lane group unfolded, shown and scrolled to (a
+  // cell of the Ranks tab's heat map).
+  void show_process_range(std::int64_t process, std::int64_t t0, std::int64_t t1);
   // Scrolls the lanes below the pinned band down by `y` pixels (clamped to what there is).
   void scroll_to(int y);
   int scroll_y() const;
@@ -131,8 +138,9 @@ class TimelineView : public QWidget {
   Selection link_;                    // the selected event's correlated partner
   Selection range_selection(std::int64_t t0, std::int64_t t1, double y0, double y1) const;
   LabelCache labels_;
-  StepRow no_steps_;                   // without a session
-  const StepRow* steps_ = &no_steps_;  // the whole trace's: the session's
+  std::unordered_map<std::uint32_t, double> capacities_;  // memory counters' device memory
+  StepRow no_steps_;                                      // without a session
+  const StepRow* steps_ = &no_steps_;                     // the whole trace's: the session's
   StepRow window_steps_;  // per_zone > 1: the exact steps of [window_steps_from_, _to_)
   std::int64_t window_steps_from_ = 0, window_steps_to_ = 0;
   const StepRow* shown_steps_ = steps_;  // the last frame's

@@ -28,6 +28,8 @@ ImportedProcess process_of(const InputFile& file, FileSummary&& s) {
   p.trainer_tracks = std::move(s.trainer_tracks);
   p.devices = std::move(s.device_names);
   p.device_properties = std::move(s.devices);
+  p.occupancy_weighted_ns = s.occupancy_weighted_ns;
+  p.occupancy_ns = s.occupancy_ns;
   p.backend = std::move(s.backend);
   p.display_time_unit = std::move(s.display_time_unit);
   p.trace_name = std::move(s.trace_name);

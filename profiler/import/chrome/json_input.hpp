@@ -21,6 +21,7 @@ class JsonInput {
   JsonInput(std::string_view prefix, ByteSource& source) : source_(&source) {
     if (!prefix.empty()) {
       set_block(prefix.data(), prefix.size());
+      synthetic_ = prefix.size();
     } else {
       next_block();
       // A UTF-8 byte order mark before the JSON is allowed; RapidJSON would refuse it.
@@ -59,6 +60,21 @@ class JsonInput {
   // True once every byte was read (Peek() then gives '\0' for good).
   bool exhausted() const { return eof_; }
 
+  // Serves `prefix` (which must outlive its reading) before the bytes not read yet: how a parse
+  // resumes after an element it gave up. Tell() counts it; synthetic() says how much of Tell()
+  // was such prefixes.
+  void inject(std::string_view prefix) {
+    if (prefix.empty()) return;
+    consumed_ += static_cast<std::size_t>(cur_ - begin_);
+    saved_ = eof_ ? nullptr : cur_;
+    saved_last_ = last_;
+    eof_ = false;
+    set_block(prefix.data(), prefix.size());
+    synthetic_ += prefix.size();
+    resume_pending_ = true;
+  }
+  std::size_t synthetic() const { return synthetic_; }
+
   // Only for in-situ parsing, which the tokenizer does not use.
   Ch* PutBegin() { return nullptr; }
   void Put(Ch) {}
@@ -74,6 +90,16 @@ class JsonInput {
   void next_block() {
     consumed_ += block_size_;
     block_size_ = 0;
+    if (resume_pending_) {  // an injected prefix is read: back to the source's block
+      resume_pending_ = false;
+      if (saved_ != nullptr) {
+        set_block(saved_, static_cast<std::size_t>(saved_last_ - saved_ + 1));
+        return;
+      }
+      eof_ = true;
+      begin_ = cur_ = last_ = &kEnd;
+      return;
+    }
     if (!eof_) {
       const std::span<const char> b = source_->next();
       if (!b.empty()) {
@@ -93,6 +119,11 @@ class JsonInput {
   std::size_t block_size_ = 0;
   std::size_t consumed_ = 0;  // bytes of the blocks before the current one
   bool eof_ = false;
+  std::size_t synthetic_ = 0;  // bytes of Tell() that were prefixes
+  // The source's block an injected prefix interrupted (nullptr: it was at the end).
+  const char* saved_ = nullptr;
+  const char* saved_last_ = nullptr;
+  bool resume_pending_ = false;
 };
 
 }  // namespace ts::import

@@ -548,6 +548,8 @@ class FileMapper {
     sum_.world_size = f_.world_size;
     sum_.device_names = f_.device_names;
     sum_.devices = f_.devices;
+    sum_.occupancy_weighted_ns = f_.occupancy_weighted_ns;
+    sum_.occupancy_ns = f_.occupancy_ns;
     sum_.backend = f_.backend;
     sum_.display_time_unit = f_.display_time_unit;
     sum_.trace_name = f_.trace_name;

@@ -39,6 +39,7 @@ struct FileSummary {
   std::vector<std::uint32_t> trainer_tracks;
   std::vector<std::string> device_names;
   std::vector<DeviceProperties> devices;
+  double occupancy_weighted_ns = 0, occupancy_ns = 0;  // ParsedFile's
   std::string backend, display_time_unit, trace_name, parse_error;
   SkipCounts skipped;
   std::uint64_t events_read = 0, events_written = 0, bytes = 0;

@@ -22,20 +22,69 @@ namespace {
 
 constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag;
 constexpr std::size_t kBoundarySearchBytes = std::size_t{4} << 20;
+// What a part of a file starting in the middle of its traceEvents array is parsed behind.
+constexpr std::string_view kObjectPrefix = "{\"traceEvents\":[";
+constexpr std::string_view kArrayPrefix = "[";
 
 bool is_space(char c) {
   return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
+bool is_number_char(char c) {
+  return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+}
+
+// After RapidJSON refused a number inside a traceEvents element (`open` containers of it still
+// open; 0: the number is the element): reads past the rest of the element and the ',' after it.
+// False when the input ends first.
+bool skip_rest_of_element(JsonInput& in, int open) {
+  const auto at_end = [&] { return in.Peek() == '\0' && in.exhausted(); };
+  while (!at_end() && is_number_char(in.Peek())) in.Take();
+  bool in_string = false;
+  while (open > 0) {
+    if (at_end()) return false;
+    const char c = in.Take();
+    if (in_string) {
+      if (c == '\\')
+        in.Take();
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++open;
+    } else if (c == '}' || c == ']') {
+      --open;
+    }
+  }
+  while (!at_end() && is_space(in.Peek())) in.Take();
+  if (in.Peek() == ',') in.Take();
+  return true;
+}
+
 // Parses what `source` gives behind `prefix`. speculative: the part ends at a guessed event
-// boundary, to be confirmed (ParseEnd::limit).
+// boundary, to be confirmed (ParseEnd::limit). A number too large for a double (RapidJSON refuses
+// it even when numbers are kept as text) costs only the traceEvents element holding it: that one
+// is skipped (number_out_of_range) and the parse resumes at the next element.
 void parse_part(ByteSource& source, std::string_view prefix, bool speculative, ParsedFile& out) {
   JsonInput in(prefix, source);
   Tokenizer tokenizer(out);
   rapidjson::Reader reader;
-  const rapidjson::ParseResult r = reader.Parse<kFlags>(in, tokenizer);
+  rapidjson::ParseResult r;
+  for (;;) {
+    r = reader.Parse<kFlags>(in, tokenizer);
+    if (r.Code() != rapidjson::kParseErrorNumberTooBig) break;
+    const int open = tokenizer.open_in_element();
+    if (open < 0) break;  // outside traceEvents (a top-level key): the parse ends there
+    tokenizer.abandon_element(Skip::number_out_of_range);
+    if (!skip_rest_of_element(in, open)) {
+      r = rapidjson::ParseResult(rapidjson::kParseErrorObjectMissCommaOrCurlyBracket, in.Tell());
+      break;
+    }
+    in.inject(out.object_format ? kObjectPrefix : kArrayPrefix);
+  }
   const std::size_t end = in.Tell();
-  out.bytes = end > prefix.size() ? end - prefix.size() : 0;
+  out.bytes = end - in.synthetic();
   if (!r.IsError()) {
     out.end = ParseEnd::complete;
     return;
@@ -53,7 +102,7 @@ void parse_part(ByteSource& source, std::string_view prefix, bool speculative, P
     out.end = ParseEnd::syntax_error;
   }
   if (out.end == ParseEnd::complete) return;
-  out.error_offset = r.Offset() > prefix.size() ? r.Offset() - prefix.size() : 0;
+  out.error_offset = r.Offset() > in.synthetic() ? r.Offset() - in.synthetic() : 0;
   out.error = rapidjson::GetParseError_En(r.Code());
 }
 
@@ -146,6 +195,8 @@ void merge_into(ParsedFile& dst, ParsedFile&& src) {
     if (!(src.*field).empty()) dst.*field = std::move(src.*field);
   if (!src.device_names.empty()) dst.device_names = std::move(src.device_names);
   if (!src.devices.empty()) dst.devices = std::move(src.devices);
+  dst.occupancy_weighted_ns += src.occupancy_weighted_ns;
+  dst.occupancy_ns += src.occupancy_ns;
   for (auto& [pid, name] : src.process_names)
     dst.process_names.emplace_back(remap(pid), std::move(name));
   for (auto& [pid, labels] : src.process_labels)
@@ -174,7 +225,7 @@ std::optional<ParsedFile> parse_parallel(const FileHandle& file,
   const std::size_t parts = cuts.size() - 1;
   std::vector<ParsedFile> results(parts);
   std::vector<std::exception_ptr> errors(parts);
-  const std::string_view prefix = object_format ? "{\"traceEvents\":[" : "[";
+  const std::string_view prefix = object_format ? kObjectPrefix : kArrayPrefix;
   const auto run = [&](std::size_t k) {
     try {
       FileRange range(file, cuts[k], cuts[k + 1]);

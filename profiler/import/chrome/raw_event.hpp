@@ -119,6 +119,9 @@ struct ParsedFile {
   std::string backend, host_name, display_time_unit, trace_name;
   std::vector<std::string> device_names;
   std::vector<DeviceProperties> devices;  // deviceProperties, in file order
+  // Complete events carrying args "est. achieved occupancy %" (Kineto's kernels): the sum of
+  // occupancy x duration, and of their durations (ns), for the time-weighted mean.
+  double occupancy_weighted_ns = 0, occupancy_ns = 0;
 
   // "M" metadata.
   std::vector<std::pair<Ident, std::string>> process_names, process_labels;  // by pid

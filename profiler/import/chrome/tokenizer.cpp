@@ -126,6 +126,9 @@ bool Tokenizer::Key(const char* s, SizeType n, bool) {
         case 15:
           if (eq(s, n, "Total Allocated")) key_ = K::total_allocated;
           break;
+        case 25:
+          if (eq(s, n, "est. achieved occupancy %")) key_ = K::occupancy;
+          break;
         default:
           break;
       }
@@ -234,6 +237,19 @@ bool Tokenizer::StartArray() {
       break;
   }
   return push(f);
+}
+
+int Tokenizer::open_in_element() const {
+  for (int i = 0; i < depth_; ++i)
+    if (stack_[i] == Frame::events) return depth_ - i - 1;
+  return -1;
+}
+
+void Tokenizer::abandon_element(Skip why) {
+  ++out_.events_read;
+  out_.skipped.add(why);
+  depth_ = 0;
+  key_ = K::other;
 }
 
 bool Tokenizer::EndArray(SizeType) {
@@ -398,6 +414,13 @@ void Tokenizer::args_value(const char* s, SizeType n, Value v) {
       has_memory_bytes_ =
           v == Value::number && parse_double(text, memory_bytes_) == NumberParse::ok;
       break;
+    case K::occupancy: {
+      double pct = 0;
+      if (v == Value::number && parse_double(text, pct) == NumberParse::ok && pct >= 0 &&
+          pct <= 100)
+        occupancy_ = pct;
+      break;
+    }
     case K::arg_name:
       if (v == Value::string) arg_name_.assign(cut_at_boundary(text, kMaxNameBytes));
       break;
@@ -416,6 +439,7 @@ void Tokenizer::begin_event() {
   pid_ = tid_ = Ident{};
   ts_bad_ = dur_bad_ = has_device_ = has_stream_ = false;
   has_total_allocated_ = has_total_reserved_ = has_memory_bytes_ = false;
+  occupancy_ = -1;
   nelems_ = device_id_ = device_type_ = kNone;
   dtype_size_ = 0;
   id_text_.clear();
@@ -452,6 +476,10 @@ void Tokenizer::finish_event() {
       if (ev_.dur < 0) {
         out_.skipped.add(Skip::negative_duration);
         return;
+      }
+      if (occupancy_ >= 0) {
+        out_.occupancy_weighted_ns += occupancy_ * static_cast<double>(ev_.dur);
+        out_.occupancy_ns += static_cast<double>(ev_.dur);
       }
       [[fallthrough]];
     case 'B':

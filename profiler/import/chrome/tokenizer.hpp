@@ -37,6 +37,13 @@ class Tokenizer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Tokeniz
   bool too_deep() const { return too_deep_; }
   // Inside a traceEvents array, between two of its elements.
   bool between_events() const { return depth_ > 0 && stack_[depth_ - 1] == Frame::events; }
+  // Where the value RapidJSON just refused lies: the number of containers open inside the
+  // traceEvents element being read (0: the value is the element itself), or -1 when it lies
+  // outside the traceEvents array.
+  int open_in_element() const;
+  // Gives the element being read up: counted as read and skipped for `why`. The frames are
+  // forgotten: the parse resumes behind a prefix that opens the traceEvents array again.
+  void abandon_element(Skip why);
 
  private:
   enum class Frame : std::uint8_t { root, top, events, event, args, dist, devprops, devprop, skip };
@@ -67,6 +74,7 @@ class Tokenizer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Tokeniz
     total_allocated,
     total_reserved,
     memory_bytes,
+    occupancy,  // "est. achieved occupancy %"
     arg_name,
     labels,
     // top level
@@ -120,6 +128,7 @@ class Tokenizer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Tokeniz
   int dtype_size_ = 0;
   bool has_total_allocated_ = false, has_total_reserved_ = false, has_memory_bytes_ = false;
   double total_allocated_ = 0, total_reserved_ = 0, memory_bytes_ = 0;
+  double occupancy_ = -1;  // the event's achieved occupancy in percent; < 0: none
   std::string id_text_, arg_name_, arg_labels_, key_text_;
   std::vector<std::pair<std::string, std::string>> series_;  // C events: (key, number text)
 

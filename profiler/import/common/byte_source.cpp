@@ -87,6 +87,29 @@ std::span<const char> FileRange::next() {
   return {buf_.data(), got};
 }
 
+namespace {
+
+// "640 KiB", "65 MiB".
+std::string size_text(std::uint64_t bytes) {
+  if (bytes < (std::uint64_t{1} << 20)) return std::to_string((bytes + 512) >> 10) + " KiB";
+  return std::to_string((bytes + (std::uint64_t{1} << 19)) >> 20) + " MiB";
+}
+
+// Why inflating `path` stops here ("" while within the limits).
+std::string beyond_inflate_limits(const std::string& path, std::uint64_t inflated,
+                                  std::uint64_t compressed) {
+  if (inflated > kMaxInflatedBytes)
+    return path + " inflates to more than " + std::to_string(kMaxInflatedBytes >> 30) +
+           " GiB, the most a gzip trace may hold: refused (decompress it yourself to import it)";
+  if (inflated > kInflateRatioGraceBytes && inflated / kMaxInflateRatio > compressed)
+    return path + " inflates more than " + std::to_string(kMaxInflateRatio) +
+           " times its compressed size (" + size_text(compressed) + " to " + size_text(inflated) +
+           " so far), as no trace does: refused as a decompression bomb";
+  return "";
+}
+
+}  // namespace
+
 GzipSource::GzipSource(const FileHandle& file) : file_(file) {
   for (auto& b : bufs_) b.resize(kBufferBytes);
   thread_ = std::thread([this] { inflate_all(); });
@@ -146,6 +169,7 @@ void GzipSource::inflate_loop() {
   std::uint64_t in_pos = 0;
   bool in_eof = false;
   bool finished = false;  // the last member ended and nothing follows
+  std::uint64_t inflated = 0;
   while (!finished) {
     // Wait for a free buffer: the parser holds at most one, the others may be full.
     std::size_t slot = 0;
@@ -203,6 +227,13 @@ void GzipSource::inflate_loop() {
       }
     }
     const std::size_t len = kBufferBytes - z.avail_out;
+    inflated += len;
+    if (const std::string why = beyond_inflate_limits(file_.path(), inflated, in_pos - z.avail_in);
+        !why.empty()) {
+      std::lock_guard lock(m_);
+      read_error_ = why;
+      break;
+    }
     {
       std::lock_guard lock(m_);
       if (corrupt) corrupt_ = true;

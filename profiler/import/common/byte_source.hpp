@@ -58,8 +58,16 @@ class FileRange final : public ByteSource {
   std::vector<char> buf_;
 };
 
+// Limits on inflating a gzip file (a decompression bomb is refused early, in one sentence): past
+// the first kInflateRatioGraceBytes, at most kMaxInflateRatio bytes out per compressed byte read
+// (JSON traces inflate 5-20 times, TensorFlow profiles less), and kMaxInflatedBytes in all.
+inline constexpr std::uint64_t kMaxInflateRatio = 100;
+inline constexpr std::uint64_t kInflateRatioGraceBytes = std::uint64_t{64} << 20;
+inline constexpr std::uint64_t kMaxInflatedBytes = std::uint64_t{16} << 30;
+
 // The inflated bytes of a gzip (or zlib) file; concatenated gzip members are read one after the
-// other. Corrupt data ends the bytes early with corrupt() set; a file cut short just ends.
+// other. Corrupt data ends the bytes early with corrupt() set; a file cut short just ends. Past
+// the limits above, next() throws ImportError (once the bytes inflated before are handed out).
 class GzipSource final : public ByteSource {
  public:
   explicit GzipSource(const FileHandle& file);

@@ -28,8 +28,10 @@ struct ImportedProcess {
   std::optional<std::int64_t> world_size;  // import.world_size
   std::optional<std::int64_t> batch;       // engine.batch, when the file says it
   std::vector<std::uint32_t> trainer_tracks;
-  std::vector<std::string> devices;                    // engine.device
-  std::vector<DeviceProperties> device_properties;     // device.gpu.<id>.*
+  std::vector<std::string> devices;                 // engine.device
+  std::vector<DeviceProperties> device_properties;  // device.gpu.<id>.*
+  // kernels.achieved_occupancy_pct: the kernels' occupancy x duration summed, and their duration
+  double occupancy_weighted_ns = 0, occupancy_ns = 0;
   std::string backend, display_time_unit, trace_name;  // import.distributed_backend, ...
   std::vector<std::string> errors;  // import.error: why reading the file ended early, one line each
   std::vector<std::string> profiler_errors, profiler_warnings;  // what the profiler recorded

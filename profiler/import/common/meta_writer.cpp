@@ -140,6 +140,15 @@ ImportStats write_import_meta(const ImportedRun& run, TraceSink& sink) {
   if (!trace_name.empty()) sink.put_meta(meta_key::kImportTraceName, trace_name);
   if (!devices.empty()) sink.put_meta(meta_key::kEngineDevice, join(devices, ", "));
   write_device_properties(ps, sink);
+  // The kernels' achieved occupancy, time-weighted over every process's kernels that carry it.
+  double occupancy_weighted = 0, occupancy_ns = 0;
+  for (const ImportedProcess& p : ps) {
+    occupancy_weighted += p.occupancy_weighted_ns;
+    occupancy_ns += p.occupancy_ns;
+  }
+  if (occupancy_ns > 0)
+    sink.put_meta(meta_key::kKernelsAchievedOccupancyPct,
+                  std::to_string(occupancy_weighted / occupancy_ns));
   if (batch_known && batches.size() == 1)
     sink.put_meta(meta_key::kEngineBatch, std::to_string(*batches.begin()));
   sink.put_meta(meta_key::kAnalysisTrainerTracks, join(trainer, ","));

@@ -48,6 +48,12 @@ std::string_view cut_at_boundary(std::string_view text, std::size_t max_bytes) {
   return text.substr(0, n);
 }
 
+std::string display_cut(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  const std::string_view kept = cut_at_boundary(text, max_bytes);
+  return std::string(kept) + "… (" + std::to_string(text.size() - kept.size()) + " more bytes)";
+}
+
 std::string quote_start(std::string_view text) {
   constexpr std::size_t kShown = 24;
   std::string out;

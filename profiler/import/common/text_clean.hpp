@@ -18,6 +18,11 @@ std::string clean_text(std::string_view raw, bool keep_newlines = false);
 // The longest prefix of at most max_bytes that does not end inside a UTF-8 sequence.
 std::string_view cut_at_boundary(std::string_view text, std::size_t max_bytes);
 
+// Text from a file as a message or a report line shows it: at most max_bytes (cut at a character
+// boundary), then "… (N more bytes)". A 100 000-character meta value stays one readable line.
+inline constexpr std::size_t kMaxDisplayBytes = 240;
+std::string display_cut(std::string_view text, std::size_t max_bytes = kMaxDisplayBytes);
+
 // How an error message quotes the start of a file that is not what it should be: its first line,
 // at most 24 characters ("…" after a longer one), each byte outside printable ASCII as \xNN.
 // "<!DOCTYPE html>", "\x89PNG".

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "profiler/import/common/text_clean.hpp"
+#include "profiler/store/event_key.hpp"
 
 namespace ts::import {
 
@@ -40,7 +41,10 @@ store::EventRow to_event_row(const Row& r) {
 // and hands full batches to the writing thread through a queue of two.
 class MergeFeed {
  public:
-  explicit MergeFeed(std::vector<std::vector<Row>>& chunks) : chunks_(chunks) {
+  // Rows starting before `defer_before` are written last, after every other row: the first row
+  // written fixes the trace's key origin (event_key.hpp), so a stray early event must not.
+  MergeFeed(std::vector<std::vector<Row>>& chunks, std::int64_t defer_before)
+      : chunks_(chunks), defer_before_(defer_before) {
     thread_ = std::thread([this] { run(); });
   }
   ~MergeFeed() {
@@ -133,15 +137,31 @@ class MergeFeed {
         run_labels.clear();
       }
       run_labels.push_back(r.label);
+      ++result.written;
+      if (r.start_ns < defer_before_) {
+        deferred.push_back(to_event_row(r));
+        continue;
+      }
       if (result.first_start == store::kNull) result.first_start = r.start_ns;
       batch.push_back(to_event_row(r));
-      ++result.written;
+      if (batch.size() == kBatchRows && !hand_over(batch)) return;
+    }
+    // The deferred rows the origin keys (the store drops and counts the others) start earlier.
+    for (const store::EventRow& e : deferred)
+      if (result.first_start == store::kNull || store::has_key(e.start_ns, result.first_start)) {
+        result.first_start = e.start_ns;
+        break;
+      }
+    for (const store::EventRow& e : deferred) {
+      batch.push_back(e);
       if (batch.size() == kBatchRows && !hand_over(batch)) return;
     }
     if (!batch.empty()) hand_over(batch);
   }
 
   std::vector<std::vector<Row>>& chunks_;
+  const std::int64_t defer_before_;
+  std::vector<store::EventRow> deferred;
   std::mutex m_;
   std::condition_variable cv_;
   std::deque<std::vector<store::EventRow>> full_;
@@ -151,6 +171,38 @@ class MergeFeed {
   std::exception_ptr error_;
   std::thread thread_;
 };
+
+// The start to key the trace from (the first row to write) so that as many rows as possible
+// have a key: the start s maximising the rows within [s - L, s + L), L = store::kKeyOffsetLimit
+// (about 39 hours). The earliest start when every row lies within L of it (the usual case: no
+// copy of the starts is made).
+std::int64_t key_origin_for(const std::vector<std::vector<Row>>& chunks) {
+  std::int64_t lo = INT64_MAX, hi = INT64_MIN;
+  std::size_t n = 0;
+  for (const auto& c : chunks)
+    if (!c.empty()) {
+      lo = std::min(lo, c.front().start_ns);
+      hi = std::max(hi, c.back().start_ns);
+      n += c.size();
+    }
+  if (n == 0 || store::has_key(hi, lo)) return lo;
+  std::vector<std::int64_t> starts;
+  starts.reserve(n);
+  for (const auto& c : chunks)
+    for (const Row& r : c) starts.push_back(r.start_ns);
+  std::sort(starts.begin(), starts.end());
+  std::size_t best = 0, best_count = 0, first = 0, past = 0;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    while (!store::has_key(starts[first], starts[i])) ++first;
+    past = std::max(past, i);
+    while (past < starts.size() && store::has_key(starts[past], starts[i])) ++past;
+    if (past - first > best_count) {
+      best_count = past - first;
+      best = i;
+    }
+  }
+  return starts[best];
+}
 
 }  // namespace
 
@@ -193,10 +245,12 @@ void TraceSink::put_meta(std::string_view key, std::string_view value) {
 WriteResult TraceSink::write_events(std::vector<std::vector<Row>>& chunks) {
   WriteResult result;
   {
-    MergeFeed feed(chunks);
+    // The first rows written fix the key origin: chosen where most rows have a key.
+    MergeFeed feed(chunks, origin_fixed_ ? INT64_MIN : key_origin_for(chunks));
     while (const std::vector<store::EventRow>* batch = feed.next()) writer_.append(*batch);
     result = feed.result;
   }
+  origin_fixed_ = origin_fixed_ || result.written > 0;
   chunks.clear();
   return result;
 }

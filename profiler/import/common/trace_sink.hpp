@@ -38,8 +38,9 @@ class TraceSink {
   void put_meta(std::string_view key, std::string_view value);
 
   // Writes the rows of `chunks`, each sorted by row_less, in row_less order: merged on a helper
-  // thread while this one inserts. Of rows with the same track, start, duration and label, the
-  // first is written and the others are counted as duplicates. Empties `chunks`.
+  // thread while this one inserts; the first call writes first the row the most rows lie within
+  // key range of (rows starting before it come last). Of rows with the same track, start, duration
+  // and label, the first is written and the others are counted as duplicates. Empties `chunks`.
   WriteResult write_events(std::vector<std::vector<Row>>& chunks);
   // Counter samples, any order.
   std::uint64_t write_counters(std::vector<store::CounterRow>& rows);
@@ -55,6 +56,7 @@ class TraceSink {
   std::unordered_map<std::string, std::uint32_t> strings_;
   std::unordered_map<std::uint64_t, std::uint32_t> labels_;
   std::uint32_t next_track_ = 1;
+  bool origin_fixed_ = false;  // rows were written: the store keys events from the first
 };
 
 }  // namespace ts::import

@@ -346,6 +346,90 @@ TEST(KeptReport, ReadersWaitForTheCommitOfAReportBeingKept) {
   writer.join();
 }
 
+// Device work edited out of the middle of a trace with sqlite3 after its analysis was kept (its
+// ends and overview left as they were): the kept figures are not used, the events' are, and the
+// report made from them replaces the kept one.
+TEST(KeptReport, EventsEditedAfterItWasKeptAreAnalysedAfresh) {
+  for (const char* edit :
+       {"UPDATE event SET dur_ns = 1 WHERE label IN (SELECT label.id FROM label JOIN category "
+        "ON category.id = label.category WHERE category.name = 'kernel') AND id > "
+        "(SELECT min(id) FROM event) AND id < (SELECT max(id) FROM event)",
+        "DELETE FROM event WHERE id IN (SELECT id FROM event ORDER BY id LIMIT 500 OFFSET 9000)",
+        "UPDATE string SET text = text || ' renamed' WHERE id = (SELECT max(id) FROM string)"}) {
+    SCOPED_TRACE(edit);
+    ts::test::TempDir dir;
+    const auto [path, fresh] = kept_trace(dir);
+    ASSERT_TRUE(exec_sql(path, edit));
+    const ts::store::Reader reader(path);
+    ASSERT_EQ(reader.first_last_keys(), ts::store::Reader(path).first_last_keys());
+    a::KeptUse use;
+    const a::Report got = a::analyse_or_reuse(reader, without_gaps(), 0, &use);
+    EXPECT_EQ(use.outcome, a::KeptUse::Outcome::dropped);
+    EXPECT_NE(use.line().find("analysed afresh: the events are not those"), std::string::npos)
+        << use.line();
+    expect_same(got, a::analyse(reader, without_gaps()));
+    // Kept again, now from these events: the next report reuses it.
+    const ts::store::Reader again(path);
+    a::KeptUse next;
+    expect_same(a::analyse_or_reuse(again, without_gaps(), 0, &next), got);
+    EXPECT_EQ(next.outcome, a::KeptUse::Outcome::reused);
+  }
+}
+
+// Another trace's kept analysis copied in under this trace's key, with or without its seal,
+// is never used.
+TEST(KeptReport, AnotherTracesAnalysisCopiedInIsNotUsed) {
+  ts::test::TempDir dir;
+  const auto [path, fresh] = kept_trace(dir);
+  const std::string other = synth_trace(dir, "other.db", 40'000, 7);
+  a::Report other_report;
+  {
+    const ts::store::Reader reader(other);
+    other_report = a::analyse_or_reuse(reader, without_gaps(), 0);
+    ASSERT_TRUE(a::kept_report(reader, without_gaps()));
+  }
+  ASSERT_NE(a::to_json(other_report), a::to_json(fresh));
+  const std::string key = ts::test::sql(path, "SELECT key FROM analysis LIMIT 1").rows.at(0).at(0);
+  const std::string attach = "ATTACH '" + other + "' AS o; ";
+  for (const std::string& copy :
+       {"DELETE FROM analysis; INSERT INTO analysis SELECT '" + key +
+            "', part, data FROM o.analysis",
+        "DELETE FROM analysis WHERE part >= 0; INSERT INTO analysis SELECT '" + key +
+            "', part, data FROM o.analysis WHERE part >= 0"}) {
+    SCOPED_TRACE(copy);
+    ASSERT_TRUE(exec_sql(path, (attach + copy).c_str()));
+    const ts::store::Reader reader(path);
+    EXPECT_FALSE(a::kept_report(reader, without_gaps()));
+    a::KeptUse use;
+    expect_same(a::analyse_or_reuse(reader, without_gaps(), 0, &use), fresh);
+    EXPECT_EQ(use.outcome, a::KeptUse::Outcome::dropped);
+    EXPECT_EQ(use.line().rfind("analysed afresh: ", 0), 0u) << use.line();
+  }
+  // Used again once kept from its own events, and says so.
+  const ts::store::Reader reader(path);
+  a::KeptUse use;
+  expect_same(a::analyse_or_reuse(reader, without_gaps(), 0, &use), fresh);
+  EXPECT_EQ(use.outcome, a::KeptUse::Outcome::reused);
+  EXPECT_EQ(use.line().rfind("analysis kept in the trace, events unchanged (", 0), 0u)
+      << use.line();
+  EXPECT_GT(use.checked_bytes, 0u);
+}
+
+// A kept analysis that fails its check and is not replaced (the trace now below the threshold
+// of keeping) is dropped from the file.
+TEST(KeptReport, OneThatFailsItsCheckIsDropped) {
+  ts::test::TempDir dir;
+  const auto [path, fresh] = kept_trace(dir);
+  ASSERT_TRUE(exec_sql(path,
+                       "UPDATE event SET dur_ns = dur_ns + 1 WHERE id = (SELECT id FROM "
+                       "event ORDER BY id LIMIT 1 OFFSET 1000)"));
+  const ts::store::Reader reader(path);
+  a::KeptUse use;
+  (void)a::analyse_or_reuse(reader, without_gaps(), reader.event_count() + 1, &use);
+  EXPECT_EQ(use.outcome, a::KeptUse::Outcome::dropped);
+  EXPECT_EQ(ts::test::sql(path, "SELECT count(*) FROM analysis").rows.at(0).at(0), "0");
+}
+
 TEST(KeptReport, NotKeptInATraceThatIsNotFinished) {
   ts::test::TempDir dir;
   const std::string path = synth_trace(dir, "t.db");

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 
+#include "profiler/import/chrome/parse_file.hpp"
 #include "tests/profiler/import/import_test_util.hpp"
 
 namespace ts::import {
@@ -255,6 +256,134 @@ TEST(ImportBadInput, GzipCutShortOrCorrupt) {
   const ImportStats s2 = import_traces(bad, dir.file("b.db"));
   EXPECT_EQ(s2.events_written, 3u);
   EXPECT_EQ(s2.skipped.at("gzip_error"), 1u);
+}
+
+// 40 events, the sixth holding `bad` (a number RapidJSON cannot hold in a double) as `where`.
+std::string forty_events_one_too_big(const std::string& bad, const std::string& where) {
+  std::vector<std::string> events;
+  for (int i = 0; i < 40; ++i) {
+    const std::string ts = std::to_string(10 * (i + 1));
+    if (i != 5) {
+      events.push_back(x_event("cpu_op", "op" + std::to_string(i), 1, 1, ts, "5"));
+    } else if (where == "dur") {
+      events.push_back(x_event("cpu_op", "op5", 1, 1, ts, bad));
+    } else {  // deep in args, after nested containers holding braces in strings
+      events.push_back(x_event("cpu_op", "op5", 1, 1, ts, "5",
+                               "{\"a\":[{\"s\":\"}]\\\"{\"},[" + bad + ",{\"x\":1}]],\"b\":2}"));
+    }
+  }
+  return test::kineto_trace(events);
+}
+
+TEST(ImportBadInput, NumberTooBigSkipsItsEventOnly) {
+  const std::string big_int = "1" + std::string(400, '0');
+  for (const std::string& bad : {std::string("1e999"), big_int, std::string("-1e400")}) {
+    for (const std::string where : {"dur", "args"}) {
+      const std::string text = forty_events_one_too_big(bad, where);
+      ImportDir dir;
+      for (const bool gzip : {false, true}) {
+        const std::vector<std::string> src{gzip ? dir.write_gz("t.json.gz", text)
+                                                : dir.write("t.json", text)};
+        const ImportStats s = import_traces(src, dir.file(gzip ? "g.db" : "p.db"));
+        EXPECT_EQ(s.events_written, 39u) << bad << " in " << where << (gzip ? " gzip" : "");
+        EXPECT_EQ(s.events_read, 40u);
+        EXPECT_EQ(s.skipped.at("number_out_of_range"), 1u);
+        EXPECT_EQ(s.skipped.count("syntax_error"), 0u);
+      }
+      // Parsed in parts of 64 bytes: the same events as one part.
+      const std::string path = dir.write("t.json", text);
+      const ParsedFile one = parse_file(path, 1);
+      for (const std::uint64_t part : {64ull, 300ull}) {
+        const ParsedFile many = parse_file(path, 4, part);
+        EXPECT_EQ(many.events_read, one.events_read) << part;
+        EXPECT_EQ(many.skipped[Skip::number_out_of_range], 1u) << part;
+        EXPECT_EQ(many.end, ParseEnd::complete) << part;
+      }
+    }
+  }
+}
+
+TEST(ImportBadInput, NumberTooBigAsAnElementOrInABareArray) {
+  ImportDir dir;
+  const std::string a = x_event("cpu_op", "a", 1, 1, "10", "5");
+  const std::string b = x_event("cpu_op", "b", 1, 1, "20", "5");
+  const ImportStats s1 = test::import_text(dir, "[" + a + ", 1e999 ,\n" + b + "]");
+  EXPECT_EQ(s1.events_written, 2u);
+  EXPECT_EQ(s1.skipped.at("number_out_of_range"), 1u);
+  // The number cut short by the end of the file: what came before is kept.
+  const ImportStats s2 = test::import_text(
+      dir, "{\"traceEvents\":[" + a + "," + x_event("cpu_op", "b", 1, 1, "20", "1e999"));
+  EXPECT_EQ(s2.events_written, 1u);
+  EXPECT_EQ(s2.skipped.at("number_out_of_range"), 1u);
+}
+
+TEST(ImportBadInput, AStrayEventFarFromTheRestMovesTheKeyOrigin) {
+  // A PyTorch trace in epoch microseconds with one event at ts 0: the stray is the one left out.
+  std::vector<std::string> events{x_event("cpu_op", "stray", 1, 1, "0", "1")};
+  for (int i = 0; i < 300; ++i)
+    events.push_back(
+        x_event("cpu_op", "op", 1, 1, std::to_string(1712195495519689LL + i * 10), "5"));
+  ImportDir dir;
+  const ImportStats s = test::import_text(dir, test::kineto_trace(events));
+  EXPECT_EQ(s.events_written, 300u);
+  EXPECT_EQ(s.skipped.at("out_of_key_range"), 1u);
+  EXPECT_EQ(lost_share_error("t.json", s), "");
+  store::Reader r(dir.file("out.db"));
+  EXPECT_EQ(r.meta("clock.origin_ns"), "1712195495519689000");
+  // Three early events, then 70 h later one event ("before"), 30 h after it five, and 35 h
+  // after those one more: the origin that keys the most is the first of the five (the early
+  // three are too far from it), and "before", 30 h earlier, is written last but kept.
+  std::vector<std::string> two;
+  const long long h = 3600LL * 1000 * 1000;  // microseconds
+  for (int i = 0; i < 3; ++i)
+    two.push_back(x_event("cpu_op", "early", 1, 1, std::to_string(i), "1"));
+  two.push_back(x_event("cpu_op", "before", 1, 1, std::to_string(70 * h), "1"));
+  for (int i = 0; i < 5; ++i)
+    two.push_back(x_event("cpu_op", "late", 1, 1, std::to_string(100 * h + i), "1"));
+  two.push_back(x_event("cpu_op", "after", 1, 1, std::to_string(135 * h), "1"));
+  ImportDir dir2;
+  const ImportStats s2 = test::import_text(dir2, test::kineto_trace(two));
+  EXPECT_EQ(s2.events_written, 7u);
+  EXPECT_EQ(s2.skipped.at("out_of_key_range"), 3u);
+  store::Reader r2(dir2.file("out.db"));
+  const auto ev = test::all_events(r2);
+  ASSERT_EQ(ev.size(), 7u);
+  EXPECT_EQ(ev.front().name, "before");
+}
+
+TEST(ImportBadInput, LosingMoreThanOnePercentFailsUnlessPartialIsAllowed) {
+  std::vector<std::string> events;
+  for (int i = 0; i < 50; ++i)
+    events.push_back(
+        x_event("cpu_op", "op", 1, 1, std::to_string(10 * (i + 1)), i < 2 ? "-3" : "5"));
+  ImportDir dir;
+  ImportOptions strict;
+  strict.allow_partial = false;
+  try {
+    test::import_text(dir, test::kineto_trace(events), strict, "neg.json");
+    ADD_FAILURE() << "a 4 % loss imported";
+  } catch (const ImportError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(
+        m.find("neg.json: 4.0 % of its 50 events could not be imported (2 negative_duration)"),
+        std::string::npos)
+        << m;
+    EXPECT_NE(m.find("--allow-partial"), std::string::npos) << m;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.db")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out.db.partial")));
+  // Allowed: imported, the skips counted.
+  const ImportStats s = test::import_text(dir, test::kineto_trace(events), {}, "neg.json");
+  EXPECT_EQ(s.events_written, 48u);
+  // Left out by design (instants, flows, duplicates) is no loss.
+  ImportStats by_design;
+  by_design.events_read = 10;
+  by_design.skipped = {{"instant_event", 5}, {"flow", 3}, {"duplicate", 1}};
+  EXPECT_EQ(lost_share_error("x", by_design), "");
+  ImportStats one_percent;
+  one_percent.events_read = 100;
+  one_percent.skipped = {{"unpaired_end", 1}};
+  EXPECT_EQ(lost_share_error("x", one_percent), "");
 }
 
 }  // namespace

@@ -328,6 +328,25 @@ TEST(ImportMapping, DevicePropertiesGoToMeta) {
   EXPECT_FALSE(r.meta("device.gpu.1.total_memory_bytes").has_value());  // not a number
 }
 
+TEST(ImportMapping, KernelsAchievedOccupancyIsTimeWeightedIntoMeta) {
+  ImportDir dir;
+  const std::string occupancy = "{\"device\":0,\"stream\":7,\"est. achieved occupancy %\":";
+  // 30 µs at 20 % and 10 µs at 60 %: (30 x 20 + 10 x 60) / 40 = 30 %. A value out of range and
+  // an event without the arg do not count.
+  test::import_text(
+      dir, test::kineto_trace({x_event("kernel", "a", 0, 7, "10", "30", occupancy + "20}"),
+                               x_event("kernel", "b", 0, 7, "50", "10", occupancy + "60}"),
+                               x_event("kernel", "c", 0, 7, "70", "10", occupancy + "250}"),
+                               x_event("kernel", "d", 0, 7, "90", "10")}));
+  store::Reader r(dir.file("out.db"));
+  ASSERT_TRUE(r.meta("kernels.achieved_occupancy_pct").has_value());
+  EXPECT_NEAR(std::stod(*r.meta("kernels.achieved_occupancy_pct")), 30.0, 1e-9);
+
+  ImportDir none;
+  test::import_text(none, test::kineto_trace({x_event("kernel", "a", 0, 7, "10", "30")}));
+  EXPECT_FALSE(store::Reader(none.file("out.db")).meta("kernels.achieved_occupancy_pct"));
+}
+
 TEST(ImportMapping, DistributedInfoMakesARankedProcess) {
   ImportDir dir;
   test::import_text(dir, test::kineto_trace({x_event("cpu_op", "aten::add", 77, 77, "1", "1")},

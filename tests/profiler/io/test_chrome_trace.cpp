@@ -2,6 +2,7 @@
 // "X" event per stored event, counters as "C" events, host threads and device queues in their
 // own processes, exact timestamps and the event arguments.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cmath>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "profiler/io/chrome_trace.hpp"
+#include "profiler/io/gzip_stream.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/store/writer.hpp"
 #include "tests/profiler/store_fixture.hpp"
@@ -240,6 +242,51 @@ TEST(ChromeTrace, AFullDiskThrowsWriteError) {
   ts::store::Reader reader(sample_trace(dir));
   std::ofstream full("/dev/full");
   EXPECT_THROW(ts::io::write_chrome_trace(reader, full), ts::io::WriteError);
+}
+
+// Inflates a gzip file with zlib's own reader, as Perfetto UI's does.
+std::string gunzip(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) return "";
+  std::string text;
+  char buffer[1 << 16];
+  int n = 0;
+  while ((n = gzread(f, buffer, sizeof buffer)) > 0)
+    text.append(buffer, static_cast<std::size_t>(n));
+  gzclose(f);
+  return text;
+}
+
+TEST(ChromeTrace, AGzNameIsWrittenCompressedWithTheSameContent) {
+  TempDir dir;
+  const std::string path = dir.file("big.db");
+  {
+    ts::store::Writer w(path);
+    ts::test::write_dictionary(w);
+    auto rows = ts::test::step_rows(20000);  // several of the compressor's 1 MiB blocks
+    w.append(std::span<const ts::store::EventRow>(rows));
+    w.finish();
+  }
+  ts::store::Reader reader(path);
+  const std::string plain = dir.file("out.json"), packed = dir.file("out.json.gz");
+  const auto a = ts::io::write_chrome_trace(reader, plain);
+  const auto b = ts::io::write_chrome_trace(reader, packed);
+  EXPECT_EQ(a.total(), b.total());
+  const std::string text = ts::test::read_file(plain);
+  EXPECT_GT(text.size(), std::size_t{3} << 20);
+  EXPECT_EQ(gunzip(packed), text);
+  EXPECT_LT(std::filesystem::file_size(packed), text.size() / 4);
+  EXPECT_FALSE(std::filesystem::exists(packed + ".partial"));
+}
+
+TEST(ChromeTrace, AFullDiskUnderGzipThrowsWriteErrorAndEnds) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  TempDir dir;
+  ts::store::Reader reader(sample_trace(dir));
+  std::ofstream full("/dev/full");
+  ts::io::GzipOstream gz(full);
+  ts::io::write_chrome_trace(reader, gz);
+  EXPECT_THROW(gz.finish(), ts::io::WriteError);
 }
 
 }  // namespace

@@ -43,6 +43,8 @@ inline constexpr const char* kEventsOutOfKeyRange = "event.out_of_key_range";
 
 // The run, as `trainscope train` and the backends record it.
 inline constexpr const char* kDeviceOpenclComputeUnits = "device.opencl.compute_units";
+// "yes" when the device has f16 arithmetic (cl_khr_fp16), else "no".
+inline constexpr const char* kDeviceOpenclFp16 = "device.opencl.fp16";
 inline constexpr const char* kDeviceOpenclGlobalMemoryBytes = "device.opencl.global_memory_bytes";
 inline constexpr const char* kDeviceOpenclName = "device.opencl.name";
 inline constexpr const char* kDeviceOpenclPlatform = "device.opencl.platform";
@@ -52,10 +54,18 @@ inline constexpr const char* kEngineBackend = "engine.backend";
 inline constexpr const char* kEngineBatch = "engine.batch";
 inline constexpr const char* kEngineDevice = "engine.device";
 inline constexpr const char* kEngineModel = "engine.model";
+// The CPU backend's compute threads (the host's cores it computes on); absent on OpenCL.
+inline constexpr const char* kEngineCpuThreads = "engine.cpu_threads";
 inline constexpr const char* kFitEpochFirstSteps = "fit.epoch_first_steps";
 inline constexpr const char* kFitSamplesPerS = "fit.samples_per_s";
 inline constexpr const char* kFitSteps = "fit.steps";
+// The mean loss per sample over the fit's last 32 steps (FitResult::recent_loss).
+inline constexpr const char* kFitRecentLoss = "fit.recent_loss";
+// The samples one epoch trains on: the dataset's, or this rank's shard of it.
+inline constexpr const char* kFitEpochSamples = "fit.epoch_samples";
 inline constexpr const char* kHostCores = "host.cores";
+// The host's physical memory in bytes (the CPU backend's "device" memory).
+inline constexpr const char* kHostMemoryBytes = "host.memory_bytes";
 inline constexpr const char* kPipelineCache = "pipeline.cache";
 inline constexpr const char* kPipelineOptions = "pipeline.options";
 inline constexpr const char* kPipelineParallel = "pipeline.parallel";
@@ -82,6 +92,10 @@ inline constexpr const char* kImportSkippedTruncatedFile = "import.skipped.trunc
 inline constexpr const char* kImportSource = "import.source";
 inline constexpr const char* kImportTraceName = "import.trace_name";
 inline constexpr const char* kImportWorldSize = "import.world_size";
+
+// Kernels' achieved occupancy, time-weighted over the kernels that carry it (Kineto's "est.
+// achieved occupancy %" arg), in percent.
+inline constexpr const char* kKernelsAchievedOccupancyPct = "kernels.achieved_occupancy_pct";
 
 // A data-parallel job and its ranks.
 inline constexpr const char* kDistAbsentRanks = "dist.absent_ranks";

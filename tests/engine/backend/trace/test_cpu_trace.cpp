@@ -2,10 +2,12 @@
 // waits as `sync` zones, all inside their steps.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <vector>
 
 #include "engine/backend/cpu/cpu_backend.hpp"
 #include "engine/backend/cpu/cpu_backend_impl.hpp"
+#include "engine/backend/cpu/cpu_memory_counter.hpp"
 #include "tests/engine/backend/trace/trace_test_util.hpp"
 
 namespace ts::test {
@@ -90,6 +92,42 @@ TEST(CpuTrace, NothingIsRecordedOutsideASession) {
   backend.relu(t, t);  // after it: nowhere
   EXPECT_EQ(run.of(Category::h2d).size(), 0u);
   EXPECT_EQ(run.of(Category::kernel, "relu").size(), 1u);
+}
+
+TEST(CpuTrace, HostMemoryCounterFollowsTensorAllocations) {
+  cpu::CpuBackend backend(1);
+  const std::int64_t before = cpu::tensor_bytes();
+  TraceRun run;
+  {
+    const Tensor t = backend.alloc(Shape{1000}, DType::F32);
+    EXPECT_EQ(cpu::tensor_bytes(), before + 4000);
+    backend.fill(t, 1.0f);
+  }
+  EXPECT_EQ(cpu::tensor_bytes(), before);
+  run.read();
+  const ts::store::Track* track = run.track_named("host memory (tensors)");
+  ASSERT_NE(track, nullptr);
+  EXPECT_EQ(track->kind, ts::trace::TrackKind::counter);
+  const auto samples = run.reader().counter(track->id, 0, std::numeric_limits<std::int64_t>::max());
+  ASSERT_EQ(samples.size(), 2u);
+  EXPECT_EQ(samples.front().value, static_cast<double>(before + 4000));  // the allocation
+  EXPECT_EQ(samples.back().value, static_cast<double>(before));          // its release
+  // The host's memory, for the batch-size lever.
+  EXPECT_GT(std::stoll(run.meta("host.memory_bytes")), 0);
+}
+
+TEST(CpuTrace, AllocationsOutsideASessionAreCountedButNotRecorded) {
+  cpu::CpuBackend backend(1);
+  const std::int64_t before = cpu::tensor_bytes();
+  const Tensor kept = backend.alloc(Shape{256}, DType::F32);  // before the session
+  EXPECT_EQ(cpu::tensor_bytes(), before + 1024);
+  TraceRun run;
+  run.read();
+  // The track may exist (another test registered it), but holds no sample of this session.
+  if (const ts::store::Track* track = run.track_named("host memory (tensors)")) {
+    EXPECT_TRUE(
+        run.reader().counter(track->id, 0, std::numeric_limits<std::int64_t>::max()).empty());
+  }
 }
 
 }  // namespace

@@ -1,0 +1,347 @@
+#include "profiler/store/events_checksum.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "profiler/store/content_hash.hpp"
+
+namespace ts::store {
+
+namespace {
+
+// Page types (https://www.sqlite.org/fileformat.html#b_tree_pages).
+constexpr unsigned char kIndexInterior = 0x02, kTableInterior = 0x05, kIndexLeaf = 0x0A,
+                        kTableLeaf = 0x0D;
+constexpr int kMaxDepth = 40;  // SQLite's own limit is 20
+constexpr std::size_t kUnitsPerTask = 64;
+
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::uint32_t get32(const unsigned char* p) {
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
+         p[3];
+}
+std::uint32_t get16(const unsigned char* p) {
+  return (std::uint32_t{p[0]} << 8) | p[1];
+}
+
+// SQLite's varint (big-endian groups of 7 bits, the 9th byte whole) at p, not past end; false
+// when it runs past end.
+bool get_varint(const unsigned char*& p, const unsigned char* end, std::uint64_t& v) {
+  v = 0;
+  for (int i = 0; i < 9; ++i) {
+    if (p >= end) return false;
+    const unsigned char b = *p++;
+    if (i == 8) {
+      v = (v << 8) | b;
+      return true;
+    }
+    v = (v << 7) | (b & 0x7F);
+    if ((b & 0x80) == 0) return true;
+  }
+  return true;
+}
+
+// One page of a tree to hash: interior pages are read once before (to find their children).
+struct Unit {
+  std::uint32_t page;
+  bool leaf;
+};
+
+struct Tree {
+  std::string type, name, sql;
+  std::uint32_t root = 0;
+  bool table = true;  // a table b-tree (rowid), else an index b-tree (WITHOUT ROWID tables too)
+  std::size_t first_unit = 0, units = 0;
+};
+
+class File {
+ public:
+  File(int fd, std::uint32_t page_size, std::uint32_t usable, std::uint32_t pages)
+      : fd_(fd), page_size_(page_size), usable_(usable), pages_(pages), seen_((pages + 64) / 64) {}
+
+  std::uint32_t page_size() const { return page_size_; }
+
+  // Reads page `n` into `buf`; false when it is not in the file, or, with `mark`, was already
+  // reached (each page of a sound file belongs to one place: a second visit is damage, and this
+  // bounds the work to the file's size).
+  bool read(std::uint32_t n, unsigned char* buf, bool mark = true) {
+    if (n == 0 || n > pages_) return false;
+    const std::uint64_t bit = std::uint64_t{1} << (n % 64);
+    if (mark && (seen_[n / 64].fetch_or(bit, std::memory_order_relaxed) & bit)) return false;
+    const off_t at = static_cast<off_t>(n - 1) * page_size_;
+    std::size_t got = 0;
+    while (got < page_size_) {
+      const ssize_t r = ::pread(fd_, buf + got, page_size_ - got, at + static_cast<off_t>(got));
+      if (r <= 0) return false;
+      got += static_cast<std::size_t>(r);
+    }
+    return true;
+  }
+
+  // The page's b-tree header: past the database header on page 1.
+  static std::size_t header_at(std::uint32_t n) { return n == 1 ? 100 : 0; }
+
+  // The cells' offsets of the b-tree page `n` in `buf`, checked to lie in the page; false when
+  // the page is no b-tree page or its header is damaged.
+  bool cells(std::uint32_t n, const unsigned char* buf, std::vector<std::uint32_t>& offsets) const {
+    const unsigned char* h = buf + header_at(n);
+    const unsigned char type = h[0];
+    if (type != kIndexInterior && type != kTableInterior && type != kIndexLeaf &&
+        type != kTableLeaf)
+      return false;
+    const bool interior = type == kIndexInterior || type == kTableInterior;
+    const std::uint32_t count = get16(h + 3);
+    const std::size_t array = header_at(n) + (interior ? 12 : 8);
+    if (array + 2 * std::size_t{count} > usable_) return false;
+    offsets.resize(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      offsets[i] = get16(buf + array + 2 * i);
+      if (offsets[i] < array + 2 * count || offsets[i] + 4 > usable_) return false;
+    }
+    return true;
+  }
+
+  // Hashes the overflow pages of every cell of page `n` (in `buf`) that has some, in cell order,
+  // into `hash`; false on damage.
+  bool hash_overflow(std::uint32_t n, const unsigned char* buf,
+                     const std::vector<std::uint32_t>& offsets, unsigned char* scratch,
+                     ContentHash& hash) {
+    const unsigned char type = buf[header_at(n)];
+    if (type == kTableInterior) return true;  // its cells hold a child and a key, no payload
+    const std::uint64_t u = usable_;
+    const std::uint64_t max_local = type == kTableLeaf ? u - 35 : (u - 12) * 64 / 255 - 23;
+    const std::uint64_t min_local = (u - 12) * 32 / 255 - 23;
+    const unsigned char* end = buf + usable_;
+    for (const std::uint32_t off : offsets) {
+      const unsigned char* p = buf + off;
+      if (type == kTableLeaf && *p < 0x80) continue;  // a payload under 128 bytes: all local
+      if (type == kIndexInterior) p += 4;
+      std::uint64_t payload = 0, rowid = 0;
+      if (!get_varint(p, end, payload)) return false;
+      if (payload <= max_local) continue;
+      if (type == kTableLeaf && !get_varint(p, end, rowid)) return false;
+      const std::uint64_t k = min_local + (payload - min_local) % (u - 4);
+      const std::uint64_t local = k <= max_local ? k : min_local;
+      if (p + local + 4 > end) return false;
+      std::uint64_t left = (payload - local + u - 5) / (u - 4);  // overflow pages
+      if (left > pages_) return false;
+      std::uint32_t next = get32(p + local);
+      for (; left > 0; --left) {
+        if (!read(next, scratch)) return false;
+        hash.update(scratch, page_size_);
+        next = get32(scratch);
+      }
+    }
+    return true;
+  }
+
+ private:
+  int fd_;
+  std::uint32_t page_size_, usable_, pages_;
+  std::vector<std::atomic<std::uint64_t>> seen_;
+};
+
+bool is_table(unsigned char type) {
+  return type == kTableInterior || type == kTableLeaf;
+}
+bool is_interior(unsigned char type) {
+  return type == kTableInterior || type == kIndexInterior;
+}
+
+// The children of the interior page `n` in `buf`, in key order.
+bool children(const File& file, std::uint32_t n, const unsigned char* buf,
+              std::vector<std::uint32_t>& offsets, std::vector<std::uint32_t>& out) {
+  if (!file.cells(n, buf, offsets)) return false;
+  out.clear();
+  for (const std::uint32_t off : offsets) out.push_back(get32(buf + off));
+  out.push_back(get32(buf + File::header_at(n) + 8));  // the right-most child
+  return true;
+}
+
+// Lists the pages of `tree` in key order (each interior page before its children) into
+// `units`, reading its interior pages only: every leaf of a b-tree is at the depth of its
+// leftmost one (a leaf found elsewhere fails the hashing). False on damage.
+bool list_pages(File& file, Tree& tree, std::vector<Unit>& units) {
+  std::vector<unsigned char> buf(file.page_size());
+  std::vector<std::uint32_t> offsets, kids;
+  tree.first_unit = units.size();
+  // The leftmost path, read without marking its pages (the walk below reads them again).
+  int leaf_depth = 0;
+  if (!file.read(tree.root, buf.data(), false)) return false;
+  const unsigned char kind = buf[File::header_at(tree.root)];
+  tree.table = is_table(kind);
+  for (std::uint32_t n = tree.root; is_interior(buf[File::header_at(n)]);) {
+    if (++leaf_depth > kMaxDepth || !children(file, n, buf.data(), offsets, kids)) return false;
+    n = kids.front();
+    if (!file.read(n, buf.data(), false)) return false;
+  }
+  std::vector<std::pair<std::uint32_t, int>> stack{{tree.root, 0}};
+  while (!stack.empty()) {
+    const auto [n, depth] = stack.back();
+    stack.pop_back();
+    if (depth == leaf_depth) {
+      units.push_back({n, true});
+      continue;
+    }
+    if (!file.read(n, buf.data())) return false;
+    const unsigned char type = buf[File::header_at(n)];
+    if (!is_interior(type) || is_table(type) != tree.table) return false;
+    if (!children(file, n, buf.data(), offsets, kids)) return false;
+    units.push_back({n, false});
+    for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.emplace_back(*it, depth + 1);
+  }
+  tree.units = units.size() - tree.first_unit;
+  return true;
+}
+
+// The hash of one unit: its page's bytes and those of its cells' overflow pages.
+bool hash_unit(File& file, const Tree& tree, const Unit& unit, unsigned char* buf,
+               unsigned char* scratch, std::vector<std::uint32_t>& offsets, std::uint64_t& out) {
+  // Interior pages were reached (marked) while listing.
+  if (!file.read(unit.page, buf, unit.leaf)) return false;
+  const unsigned char type = buf[File::header_at(unit.page)];
+  if (is_interior(type) == unit.leaf || is_table(type) != tree.table) return false;
+  if (!file.cells(unit.page, buf, offsets)) return false;
+  ContentHash hash;
+  hash.update(buf, file.page_size());
+  if (!file.hash_overflow(unit.page, buf, offsets, scratch, hash)) return false;
+  out = hash.digest();
+  return true;
+}
+
+// Hashes every unit on up to 8 threads; false on damage.
+bool hash_units(File& file, const std::vector<Tree>& trees, const std::vector<Unit>& units,
+                std::vector<std::uint64_t>& digests) {
+  digests.assign(units.size(), 0);
+  std::vector<std::size_t> tree_of(units.size());
+  for (std::size_t t = 0; t < trees.size(); ++t)
+    std::fill_n(tree_of.begin() + static_cast<std::ptrdiff_t>(trees[t].first_unit), trees[t].units,
+                t);
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> damaged{false};
+  auto work = [&] {
+    std::vector<unsigned char> buf(file.page_size()), scratch(file.page_size());
+    std::vector<std::uint32_t> offsets;
+    for (;;) {
+      const std::size_t from = next.fetch_add(kUnitsPerTask);
+      if (from >= units.size() || damaged.load(std::memory_order_relaxed)) return;
+      const std::size_t to = std::min(units.size(), from + kUnitsPerTask);
+      for (std::size_t i = from; i < to; ++i) {
+        if (!hash_unit(file, trees[tree_of[i]], units[i], buf.data(), scratch.data(), offsets,
+                       digests[i])) {
+          damaged = true;
+          return;
+        }
+      }
+    }
+  };
+  const std::size_t threads = std::clamp<std::size_t>(
+      std::min<std::size_t>(std::thread::hardware_concurrency(), units.size() / 256 + 1), 1, 8);
+  std::vector<std::thread> pool;
+  try {
+    for (std::size_t i = 1; i < threads; ++i) pool.emplace_back(work);
+  } catch (...) {
+    // Fewer threads than asked: the ones started and this one do the work.
+  }
+  work();
+  for (std::thread& t : pool) t.join();
+  return !damaged;
+}
+
+}  // namespace
+
+std::optional<EventsChecksum> events_checksum(const Db& db,
+                                              const std::vector<std::string>& skip) noexcept {
+  try {
+    Fd fd;
+    fd.fd = ::open(db.path().c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat st {};
+    if (fd.fd < 0 || ::fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    unsigned char header[100];
+    if (::pread(fd.fd, header, sizeof header, 0) != static_cast<ssize_t>(sizeof header))
+      return std::nullopt;
+    // Bytes 18 and 19: 2 is write-ahead-log mode, where committed pages may be in the -wal file.
+    if (header[18] != 1 || header[19] != 1) return std::nullopt;
+    const std::uint32_t raw_page = get16(header + 16);
+    const std::uint32_t page_size = raw_page == 1 ? 65536 : raw_page;
+    if (page_size < 512 || (page_size & (page_size - 1)) != 0) return std::nullopt;
+    const std::uint32_t usable = page_size - header[20];
+    if (usable < 480) return std::nullopt;
+    const auto pages = static_cast<std::uint64_t>(st.st_size) / page_size;
+    if (pages == 0 || pages > 0xFFFFFFFFu) return std::nullopt;
+    File file(fd.fd, page_size, usable, static_cast<std::uint32_t>(pages));
+
+    std::vector<Tree> trees;
+    {
+      Stmt schema(db,
+                  "SELECT type, name, coalesce(sql, ''), rootpage, tbl_name FROM sqlite_schema "
+                  "WHERE rootpage > 0 AND tbl_name NOT IN ('analysis', 'overview') ORDER BY name",
+                  "cannot read the schema of");
+      while (schema.step()) {
+        if (std::find(skip.begin(), skip.end(), schema.col_text(4)) != skip.end()) continue;
+        const std::int64_t root = schema.col_int(3);
+        if (root <= 0 || static_cast<std::uint64_t>(root) > pages) return std::nullopt;
+        Tree t;
+        t.type = schema.col_text(0);
+        t.name = schema.col_text(1);
+        t.sql = schema.col_text(2);
+        t.root = static_cast<std::uint32_t>(root);
+        trees.push_back(std::move(t));
+      }
+    }
+    std::vector<Unit> units;
+    for (Tree& t : trees)
+      if (!list_pages(file, t, units)) return std::nullopt;
+    std::vector<std::uint64_t> digests;
+    if (!hash_units(file, trees, units, digests)) return std::nullopt;
+
+    ContentHash all;
+    all.update_u64(page_size);
+    all.update_u64(usable);
+    for (const Tree& t : trees) {
+      for (const std::string* s : {&t.type, &t.name, &t.sql}) {
+        all.update_u64(s->size());
+        all.update(*s);
+      }
+      all.update_u64(t.units);
+      all.update(digests.data() + t.first_unit, t.units * sizeof(std::uint64_t));
+    }
+    return EventsChecksum{all.digest(), std::uint64_t{units.size()} * page_size};
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+std::optional<EventsChecksum> events_checksum(const std::string& path,
+                                              const std::vector<std::string>& skip) noexcept {
+  try {
+    Db db;
+    db.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
+    sqlite3_busy_timeout(db.get(), 2000);
+    sqlite3_db_config(db.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    db.exec("PRAGMA trusted_schema=OFF; BEGIN", "cannot read");
+    // The schema query takes the shared lock, held until the transaction ends: no other
+    // connection commits while the pages are read.
+    std::optional<EventsChecksum> sum = events_checksum(db, skip);
+    sqlite3_exec(db.get(), "COMMIT", nullptr, nullptr, nullptr);
+    return sum;
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace ts::store
