@@ -5,9 +5,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 extern char** environ;
 
@@ -21,6 +25,38 @@ struct Fd {
   ~Fd() {
     if (fd >= 0) ::close(fd);
   }
+};
+
+std::atomic<int> g_stop_signal{0};
+extern "C" void note_stop_signal(int sig) {
+  g_stop_signal.store(sig);
+}
+
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+// Notes the stop signals for its lifetime (keeping those that were ignored ignored).
+class NotedSignals {
+ public:
+  NotedSignals() {
+    g_stop_signal.store(0);
+    for (const int s : kStopSignals) {
+      struct sigaction old {};
+      if (::sigaction(s, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+      struct sigaction noted {};
+      noted.sa_handler = note_stop_signal;
+      sigemptyset(&noted.sa_mask);
+      ::sigaction(s, &noted, &old);
+      saved_.emplace_back(s, old);
+    }
+  }
+  ~NotedSignals() {
+    for (const auto& [s, old] : saved_) ::sigaction(s, &old, nullptr);
+  }
+  NotedSignals(const NotedSignals&) = delete;
+  NotedSignals& operator=(const NotedSignals&) = delete;
+
+ private:
+  std::vector<std::pair<int, struct sigaction>> saved_;
 };
 
 }  // namespace
@@ -39,9 +75,18 @@ ChildResult run_self(const std::vector<std::string>& args) {
   std::vector<char*> argv;
   for (std::string& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  for (const int s : kStopSignals) sigaddset(&defaults, s);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+  const NotedSignals noted;
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   if (rc != 0) throw std::runtime_error(std::string("cannot start a run: ") + std::strerror(rc));
   ::close(write_end.fd);
   write_end.fd = -1;
@@ -61,6 +106,7 @@ ChildResult run_self(const std::vector<std::string>& args) {
   while (::waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.stop_signal = g_stop_signal.load();
   return result;
 }
 

@@ -142,7 +142,10 @@ std::unique_ptr<store::Reader> open_trace(const std::string& path, const TraceOp
 analysis::Report analyse_trace(const std::string& path, const TraceOptions& trace,
                                const analysis::AnalysisOptions& options) {
   const auto reader = open_trace(path, trace);
-  if (reader->steps().empty()) {
+  // A trace without step structure is analysed as one whole-window step (whole_window_step());
+  // one whose --step-marker matched nothing is refused: the user asked for those steps.
+  if (reader->step_count() == 0 &&
+      (!trace.step_marker.empty() || !analysis::whole_window_step(*reader))) {
     const std::string how = reader->meta(meta_key::kStepsSource).value_or("");
     const std::string why = write_error_or(*reader, how);
     throw store::Error(path + " holds no complete training step, so there is nothing to analyse" +

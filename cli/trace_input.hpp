@@ -46,7 +46,8 @@ std::string resolve_trace(const std::string& path, const TraceOptions& options);
 // unless options.allow_partial.
 std::unique_ptr<store::Reader> open_trace(const std::string& path, const TraceOptions& options);
 
-// Opens and analyses a trace; refuses one that holds no complete training step, and a --steps
+// Opens and analyses a trace (one without step structure as one whole-window step,
+// analysis::whole_window_step); refuses one whose --step-marker matched no step, and a --steps
 // range that holds none of its steps (a UsageError); says on stderr which steps it takes of a
 // range it holds in part.
 analysis::Report analyse_trace(const std::string& path, const TraceOptions& trace,

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -120,6 +121,11 @@ struct OneRun {
   int cpu_threads = 0;  // the CPU backend's compute threads (0: another device)
 };
 
+// A run ended by a signal (Ctrl-C reaches tune's runs too): tune stops with it.
+struct Interrupted {
+  int status;
+};
+
 // Runs one configuration; a failure is returned as its message.
 std::variant<OneRun, std::string> run_once(const TuneRun& run, const TuneOptions& o,
                                            const std::string& trace) {
@@ -129,6 +135,8 @@ std::variant<OneRun, std::string> run_once(const TuneRun& run, const TuneOptions
                                std::string("--trace"), trace, std::string("--quiet")})
     words.push_back(w);
   const ChildResult child = run_self(words);
+  if (child.status == 128 + SIGINT || child.status == 128 + SIGTERM || child.status == 128 + SIGHUP)
+    throw Interrupted{child.status};
   if (child.status != 0)
     return "exit " + std::to_string(child.status) + ": " + last_line(child.output);
   OneRun r;
@@ -172,6 +180,8 @@ bool clearly_slower(const std::vector<OneRun>& runs, const OneRun& base) {
 
 }  // namespace
 
+static int run_tune_runs(const TuneOptions& o, const TuneJob& job);
+
 int run_tune(Args& args) {
   TuneOptions o;
   o.steps = args.integer("steps", o.steps, 10, 1'000'000);
@@ -182,7 +192,15 @@ int run_tune(Args& args) {
   if (const auto levers = args.value("levers")) o.levers = lever_list(*levers);
   const TuneJob job = read_tune_job(args);
   args.finish();
+  try {
+    return run_tune_runs(o, job);
+  } catch (const Interrupted& stop) {
+    std::cerr << "trainscope: tune interrupted; the runs so far are not tabled\n";
+    return stop.status;
+  }
+}
 
+static int run_tune_runs(const TuneOptions& o, const TuneJob& job) {
   RunFolder folder(o.keep);
   std::ostream& log = std::cerr;
   const auto trace_path = [&](std::size_t index, const TuneRun& run, std::int64_t round) {

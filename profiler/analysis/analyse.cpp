@@ -22,6 +22,7 @@
 #include "profiler/analysis/step_groups.hpp"
 #include "profiler/analysis/steps.hpp"
 #include "profiler/analysis/tracks.hpp"
+#include "profiler/analysis/unrecorded_gaps.hpp"
 #include "profiler/analysis/what_if.hpp"
 #include "profiler/store/reader.hpp"
 #include "trainscope/meta_keys.hpp"
@@ -302,6 +303,15 @@ Report analyse_with(const store::Reader& reader, const AnalysisOptions& options,
   read_meta(reader, r);
 
   std::vector<store::Step> raw_steps = reader.steps();
+  if (raw_steps.empty()) {
+    if (const std::optional<store::Step> whole = whole_window_step(reader)) {
+      raw_steps.push_back(*whole);
+      r.whole_window = true;
+      // The import's own sentence says what it looked for.
+      r.steps_source = std::string(kWholeWindowSource) +
+                       (r.steps_source.empty() ? std::string() : " (" + r.steps_source + ")");
+    }
+  }
   const std::vector<std::uint32_t> trainers = trainer_tracks(reader, step_tracks(raw_steps));
   const std::vector<StepGroup> groups = step_groups(reader, std::move(raw_steps));
   const RunShape shape = run_shape(reader);
@@ -393,7 +403,9 @@ Report analyse_with(const store::Reader& reader, const AnalysisOptions& options,
           parse_number<double>(reader.meta(meta_key::kKernelsAchievedOccupancyPct));
       occupancy && *occupancy >= 0 && *occupancy <= 100)  // NaN and nonsense: not a figure
     r.achieved_occupancy_pct = *occupancy;
-  const LeverFacts facts = lever_facts(reader, group_track_table(reader, groups, trainers), r);
+  const TrackTable lever_tracks = group_track_table(reader, groups, trainers);
+  LeverFacts facts = lever_facts(reader, lever_tracks, r);
+  facts.unrecorded_gaps = longest_unrecorded_gaps(reader, lever_tracks, r);
   communication_overlap(facts, r);
   r.levers = levers(r, options, facts);
   return r;

@@ -13,6 +13,7 @@
 
 #include "profiler/analysis/report.hpp"
 #include "profiler/analysis/tracks.hpp"
+#include "profiler/analysis/unrecorded_gaps.hpp"
 
 namespace ts::analysis {
 
@@ -68,6 +69,8 @@ struct LeverFacts {
   // a trace of one process), the time per step collective kernels ran on the rank's device
   // queues (their union) and, of it, the time a compute kernel ran on them too.
   std::vector<double> collective_kernel_ns_per_step, overlapped_ns_per_step;
+  // The longest stretches with nothing recorded (filled by analyse(): unrecorded_gaps.hpp).
+  std::vector<UnrecordedGap> unrecorded_gaps;
 };
 
 // The meta key holding the size of the memory a counter track counts, for the memory counters

@@ -1,6 +1,7 @@
 // The levers' rules (levers.cpp: the run's pipeline, host and hardware; compute_levers.cpp: the
 // optimizer, mixed precision, the kernels; distribution_lever.cpp; host_compute_lever.cpp: a
-// trace without device events) and what they share. Internal to levers().
+// trace without device events; unrecorded_time_lever.cpp) and what they share. Internal to
+// levers().
 #pragma once
 
 #include <optional>
@@ -45,5 +46,8 @@ std::optional<Lever> batch_memory(const Report& r, const AnalysisOptions& o, con
 std::optional<Lever> distribution(const Report& r, const AnalysisOptions& o, const LeverFacts& f);
 std::optional<Lever> host_compute(const Report& r, const AnalysisOptions& o, const LeverFacts& f);
 std::optional<Lever> model_kernels(const Report& r, const AnalysisOptions& o, const LeverFacts& f);
+// unrecorded_time_lever.cpp: the step's time with nothing recorded (unrecorded_gaps.hpp).
+std::optional<Lever> unrecorded_time(const Report& r, const AnalysisOptions& o,
+                                     const LeverFacts& f);
 
 }  // namespace ts::analysis::lever_rules

@@ -281,7 +281,7 @@ std::vector<Lever> levers(const Report& r, const AnalysisOptions& o, const Lever
   std::vector<Lever> out;
   if (r.steps == 0 || r.step_time_total_ns <= 0) return out;
   for (auto rule : {input_pipeline, host_overhead, optimizer, mixed_precision, batch_memory,
-                    distribution, model_kernels, host_compute, hardware})
+                    distribution, model_kernels, host_compute, unrecorded_time, hardware})
     if (std::optional<Lever> l = rule(r, o, f)) out.push_back(std::move(*l));
   std::stable_sort(out.begin(), out.end(), [](const Lever& a, const Lever& b) {
     return a.projection.saving_device_hours > b.projection.saving_device_hours;

@@ -289,6 +289,9 @@ struct Report {
   std::string source_format;
   std::string steps_source;
   std::vector<std::pair<std::string, std::uint64_t>> skipped;
+  // The trace holds no step structure: the figures cover its whole profiled window as one step
+  // (whole_window_step(), steps.hpp; steps_source says so).
+  bool whole_window = false;
 
   // Phases. The figures above cover the analysed steps (AnalysisOptions::steps / skip_warmup);
   // `warmup` sums up the steps left out before them, `whole_run` every step, `epochs` each epoch

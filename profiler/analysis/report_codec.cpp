@@ -20,7 +20,8 @@ constexpr std::string_view kMagic = "TSRP";
 // 3: the breakdown's input hand-over part (Part::input_handoff).
 // 4: the levers table (Report::levers).
 // 5: communication-computation overlap (Report and RankFigures), achieved occupancy.
-constexpr unsigned char kFormat = 5;
+// 6: a trace analysed as one whole-window step (Report::whole_window).
+constexpr unsigned char kFormat = 6;
 // No encoded step is shorter: 28 one-byte varints and one double.
 constexpr std::uint64_t kMinStepBytes = 36;
 
@@ -37,7 +38,7 @@ static_assert(sizeof(void*) != 8 || sizeof(WhatIf) == 112, "WhatIf changed");
 static_assert(sizeof(void*) != 8 || sizeof(Lever) == 336, "Lever changed");
 static_assert(sizeof(void*) != 8 || sizeof(Report::Straggler) == 88, "Straggler changed");
 static_assert(sizeof(void*) != 8 || sizeof(Report::HostCpu) == 16, "HostCpu changed");
-static_assert(sizeof(void*) != 8 || sizeof(Report) == 1488, "Report changed");
+static_assert(sizeof(void*) != 8 || sizeof(Report) == 1496, "Report changed");
 
 // Every field of each struct, once, for both directions: S is the struct, const when encoding.
 template <class S, class T>
@@ -135,6 +136,7 @@ void fields(IO& io, S& s) {
   io(s.device_name), io(s.step_time_total_ns), io(s.h2d_total_ns), io(s.events), io(s.ranks);
   io(s.communication_pct), io(s.communication_verdict), io(s.straggler);
   io(s.load_imbalance_pct), io(s.source_format), io(s.steps_source), io(s.skipped);
+  io(s.whole_window);
   io(s.analysed_first_step), io(s.analysed_last_step), io(s.warmup), io(s.whole_run);
   io(s.epochs), io(s.before_first_step_ns), io(s.warmup_kernels), io(s.warmup_kernel_ns);
   io(s.device_events_off), io(s.recorded_steps);

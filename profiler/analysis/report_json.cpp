@@ -268,6 +268,7 @@ std::string to_json(const Report& r) {
   j.key("source").begin_object();
   j.field("format", r.source_format.empty() ? std::string("trainscope") : r.source_format);
   j.field("steps", r.steps_source);
+  j.field("whole_window", r.whole_window);
   j.key("skipped").begin_object();
   for (const auto& [reason, n] : r.skipped) j.field(reason, static_cast<std::int64_t>(n));
   j.end_object();

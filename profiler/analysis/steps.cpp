@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <tuple>
 
 #include "profiler/analysis/intervals.hpp"
@@ -60,6 +61,38 @@ std::vector<std::uint32_t> step_tracks(std::span<const store::Step> steps) {
   return tracks;
 }
 
+std::optional<store::Step> whole_window_step(const store::Reader& reader) {
+  if (reader.step_count() > 0 || reader.event_count() == 0) return std::nullopt;
+  const store::TimeRange range = reader.time_range();
+  std::int64_t first = std::numeric_limits<std::int64_t>::max();
+  std::int64_t last = std::numeric_limits<std::int64_t>::min();
+  std::map<std::uint32_t, std::int64_t> events_per_track;
+  reader.scan(range.start_ns, sat_add(range.end_ns, 1), 0, [&](const store::Event& e) {
+    const Interval i = event_interval(e.start_ns, e.dur_ns);
+    first = std::min(first, i.start);
+    last = std::max(last, i.end);
+    ++events_per_track[e.track];
+  });
+  if (last <= first) return std::nullopt;
+  // The trainer: the host thread with the most events (the first such on a tie); a trace of
+  // device queues only takes its busiest track.
+  std::optional<std::uint32_t> thread, any;
+  std::int64_t thread_events = 0, any_events = 0;
+  for (const auto& [track, n] : events_per_track) {
+    const store::Track* t = reader.track(track);
+    if (t != nullptr && t->kind == trace::TrackKind::thread && n > thread_events) {
+      thread = track;
+      thread_events = n;
+    }
+    if (n > any_events) {
+      any = track;
+      any_events = n;
+    }
+  }
+  if (!any) return std::nullopt;
+  return store::Step{0, first, last - first, thread.value_or(*any)};
+}
+
 namespace {
 
 std::string numbers(std::int64_t first, std::int64_t last) {
@@ -99,7 +132,9 @@ StepRangeFit fit_step_range(const store::Reader& reader,
 
 std::string step_range_error(const StepRangeFit& f, const std::string& file) {
   if (f.taken > 0) return "";
-  return asked(f) + ": " + held(f, file) + (f.held > 0 ? ", none in that range" : "");
+  return asked(f) + ": " + held(f, file) +
+         (f.held > 0 ? ", none in that range"
+                     : " (without --steps its whole profiled window is analysed as one step)");
 }
 
 std::string step_range_note(const StepRangeFit& f, const std::string& file) {

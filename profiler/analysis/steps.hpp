@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -32,6 +34,16 @@ class CleanStepsCheck {
   std::int64_t last_start_ = 0;
   std::int64_t end_ = std::numeric_limits<std::int64_t>::min();
 };
+
+// A trace with no step structure (no step markers, DataLoader calls or repeating top-level
+// annotation: Reader::steps() is empty) is analysed as ONE step over its whole profiled window,
+// as HTA and XProf analyse a window without steps: from its first to its last event, on the
+// host thread holding the most events. nullopt when the trace holds steps, or no events, or
+// only events of no duration.
+std::optional<store::Step> whole_window_step(const store::Reader& reader);
+// steps.source of such an analysis (Report::steps_source, "steps from" in the text report).
+inline constexpr std::string_view kWholeWindowSource =
+    "no step markers: the figures cover the whole profiled window as one step";
 
 // The tracks the steps were recorded on (the trainer threads), in order of first appearance.
 std::vector<std::uint32_t> step_tracks(std::span<const store::Step> steps);

@@ -79,7 +79,7 @@ TEST_F(BadInput, MessagesSayWhatIsWrong) {
   EXPECT_NE(err("missing").find("No such file"), std::string::npos);
 }
 
-TEST_F(BadInput, ATraceWithEventsButNoStepIsExportedButNotAnalysed) {
+TEST_F(BadInput, ATraceWithEventsButNoStepIsAnalysedAsOneWholeWindowStep) {
   const std::string path = dir_.file("no_steps.db");
   {
     store::Writer w(path);
@@ -90,9 +90,18 @@ TEST_F(BadInput, ATraceWithEventsButNoStepIsExportedButNotAnalysed) {
     w.append(std::span<const store::EventRow>(rows));
     w.finish();
   }
-  expect_one_line_error(run_trainscope("report " + path), "no complete training step", "report");
-  expect_one_line_error(run_trainscope("check " + path + " --max-input-pct 5"),
-                        "no complete training step", "check");
+  const CommandResult report = run_trainscope("report " + path);
+  EXPECT_EQ(report.status, 0) << report.err;
+  EXPECT_NE(report.out.find("no step markers: the figures cover the whole profiled window as one "
+                            "step"),
+            std::string::npos)
+      << report.out;
+  const CommandResult check = run_trainscope("check " + path + " --max-input-pct 5");
+  // Its one event is a read on the only thread (the step's): the step is all input.
+  EXPECT_EQ(check.status, 1) << check.out << check.err;
+  EXPECT_NE(check.out.find("1 of 1 limit violated"), std::string::npos) << check.out;
+  expect_one_line_error(run_trainscope("report " + path + " --steps 0-3"), "holds no step",
+                        "report");
   const CommandResult r = run_trainscope("export " + path + " --chrome " + dir_.file("o.json"));
   EXPECT_EQ(r.status, 0) << r.err;
 }

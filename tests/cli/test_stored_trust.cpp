@@ -94,11 +94,12 @@ TEST(StoredTrust, APlantedImportCacheIsImportedAgain) {
     SCOPED_TRACE(copy_meta);
     fs::copy_file(s.fast + ".trainscope.db", s.slow + ".trainscope.db",
                   fs::copy_options::overwrite_existing);
-    if (copy_meta)
+    if (copy_meta) {
       ASSERT_TRUE(exec_sql(s.slow + ".trainscope.db",
                            "ATTACH '" + real +
                                "' AS r; INSERT OR REPLACE INTO meta SELECT * FROM r.meta WHERE "
                                "key LIKE 'import.%'"));
+    }
     const CommandResult r = s.check_slow();
     EXPECT_EQ(r.status, 1) << r.out << r.err;
     EXPECT_NE(r.err.find("trainscope: imported " + s.slow), std::string::npos) << r.err;

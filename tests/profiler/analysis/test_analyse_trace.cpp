@@ -8,6 +8,7 @@
 
 #include "profiler/analysis/kept_report.hpp"
 #include "profiler/analysis/report.hpp"
+#include "profiler/analysis/steps.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/store/writer.hpp"
 #include "tests/profiler/test_util.hpp"
@@ -442,6 +443,91 @@ TEST(AnalyseTrace, AnEmptyTraceIsNotAnError) {
   EXPECT_FALSE(r.pipeline.bottleneck_stage.has_value());
   EXPECT_TRUE(nlohmann::json::accept(a::to_json(r)));
   EXPECT_EQ(a::verdict_sentence(r), "No training steps recorded: there is nothing to analyse.");
+}
+
+// No step markers: main launches [10,20) µs and computes [20,40); the compute queue runs a
+// kernel [50,80); a worker reads [0,5). The whole window [0,80) µs is the one step, on the
+// thread with the most events (main).
+TEST(AnalyseTrace, ATraceWithoutStepsIsOneWholeWindowStep) {
+  ts::test::TempDir dir;
+  const std::string path = dir.file("no_steps.db");
+  {
+    ts::store::Writer w(path);
+    const std::vector<std::pair<std::string, Category>> labels = {
+        {"cudaLaunchKernel", Category::launch},
+        {"aten::mm", Category::host_compute},
+        {"gemm", Category::kernel},
+        {"read", Category::input_read}};
+    for (std::uint32_t i = 0; i < labels.size(); ++i) {
+      w.put_string(i + 1, labels[i].first);
+      w.put_label(i + 1, i + 1, labels[i].second);
+    }
+    w.put_track(kMain, "main", TrackKind::thread);
+    w.put_track(kCompute, "gpu compute", TrackKind::device_queue);
+    w.put_track(kWorker, "worker", TrackKind::thread);
+    w.put_meta("steps.source", "none: no ProfilerStep markers");
+    const std::vector<EventRow> rows = {{kT, us(5), kWorker, 4, kNull, kNull},
+                                        {kT + us(10), us(10), kMain, 1, kNull, kNull},
+                                        {kT + us(20), us(20), kMain, 2, kNull, kNull},
+                                        {kT + us(50), us(30), kCompute, 3, kNull, kNull}};
+    w.append(std::span<const EventRow>(rows));
+    w.finish();
+  }
+  const ts::store::Reader reader(path);
+  const std::optional<ts::store::Step> whole = a::whole_window_step(reader);
+  ASSERT_TRUE(whole.has_value());
+  EXPECT_EQ(whole->start_ns, kT);
+  EXPECT_EQ(whole->dur_ns, us(80));
+  EXPECT_EQ(whole->track, kMain);
+
+  a::AnalysisOptions o;
+  o.keep_gaps = false;
+  const a::Report r = a::analyse_or_reuse(reader, o, 0);
+  ASSERT_EQ(r.steps, 1);
+  EXPECT_TRUE(r.whole_window);
+  EXPECT_EQ(r.steps_source,
+            std::string(a::kWholeWindowSource) + " (none: no ProfilerStep markers)");
+  EXPECT_EQ(r.per_step[0].dur_ns, us(80));
+  EXPECT_EQ(r.breakdown[Part::launch], us(10));
+  EXPECT_EQ(r.breakdown[Part::host_compute], us(20));
+  EXPECT_EQ(r.breakdown[Part::device_compute], us(30));
+  EXPECT_EQ(r.breakdown[Part::other], us(20));  // [0,10) and [40,50): nothing on main or device
+  EXPECT_TRUE(r.device.has_device);
+  EXPECT_EQ(r.device.busy_ns, us(30));
+  EXPECT_NE(a::to_text(r).find("steps from  no step markers: the figures cover the whole "
+                               "profiled window as one step"),
+            std::string::npos)
+      << a::to_text(r);
+  const nlohmann::json j = nlohmann::json::parse(a::to_json(r));
+  EXPECT_EQ(j["source"]["whole_window"], true);
+  EXPECT_EQ(j["steps"], 1);
+  // 25 % unrecorded: the lever names the gaps ([0,10) and [40,50)) and the missing markers.
+  const auto gap = std::find_if(r.levers.begin(), r.levers.end(),
+                                [](const a::Lever& l) { return l.id == "unrecorded_time"; });
+  ASSERT_NE(gap, r.levers.end()) << a::to_text(r);
+  const std::string evidence = nlohmann::json(gap->evidence).dump();
+  EXPECT_NE(evidence.find("10.0 µs at +0 ns in step 0; 10.0 µs at +40.0 µs in step 0"),
+            std::string::npos)
+      << evidence;
+  EXPECT_NE(evidence.find("no step markers"), std::string::npos) << evidence;
+
+  // Kept in the trace and read back, it is still one whole-window step.
+  const ts::store::Reader again(path);
+  a::KeptUse use;
+  const a::Report kept = a::analyse_or_reuse(again, o, 0, &use);
+  EXPECT_EQ(use.outcome, a::KeptUse::Outcome::reused);
+  EXPECT_TRUE(kept.whole_window);
+  EXPECT_EQ(a::to_json(kept), a::to_json(r));
+}
+
+TEST(AnalyseTrace, ATraceWithStepsIsNotAWholeWindow) {
+  ts::test::TempDir dir;
+  const std::string path = write_trace(dir);
+  const ts::store::Reader reader(path);
+  EXPECT_FALSE(a::whole_window_step(reader).has_value());
+  const a::Report r = a::analyse(reader);
+  EXPECT_FALSE(r.whole_window);
+  EXPECT_EQ(r.steps_source.find("no step markers"), std::string::npos);
 }
 
 }  // namespace

@@ -475,4 +475,40 @@ TEST(Levers, MemoryCountersAreMatchedWithTheSizeOfTheirMemory) {
   EXPECT_EQ(key(" memory allocated"), "none");
 }
 
+TEST(Levers, UnrecordedTimeGivesItsShareAndLongestStretches) {
+  // 800 µs of each 1 ms step with nothing recorded on the host or the device.
+  const a::Report r = analyse({{kMain, "cudaLaunchKernel", Category::launch, 0, 100},
+                               {kCompute, "triton_poi_fused_add_0", Category::kernel, 100, 200}},
+                              kKineto);
+  const a::Lever* gap = find(r, "unrecorded_time");
+  ASSERT_NE(gap, nullptr) << a::to_text(r);
+  EXPECT_TRUE(any_contains(gap->evidence, "80.0 % of step time (800.0 µs per step)"))
+      << a::to_text(r);
+  EXPECT_TRUE(any_contains(gap->evidence, "Longest stretches: 800.0 µs at +200.0 µs in step "));
+  EXPECT_TRUE(any_contains(gap->evidence, "Triton kernels ran"));
+  EXPECT_TRUE(any_contains(gap->fix, "with_stack=True"));
+  EXPECT_TRUE(any_contains(gap->fix, "torch.profiler.schedule"));
+  EXPECT_EQ(gap->confidence, "heuristic");
+  EXPECT_NEAR(gap->projection.step_time_ms, 0.2, 1e-5);
+  EXPECT_EQ(r.levers.front().id, "unrecorded_time");
+  // TensorFlow's words for the same gaps.
+  const a::Report tf = analyse({{kMain, "launch", Category::launch, 0, 100},
+                                {kCompute, "matmul", Category::kernel, 100, 200}},
+                               {{"import.format", "xplane"}});
+  ASSERT_NE(find(tf, "unrecorded_time"), nullptr);
+  EXPECT_TRUE(any_contains(find(tf, "unrecorded_time")->fix, "python_tracer_level"));
+}
+
+TEST(Levers, UnrecordedTimeStaysQuietUnderAFifthOfTheStep) {
+  // Shampoo's step leaves 70 µs of 1 ms unrecorded; a busy device none.
+  EXPECT_EQ(find(analyse(shampoo_step(), kKineto), "unrecorded_time"), nullptr);
+  EXPECT_EQ(find(analyse({{kCompute, "volta_sgemm_128x64_nn", Category::kernel, 0, 1000}}, kKineto),
+                 "unrecorded_time"),
+            nullptr);
+  // 190 µs unrecorded (19 %): under the 20 % the lever needs.
+  EXPECT_EQ(find(analyse({{kMain, "aten::mm", Category::host_compute, 0, 810}}, kKineto),
+                 "unrecorded_time"),
+            nullptr);
+}
+
 }  // namespace
