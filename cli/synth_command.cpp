@@ -51,8 +51,9 @@ int run_kineto_job(Args& args, const std::string& dir) {
   synth::KinetoJobOptions o;
   o.ranks = static_cast<int>(args.integer("ranks", o.ranks, 1, 100000));
   const auto mb = args.real_in("rank-mb", 0.001, 1e6);
-  o.steps = args.integer("steps", mb ? 0 : o.steps, 1, 10'000'000);
-  if (mb && args.value("steps")) throw UsageError("give --steps or --rank-mb, not both");
+  const std::int64_t steps = args.integer("steps", 0, 1, 10'000'000);  // 0: not given
+  if (mb && steps > 0) throw UsageError("give --steps or --rank-mb, not both");
+  o.steps = steps > 0 ? steps : mb ? 0 : o.steps;
   if (mb) o.rank_bytes = static_cast<std::int64_t>(*mb * 1e6);
   o.gzip = args.flag("gzip");
   o.seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));

@@ -47,6 +47,8 @@ TEST(TrainCommand, BadInputIsOneClearLineAndExit2) {
                      "/nonexistent/a");
   expect_usage_error("train --dataset synthetic:0", "synthetic");
   expect_usage_error("frobnicate", "unknown command");
+  expect_usage_error("synth --kineto-job job --steps 2 --rank-mb 1", "not both");
+  expect_usage_error("synth --kineto-job job --ranks 0", "--ranks");
 }
 
 TEST(TrainCommand, CorruptIdxIsRejected) {

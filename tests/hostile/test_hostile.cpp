@@ -24,6 +24,9 @@ void append_event(std::string& list, const std::string& event) {
   list += event;
 }
 
+// How much slower than the budgets a busy machine may run a case before it counts as hung.
+constexpr double kLoadAllowance = 4.0;
+
 struct Budget {
   double seconds;
   std::uint64_t rss_mib;
@@ -56,7 +59,9 @@ class Hostile : public ::testing::Test {
     if (b.status >= 0) {
       EXPECT_EQ(r.status, b.status) << name << ": " << r.err;
     }
-    EXPECT_LE(r.seconds, b.seconds) << name;
+    // A hang guard, not a speed check: the budgets are already 5x what was measured, and a loaded
+    // CI machine (or a sanitizer build) may be several times slower again.
+    EXPECT_LE(r.seconds, kLoadAllowance * b.seconds) << name;
     EXPECT_LE(r.peak_rss_kib / 1024, b.rss_mib) << name;
     if (!b.message.empty()) {
       EXPECT_NE((r.err + r.out).find(b.message), std::string::npos)
