@@ -39,7 +39,8 @@ int run_diff(Args& args) {
   options.gpu_hour_price = args.real_in("gpu-hour-price", 0, std::numeric_limits<double>::max())
                                .value_or(options.gpu_hour_price);
   read_step_scope(args, options);
-  const TraceOptions trace = trace_options(args);
+  TraceOptions trace = trace_options(args);
+  trace.progress = !json;
   const auto html = output_flag(args, "html", false);
   const auto files = trace_arguments(args, 2, "two trace files A and B");
   refuse_overwrite(html, "html", files);

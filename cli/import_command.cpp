@@ -6,6 +6,7 @@
 #include "cli/keep_analysis.hpp"
 #include "profiler/analysis/figure_format.hpp"
 #include "profiler/import/import.hpp"
+#include "profiler/import/progress.hpp"
 #include "profiler/io/output_file.hpp"
 
 namespace ts::cli {
@@ -25,7 +26,9 @@ trace, one process per file: the ranks of a distributed job when the files say t
     directory (its latest run) or one .xplane.pb file.
 report, check, diff, export and trainscope-gui also take SRC directly and import it through a
 cache; 'import' writes where you say. Prints what was imported: events, processes, how the
-steps were found, and what was skipped, by reason.
+steps were found, and what was skipped, by reason. The files of a directory are parsed on every
+core. A long import shows its progress on stderr: in place on a terminal; elsewhere a line every
+5 s with TRAINSCOPE_PROGRESS=1; never with TRAINSCOPE_PROGRESS=0.
 
   -o, --output OUT.db    the trace to write (an existing trainscope trace is replaced)
   --step-marker REGEX    a trace without ProfilerStep#N markers: the top-level annotation that
@@ -65,6 +68,8 @@ int run_import(Args& args) {
     if (io::same_output(input, *out))
       throw UsageError("the output " + *out + " would overwrite the input " + input);
   const std::string target = io::regular_output_path(*out);
+  import::ProgressPrinter progress(std::cerr, import::stderr_progress_style());
+  options.progress = [&](const import::ImportProgress& p) { progress.update(p); };
   const auto t0 = std::chrono::steady_clock::now();
   const import::ImportStats s = import::import_traces(sources, target, options);
   const double seconds =

@@ -54,7 +54,8 @@ int run_report(Args& args) {
   options.step_input_high_pct =
       args.real_in("step-input-high-threshold", 0, 100).value_or(options.step_input_high_pct);
   read_step_scope(args, options);
-  const TraceOptions trace = trace_options(args);
+  TraceOptions trace = trace_options(args);
+  trace.progress = !json;
   const auto baseline = args.value("baseline");
   const auto html = output_flag(args, "html", false);
   const auto markdown = output_flag(args, "markdown", true);

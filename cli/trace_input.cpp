@@ -8,6 +8,7 @@
 #include "profiler/analysis/steps.hpp"
 #include "profiler/import/common/text_clean.hpp"
 #include "profiler/import/import.hpp"
+#include "profiler/import/progress.hpp"
 #include "profiler/import_cache/trace_source.hpp"
 #include "trainscope/meta_keys.hpp"
 
@@ -69,6 +70,9 @@ std::string resolve_trace(const std::string& path, const TraceOptions& options) 
   import::OpenOptions o;
   o.import.step_marker = options.step_marker;
   o.import.tf_run = options.tf_run;
+  import::ProgressPrinter progress(
+      std::cerr, options.progress ? import::stderr_progress_style() : import::ProgressStyle::off);
+  o.import.progress = [&](const import::ImportProgress& p) { progress.update(p); };
   const import::OpenedTrace t = import::open_trace_source(path, o);
   if (t.imported) {
     std::cerr << "trainscope: imported " << path << " into " << t.path << " ("

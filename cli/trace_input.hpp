@@ -24,6 +24,9 @@ struct TraceOptions {
   // --allow-partial: analyse an import that lost more than 1 % of its events (invalid, damaged
   // or unkeyable events); without it such an import is refused (import::lost_share_error).
   bool allow_partial = false;
+  // A progress line on stderr while a long import runs (import::ProgressPrinter); off for
+  // --json.
+  bool progress = true;
 };
 TraceOptions trace_options(Args& args);
 // The --help lines of those flags.

@@ -78,10 +78,15 @@ profiling:
   --trace-steps A-B          with --trace: record steps A to B only (step numbers, inclusive,
                              counted from 0 across epochs), as a profiler schedule does: the
                              rest of the run costs nothing to trace
-  --trace-device on|off      with --trace: record each device command's own interval (default
-                             on); off records host events only, for the host-side cost alone
-                             (a GPU driver spends microseconds of host time on each command's
-                             timestamps)
+  --trace-device on|off|auto|every:K
+                             with --trace: record each device command's own interval (default
+                             on: every step); off records host events only, for the host-side
+                             cost alone (a GPU driver spends microseconds of host time on each
+                             command's timestamps); every:K records them on one step in K
+                             (steps 0, K, 2K, ...; the others host events only) and the report
+                             extrapolates the device figures from those steps; auto chooses K
+                             from the event cost measured at start-up and step 1, for about
+                             1 % overhead
   --summary-json FILE        write per-epoch loss/accuracy/seconds and samples/s as JSON
   --quiet                    no progress output
 
@@ -101,6 +106,7 @@ namespace {
 struct TrainOptions {
   std::string model, dataset, optimizer, backend, precision, summary_json, trace, allreduce;
   bool trace_device = true;
+  std::uint32_t device_event_every = 1;  // SessionOptions::device_event_every
   std::optional<std::pair<std::int64_t, std::int64_t>> trace_steps;
   std::string trace_file;  // the file --trace names: its target when it is a symbolic link
   std::int64_t epochs, batch, seed, device, threads, bucket_kib;
@@ -172,9 +178,16 @@ TrainOptions parse(Args& args) {
   o.summary_json = file_flag(args, "summary-json");
   o.trace = file_flag(args, "trace");
   const std::optional<std::string> trace_device = args.value("trace-device");
-  if (trace_device && *trace_device != "on" && *trace_device != "off")
-    throw UsageError("--trace-device must be on or off, not '" + *trace_device + "'");
-  o.trace_device = trace_device != "off";
+  if (trace_device) {
+    ts::trace::SessionOptions device;
+    if (!ts::trace::parse_device_event_choice(*trace_device, device))
+      throw UsageError(
+          "--trace-device must be on, off, auto or every:K (K from 1 to 1048576), "
+          "not '" +
+          *trace_device + "'");
+    o.trace_device = device.device_events;
+    o.device_event_every = device.device_event_every;
+  }
   o.trace_steps = args.step_range("trace-steps");
   o.quiet = args.flag("quiet");
   o.allreduce = args.choice("allreduce", "blocking", {"blocking", "bucketed"});
@@ -315,6 +328,7 @@ void start_trace(const TrainOptions& o, const JobInfo& job, SetUpTrace& set_up) 
   ts::trace::SessionOptions options;
   options.ring_events = 1u << 19;
   options.device_events = o.trace_device;
+  options.device_event_every = o.device_event_every;
   if (o.trace_steps)
     options.steps =
         ts::trace::SessionOptions::StepRange{o.trace_steps->first, o.trace_steps->second};

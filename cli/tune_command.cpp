@@ -218,13 +218,25 @@ static int run_tune_runs(const TuneOptions& o, const TuneJob& job) {
   std::vector<std::vector<OneRun>> done(runs.size());
   std::vector<std::string> errors(runs.size());
   done[0].push_back(base_run);
-  const std::size_t total = runs.size() * static_cast<std::size_t>(o.repeat);
+  const auto skipped = [&](std::int64_t round, std::size_t i) {
+    return (round == 0 && i == 0) || !errors[i].empty() || clearly_slower(done[i], base_run);
+  };
+  // The runs still to come as far as known now: an error or a clearly slower configuration drops
+  // its later rounds, so the count shrinks rather than ending short of it.
+  const auto runs_from = [&](std::int64_t from_round, std::size_t from_i) {
+    std::size_t n = 0;
+    for (std::int64_t round = from_round; round < o.repeat; ++round)
+      for (std::size_t i = round == from_round ? from_i : 0; i < runs.size(); ++i)
+        n += skipped(round, i) ? 0 : 1;
+    return n;
+  };
   std::size_t count = 1;
   for (std::int64_t round = 0; round < o.repeat; ++round)
     for (std::size_t i = 0; i < runs.size(); ++i) {
-      if ((round == 0 && i == 0) || !errors[i].empty() || clearly_slower(done[i], base_run))
-        continue;
-      log << "tune: run " << ++count << " of " << total << ": " << runs[i].change << "\n";
+      if (skipped(round, i)) continue;
+      log << "tune: run " << count + 1 << " of " << count + runs_from(round, i) << ": "
+          << runs[i].change << "\n";
+      ++count;
       auto r = run_once(runs[i], o, trace_path(i, runs[i], round));
       if (auto* error = std::get_if<std::string>(&r))
         errors[i] = *error;

@@ -1,5 +1,6 @@
 #include "cli/tune_results.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -79,6 +80,20 @@ double cost_per_epoch(const TuneTable& t, const TuneMeasure& m) {
   return steps * m.median_step_ms / 3.6e6 * t.price;
 }
 
+std::optional<double> run_spread(const TuneMeasure& m) {
+  if (m.step_ms.size() < 2 || m.median_step_ms <= 0) return std::nullopt;
+  const auto [lo, hi] = std::minmax_element(m.step_ms.begin(), m.step_ms.end());
+  return (*hi - *lo) / m.median_step_ms;
+}
+
+double table_noise(const TuneTable& t) {
+  double noise = 0;
+  for (const TuneRow& row : t.rows)
+    if (row.measured)
+      if (const auto s = run_spread(*row.measured)) noise = std::max(noise, *s);
+  return noise;
+}
+
 int cheapest_row(const TuneTable& t) {
   int best = -1;
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
@@ -124,6 +139,13 @@ std::string tune_text(const TuneTable& t) {
       out << "  " << row.run.change << ": " << row.projected.how
           << (row.projected.confidence.empty() ? "" : " (" + row.projected.confidence + ")")
           << "\n";
+  // Above this spread between repeats of one configuration the table says the machine was noisy.
+  constexpr double kNoisy = 0.10;
+  if (const double noise = table_noise(t); noise > kNoisy)
+    out << "noise: repeats of one configuration differed by up to "
+        << fmt::printf("%.0f%%", 100 * noise)
+        << " (the machine's load, not the change): a miss within that is not the projection's;"
+           " measure on a quiet machine or with more --repeat\n";
   const int cheapest = cheapest_row(t);
   if (b && cheapest >= 0) {
     const TuneRow& c = t.rows[static_cast<std::size_t>(cheapest)];
@@ -179,6 +201,7 @@ std::string tune_json(const TuneTable& t) {
       j.key("step_ms_runs").begin_array();
       for (const double s : m.step_ms) j.real(s);
       j.end_array();
+      if (const auto spread = run_spread(m)) j.key("spread").real(*spread);
       j.key("batch").integer(m.batch);
       j.key("speedup").real(&row == &t.rows.front() ? 1.0 : measured_speedup(t, row));
       j.key("samples_per_s").real(1000.0 * static_cast<double>(m.batch) / m.median_step_ms);
@@ -194,6 +217,7 @@ std::string tune_json(const TuneTable& t) {
     j.end_object();
   }
   j.end_array();
+  j.key("noise").real(table_noise(t));
   j.key("cheapest").integer(cheapest_row(t));
   j.end_object();
   return j.finish();

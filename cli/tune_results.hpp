@@ -44,6 +44,11 @@ double projected_speedup(const TuneTable& t, const TuneRow& row);
 // (ConfigProjection::at_most) the miss is how far the measurement beat the bound, 0 if it did not.
 std::optional<double> projection_miss(const TuneTable& t, const TuneRow& row);
 double cost_per_epoch(const TuneTable& t, const TuneMeasure& m);
+// How far one configuration's repeats differ: (slowest − fastest) / median, nullopt for one run.
+// The repeats run the same job, so the spread is the machine's noise, not the change's effect.
+std::optional<double> run_spread(const TuneMeasure& m);
+// The largest spread of any configuration (0 with single runs): a miss within it may be noise.
+double table_noise(const TuneTable& t);
 // The measured row with the lowest cost per epoch (the most samples/s), or -1.
 int cheapest_row(const TuneTable& t);
 

@@ -2,7 +2,10 @@
 # Import and report of a data-parallel job's Kineto traces at job scale: writes RANKS rank files of
 # about MB megabytes each (`trainscope synth --kineto-job`: a straggler, a slow-input rank, a rank
 # with more collectives), then times `trainscope report DIR` (the import into DIR's cache trace and
-# the analysis) and prints the JSON read per second and the peak memory. Run it on a quiet machine.
+# the analysis) and prints the JSON read per second and the peak memory; then imports the same
+# directory with build-dir/benchmarks/bench_import on one thread (`--threads 1`: one file after
+# the other) and on every core (files parsed in parallel, written in file order), and prints the
+# ratio of the two. Run it on a quiet machine.
 #   benchmarks/import/job_import.sh [build-dir] [ranks (default 64)] [MB per rank (default 40)]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,3 +27,17 @@ print(f"job_import: {ranks} ranks, {b / 1e9:.2f} GB of JSON: import + report {s:
       f"({b / 1e9 / s:.2f} GB/s), peak RSS {kb / 1024:.0f} MiB")
 PY
 grep -E "^straggler" "$work/report.txt" || true
+
+bench="$build/benchmarks/bench_import"
+[ -x "$bench" ] || { echo "job_import: $bench is missing: no threads ratio" >&2; exit 0; }
+seq_json="$("$bench" --threads 1 "$work/one.db" "$work/job" | tail -1)"
+rm -f "$work/one.db"
+par_json="$("$bench" "$work/all.db" "$work/job" | tail -1)"
+python3 - "$seq_json" "$par_json" <<'PY'
+import json, sys
+one, every = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+print(f"job_import: import alone, one thread {one['seconds']:.2f} s ({one['mb_per_s']:.0f} MB/s, "
+      f"peak RSS {one['peak_rss_mb']:.0f} MB); every core {every['seconds']:.2f} s "
+      f"({every['mb_per_s']:.0f} MB/s, peak RSS {every['peak_rss_mb']:.0f} MB): "
+      f"{one['seconds'] / every['seconds']:.2f}x")
+PY

@@ -222,7 +222,7 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
   };
   switch (index.column()) {
     case Name: {
-      QString name = QString::fromStdString(k.name);
+      QString name = display_text(k.name);
       if (!raw && !k.in_a) name += tr(" (only in B)");
       if (!raw && !k.in_b) name += tr(" (only in A)");
       return name;

@@ -11,15 +11,11 @@ struct TooManyEvents {};
 }  // namespace
 
 const TrackRows* EventWindow::rows_of(std::uint32_t track) const {
-  for (const TrackRows& t : tracks)
-    if (t.track == track) return &t;
-  return nullptr;
+  return store::find_track(tracks, track);
 }
 
 const CounterSeries* EventWindow::counter_of(std::uint32_t track) const {
-  for (const CounterSeries& c : counters)
-    if (c.track == track) return &c;
-  return nullptr;
+  return store::find_track(counters, track);
 }
 
 std::optional<EventWindow> load_window(const store::Reader& reader, std::int64_t t0,
@@ -27,12 +23,11 @@ std::optional<EventWindow> load_window(const store::Reader& reader, std::int64_t
   EventWindow w;
   w.t0 = t0;
   w.t1 = t1;
+  for (const store::Track& t : reader.tracks())
+    if (t.kind != trace::TrackKind::counter) w.tracks.push_back(TrackRows{t.id, {}});
+  store::order_by_track(w.tracks);
   std::unordered_map<std::uint32_t, std::size_t> index;
-  for (const store::Track& t : reader.tracks()) {
-    if (t.kind == trace::TrackKind::counter) continue;
-    index[t.id] = w.tracks.size();
-    w.tracks.push_back(TrackRows{t.id, {}});
-  }
+  for (std::size_t i = 0; i < w.tracks.size(); ++i) index[w.tracks[i].track] = i;
   // Events that started before t0 and overlap it come too, so every zone's enclosing zones are
   // present and depths are right inside the window.
   store::DepthTracker depth;
@@ -53,6 +48,7 @@ std::optional<EventWindow> load_window(const store::Reader& reader, std::int64_t
   for (const store::Track& t : reader.tracks())
     if (t.kind == trace::TrackKind::counter)
       w.counters.push_back(make_counter_series(t.id, reader.counter(t.id, t0, t1)));
+  store::order_by_track(w.counters);
   return w;
 }
 

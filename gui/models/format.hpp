@@ -4,7 +4,9 @@
 #pragma once
 
 #include <QString>
+#include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace ts::gui {
 
@@ -25,5 +27,24 @@ QString format_compact(double v);  // "812", "1.98 k", "1.98 M", "2.5 G": counte
 QString format_counter(double v, const QString& counter_name);
 // Whether a counter's name says it counts bytes (memory, "... bytes"): format_counter's test.
 bool is_bytes_counter(const QString& counter_name);
+
+// Text from a trace file (an event, track or process name, a meta value, a warning) as a label,
+// a table cell, a tooltip or the overview shows it: at most max_bytes of UTF-8, cut at a
+// character boundary, then "… (N more bytes)", as the reports cut it. The store's reader keeps
+// names up to 64 KiB and a meta value whole, and laying out a QString of megabytes costs the
+// viewer seconds and hundreds of MB. Names get room for the longest real C++ kernel names, a
+// sentence holding a value from the file (a warning) a few lines, and a value shown inside a
+// line the reports' 240 bytes.
+inline constexpr std::size_t kMaxShownNameBytes = 4096;
+inline constexpr std::size_t kMaxShownSentenceBytes = 1024;
+inline constexpr std::size_t kMaxShownValueBytes = 240;
+QString display_text(std::string_view text, std::size_t max_bytes = kMaxShownNameBytes);
+// A sentence holding a value from the file (a warning quoting a write error, a list of missing
+// ranks) as a wrapping label shows it: at most about max_bytes, its start and its end kept (the
+// end says what the value means: "... events are missing"), "… (N bytes left out) …" between
+// them, and a break opportunity (U+200B) in each run of kUnbrokenChars characters without a
+// space, so that a long value wraps instead of widening the window.
+inline constexpr qsizetype kUnbrokenChars = 40;
+QString display_sentence(std::string_view text, std::size_t max_bytes = kMaxShownSentenceBytes);
 
 }  // namespace ts::gui

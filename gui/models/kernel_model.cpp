@@ -27,12 +27,12 @@ QVariant KernelModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::TextAlignmentRole)
     return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-  if (role == Qt::ToolTipRole && index.column() == Name) return QString::fromStdString(k.name);
+  if (role == Qt::ToolTipRole && index.column() == Name) return display_text(k.name);
   if (role != Qt::DisplayRole && role != SortRole) return {};
   const bool raw = role == SortRole;
   switch (index.column()) {
     case Name:
-      return QString::fromStdString(k.name);
+      return display_text(k.name);
     case Count:
       return raw ? QVariant(qint64(k.count)) : QVariant(format_count(k.count));
     case Total:

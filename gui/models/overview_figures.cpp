@@ -21,7 +21,7 @@ std::vector<Figure> overview_figures(const analysis::Report& r) {
     steps_detail = QStringLiteral("steps %1-%2; warm-up left out: %3 (%4)")
                        .arg(r.analysed_first_step)
                        .arg(r.analysed_last_step)
-                       .arg(format_count(r.warmup.steps), QString::fromStdString(r.warmup.why));
+                       .arg(format_count(r.warmup.steps), display_text(r.warmup.why));
   add("steps", QStringLiteral("steps"), format_count(r.steps), static_cast<double>(r.steps),
       steps_detail, r.dropped_events != 0);
   add("step_time_ms.mean", QStringLiteral("mean step time"), format_ms(r.step_time.mean_ms),
@@ -73,15 +73,14 @@ std::vector<Figure> overview_figures(const analysis::Report& r) {
       add("straggler.wait_ms_per_step", QStringLiteral("straggler"),
           QStringLiteral("rank %1").arg(r.straggler->rank), r.straggler->wait_ms_per_step,
           QStringLiteral("%1: others wait %2 per step")
-              .arg(QString::fromStdString(r.straggler->cause),
-                   format_ms(r.straggler->wait_ms_per_step)),
+              .arg(display_text(r.straggler->cause), format_ms(r.straggler->wait_ms_per_step)),
           true);
   }
   if (!r.what_if.empty()) {
     const analysis::WhatIf& w = r.what_if.front();
     // The lever worth most, keyed as its report --json figure (what_if.<lever>.speedup).
     f.push_back({QStringLiteral("what_if.%1.speedup").arg(QString::fromStdString(w.lever)),
-                 QStringLiteral("worth most: %1").arg(QString::fromStdString(w.description)),
+                 QStringLiteral("worth most: %1").arg(display_text(w.description)),
                  QStringLiteral("%1× faster").arg(w.speedup, 0, 'f', 2), w.speedup,
                  QStringLiteral("%1 per step; %2 less over this run")
                      .arg(format_ms(w.step_time_ms), format_money(w.saving, r.currency)),
@@ -92,6 +91,25 @@ std::vector<Figure> overview_figures(const analysis::Report& r) {
 
 QString verdict_line(const analysis::Report& report) {
   return QString::fromStdString(analysis::verdict_sentence(report));
+}
+
+QString run_title(const analysis::Report& report) {
+  QString run = report.model.empty() ? QStringLiteral("run")
+                                     : display_text(report.model, kMaxTitleValueBytes);
+  for (const std::string* part : {&report.backend, &report.device_name})
+    if (!part->empty()) run += QStringLiteral(" · ") + display_text(*part, kMaxTitleValueBytes);
+  return run;
+}
+
+QString warning_banner(const std::vector<std::string>& warnings) {
+  QStringList lines;
+  for (std::size_t i = 0; i < warnings.size() && i < kMaxBannerWarnings; ++i)
+    lines << QStringLiteral("⚠ Partial trace: ") + display_sentence(warnings[i]);
+  if (warnings.size() > kMaxBannerWarnings)
+    lines << QStringLiteral("⚠ … and %1 more warnings (trainscope report lists them all)")
+                 .arg(
+                     format_count(static_cast<std::int64_t>(warnings.size() - kMaxBannerWarnings)));
+  return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace ts::gui

@@ -22,5 +22,14 @@ struct Figure {
 std::vector<Figure> overview_figures(const analysis::Report& report);
 // The verdict sentence, as `trainscope report` prints it (analysis::verdict_sentence).
 QString verdict_line(const analysis::Report& report);
+// The run as the overview's title names it: "model · backend · device", each value from the
+// trace's meta cut to kMaxTitleValueBytes ("run" when the model is unknown): the title is one
+// line that does not wrap, and real names are far shorter.
+inline constexpr std::size_t kMaxTitleValueBytes = 80;
+QString run_title(const analysis::Report& report);
+// The partial-trace banner: a line a warning, each cut for display (display_sentence), the first
+// kMaxBannerWarnings only and then how many more (a job of 100 000 ranks may warn of each).
+inline constexpr std::size_t kMaxBannerWarnings = 20;
+QString warning_banner(const std::vector<std::string>& warnings);
 
 }  // namespace ts::gui

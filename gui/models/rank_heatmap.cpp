@@ -35,7 +35,7 @@ RankHeatmap make_rank_heatmap(const PackedSteps& steps, const analysis::Report& 
   if (report.ranks.size() < 2 || steps.empty() || max_columns == 0) return h;
   for (const analysis::RankFigures& r : report.ranks)
     h.ranks.push_back(
-        {r.process, r.rank ? QStringLiteral("r%1").arg(*r.rank) : QString::fromStdString(r.name)});
+        {r.process, r.rank ? QStringLiteral("r%1").arg(*r.rank) : display_text(r.name)});
   std::int64_t lo = std::numeric_limits<std::int64_t>::max();
   std::int64_t hi = std::numeric_limits<std::int64_t>::min();
   steps.for_each([&](std::size_t, const analysis::StepSummary& s) {

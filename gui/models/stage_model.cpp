@@ -38,7 +38,7 @@ QVariant StageModel::data(const QModelIndex& index, int role) const {
   const bool raw = role == SortRole;
   switch (index.column()) {
     case Stage:
-      return QString::fromStdString(s.stage);
+      return display_text(s.stage);
     case Count:
       return raw ? QVariant(qint64(s.count)) : QVariant(format_count(s.count));
     case Total:

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "gui/models/background_pool.hpp"
+#include "gui/models/format.hpp"
 #include "profiler/analysis/kept_report.hpp"
 #include "profiler/import_cache/trace_source.hpp"
 
@@ -112,15 +113,15 @@ std::string TraceComparison::currency() const {
 }
 
 QString TraceComparison::headline() const {
-  return diff_ ? QString::fromStdString(analysis::headline(*diff_)) : QString();
+  return diff_ ? display_text(analysis::headline(*diff_)) : QString();
 }
 
 QStringList TraceComparison::notes() const {
   if (!diff_) return {};
-  QStringList lines{QString::fromStdString(analysis::scope_sentence(*diff_))};
+  QStringList lines{display_text(analysis::scope_sentence(*diff_))};
   for (const std::string& line :
        {analysis::saving_sentence(*diff_), analysis::whole_run_sentence(*diff_)})
-    if (!line.empty()) lines << QString::fromStdString(line);
+    if (!line.empty()) lines << display_text(line);
   return lines;
 }
 

@@ -127,6 +127,10 @@ void read_meta(const store::Reader& reader, Report& r) {
   r.model = reader.meta(meta_key::kEngineModel).value_or("");
   r.backend = reader.meta(meta_key::kEngineBackend).value_or("");
   r.device_events_off = reader.meta(meta_key::kCaptureDeviceEvents) == "off";
+  if (const auto every =
+          parse_number<std::int64_t>(reader.meta(meta_key::kCaptureDeviceEventEvery));
+      every && *every > 1 && !r.device_events_off)
+    r.device_sampling = Report::DeviceSampling{.every = *every};
   r.recorded_steps = reader.meta(meta_key::kCaptureSteps).value_or("");
   r.device_name = reader.meta(meta_key::kEngineDevice).value_or("");
   r.dropped_events = parse_number<std::uint64_t>(reader.meta(meta_key::kDroppedEvents)).value_or(0);
@@ -148,6 +152,41 @@ void mark_steps(std::vector<StepSummary>& per_step, const StepSelection& sel,
   for (std::size_t i = 0; i < per_step.size(); ++i) {
     per_step[i].warmup = i < sel.analysed.size() && !sel.analysed[i];
     per_step[i].epoch = epoch_of(shape, per_step[i].step);
+  }
+}
+
+// With device events on a sample of steps: the steps that hold none (no device event carries
+// their number) have unknown device figures, which must not count as idle.
+void mark_device_sampled(EventPass& pass, const Report& r) {
+  if (!r.device_sampling) return;
+  std::vector<std::int64_t>& held = pass.device_steps;
+  std::sort(held.begin(), held.end());
+  held.erase(std::unique(held.begin(), held.end()), held.end());
+  StepFigures& f = pass.figures;
+  std::vector<std::int64_t> unsampled;
+  for (std::size_t i = 0; i < f.per_step.size(); ++i) {
+    StepSummary& s = f.per_step[i];
+    s.device_sampled = std::binary_search(held.begin(), held.end(), s.step);
+    if (s.device_sampled) continue;
+    unsampled.push_back(s.step);
+    if (i < f.listed_gaps_per_step.size()) f.listed_gaps -= f.listed_gaps_per_step[i];
+  }
+  // An unsampled step's "gaps" are the whole step: no device idle time to list.
+  std::sort(unsampled.begin(), unsampled.end());
+  std::erase_if(f.gaps, [&](const IdleGap& g) {
+    return std::binary_search(unsampled.begin(), unsampled.end(), g.step);
+  });
+}
+
+// Kernels run on the sampled steps only: their counts and totals, extrapolated to the analysed
+// steps as device busy is (sum_analysed), so that per-step figures made from them hold.
+void extrapolate_kernels(Report& r) {
+  if (!r.device_sampling || r.device_sampling->sampled_steps <= 0) return;
+  const double f = static_cast<double>(r.device_sampling->steps) /
+                   static_cast<double>(r.device_sampling->sampled_steps);
+  for (KernelStat& k : r.kernels) {
+    k.count = std::llround(static_cast<double>(k.count) * f);
+    k.total_ns = std::llround(static_cast<double>(k.total_ns) * f);
   }
 }
 
@@ -211,9 +250,11 @@ EventPass analyse_groups(const store::Reader& reader, const std::vector<StepGrou
       scan_groups(reader, tracks, steps, windows, stage_windows, options);
   for (std::size_t g = 0; g < passes.size(); ++g) {
     mark_steps(passes[g].figures.per_step, selections[g], shape);
+    mark_device_sampled(passes[g], r);
     for (StepSummary& st : passes[g].figures.per_step) st.rank_index = static_cast<int>(g);
     Report one;
     one.batch = r.batch;
+    one.device_sampling = r.device_sampling;
     EventPass copy = passes[g];  // fill_figures takes the per-step lists
     fill_figures(one, copy);
     r.ranks.push_back(rank_figures(reader, groups[g].process, one));
@@ -324,6 +365,7 @@ Report analyse_with(const store::Reader& reader, const AnalysisOptions& options,
     EventPass pass = groups.empty() ? scan_events(reader, tracks, steps, {}, options)
                                     : one_pass({tracks, steps, selections.front()});
     if (!selections.empty()) mark_steps(pass.figures.per_step, selections.front(), shape);
+    mark_device_sampled(pass, r);
     return pass;
   };
   auto several_groups = [&] {
@@ -360,6 +402,7 @@ Report analyse_with(const store::Reader& reader, const AnalysisOptions& options,
 
   r.kernels = pass.kernels.finish(
       [&](std::uint32_t label) -> std::string_view { return reader.label(label).name; });
+  extrapolate_kernels(r);
 
   // Pipeline figures over the analysed steps' span (the whole trace when nothing was left out).
   Interval analysed{0, 0};

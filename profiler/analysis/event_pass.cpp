@@ -83,6 +83,7 @@ void EventPass::add(const store::Event& e, const TrackTable& tracks) {
   switch (role) {
     case TrackRole::device:
       sorter_.add(role, e.category, when.start, when.end);
+      if (e.step != store::kNull) note_device_step(e.step);
       if (e.category == trace::Category::kernel || e.category == trace::Category::collective) {
         if (when.start >= analysed_.start && when.start < analysed_.end) {
           kernels.add(e.label, when.length());
@@ -106,6 +107,15 @@ void EventPass::add(const store::Event& e, const TrackTable& tracks) {
     case TrackRole::ignored:
       break;
   }
+}
+
+void EventPass::note_device_step(std::int64_t step) {
+  // Queues interleave a few neighbouring steps (a prefetch copy tagged with the step before):
+  // looking back a few entries keeps the list about one entry per step.
+  constexpr std::size_t kLookBack = 4;
+  const auto from =
+      device_steps.end() - static_cast<std::ptrdiff_t>(std::min(kLookBack, device_steps.size()));
+  if (std::find(from, device_steps.end(), step) == device_steps.end()) device_steps.push_back(step);
 }
 
 void EventPass::add_context(const store::Event& e, const TrackTable& tracks) {
@@ -136,6 +146,7 @@ void EventPass::merge(EventPass&& later) {
   warmup_kernels += later.warmup_kernels;
   warmup_kernel_ns = sat_add(warmup_kernel_ns, later.warmup_kernel_ns);
   input_batches += later.input_batches;
+  device_steps.insert(device_steps.end(), later.device_steps.begin(), later.device_steps.end());
   first_ns = std::min(first_ns, later.first_ns);
   last_ns = std::max(last_ns, later.last_ns);
   device_seen = device_seen || later.device_seen;

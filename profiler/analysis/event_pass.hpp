@@ -49,10 +49,14 @@ class EventPass {
   std::int64_t first_ns = INT64_MAX, last_ns = INT64_MIN;  // earliest start, latest end
   bool device_seen = false;                                // any device work at all
   std::int64_t warmup_kernels = 0, warmup_kernel_ns = 0;   // kernels before the window
+  // The step numbers device events carry (each at least once; unsorted, may repeat): which
+  // steps a capture with sampled device events recorded them on (Report::device_sampling).
+  std::vector<std::int64_t> device_steps;
 
  private:
   // Analyses every pending step that ends at or before t.
   void close_steps(std::int64_t t);
+  void note_device_step(std::int64_t step);
 
   std::span<const store::Step> steps_;
   Interval analysed_, stages_window_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -28,15 +29,23 @@ bool conversion_event(std::string_view name) {
 }
 
 // The steps to sample: every analysed one when there are few, else kLeverSampleSteps spread
-// evenly over them.
+// evenly over each rank's steps, and at least one step of every rank (the per-rank figures, such
+// as the communication overlap, need each rank's own steps). In per_step order.
 std::vector<const StepSummary*> sample_steps(const Report& r) {
   std::vector<const StepSummary*> analysed;
   for (const StepSummary& s : r.per_step)
-    if (!s.warmup && s.dur_ns > 0) analysed.push_back(&s);
+    if (!s.warmup && s.dur_ns > 0 && s.device_sampled) analysed.push_back(&s);
   if (analysed.size() <= kLeverSampleSteps) return analysed;
+  std::map<int, std::vector<const StepSummary*>> by_rank;
+  for (const StepSummary* s : analysed) by_rank[s->rank_index].push_back(s);
+  const std::size_t per_rank = std::max<std::size_t>(1, kLeverSampleSteps / by_rank.size());
   std::vector<const StepSummary*> out;
-  for (std::size_t i = 0; i < kLeverSampleSteps; ++i)
-    out.push_back(analysed[i * analysed.size() / kLeverSampleSteps]);
+  for (const auto& [rank, steps] : by_rank) {
+    const std::size_t n = std::min(per_rank, steps.size());
+    for (std::size_t i = 0; i < n; ++i) out.push_back(steps[i * steps.size() / n]);
+  }
+  // per_step is one vector: address order is its order.
+  std::sort(out.begin(), out.end(), std::less<>());
   return out;
 }
 

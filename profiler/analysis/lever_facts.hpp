@@ -1,8 +1,10 @@
 // What the levers (levers.hpp) need from a trace beyond the report's figures, read in one more
-// pass over a sample of the analysed steps (at most kLeverSampleSteps, spread evenly over them):
+// pass over a sample of the analysed steps (kLeverSampleSteps spread evenly over each rank's
+// steps, at least one per rank):
 // what the trainer's host threads ran while the device sat idle, the optimizer's host time, the
 // kernels' sizes, and the names that tell what is already on (a multi-process DataLoader,
-// pinned copies, tf.data's parallel map). Figures are per step, over the sampled steps.
+// pinned copies, tf.data's parallel map). Figures are per step, over the sampled steps; with
+// device events recorded on a sample of steps (Report::device_sampling), among those holding them.
 #pragma once
 
 #include <cstdint>

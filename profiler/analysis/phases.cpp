@@ -1,6 +1,7 @@
 #include "profiler/analysis/phases.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <tuple>
 
@@ -28,6 +29,56 @@ std::vector<std::int64_t> parse_list(const std::string& text) {
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+// Device events on a sample of steps (Report::device_sampling): device busy is the sampled
+// analysed steps' mean busy time per step times the analysed steps (a sampled step is slower by
+// its events' cost, its device work is not), idle the rest of the step time, split by cause as
+// in the sampled steps; the breakdown is the sampled steps' shares of their time, applied to
+// the analysed steps' time. No sampled step: no device figures.
+void extrapolate_sampled(const std::vector<StepSummary>& per_step, Report& r) {
+  Report::DeviceSampling& ds = *r.device_sampling;
+  ds.steps = r.steps;
+  ds.sampled_steps = 0;
+  std::int64_t busy = 0, time = 0;
+  std::array<std::int64_t, kIdleCauseCount> by_cause{};
+  Breakdown parts;
+  for (const StepSummary& s : per_step) {
+    if (s.warmup || !s.device_sampled) continue;
+    ++ds.sampled_steps;
+    busy = sat_add(busy, s.device_busy_ns);
+    time = sat_add(time, s.dur_ns);
+    for (int c = 0; c < kIdleCauseCount; ++c)
+      by_cause[c] = sat_add(by_cause[c], s.idle_by_cause_ns[c]);
+    for (int p = 0; p < kPartCount; ++p) parts.ns[p] = sat_add(parts.ns[p], s.parts.ns[p]);
+  }
+  const auto total = static_cast<double>(r.step_time_total_ns);
+  if (ds.sampled_steps == 0 || time <= 0) {
+    r.device.busy_ns = r.device.idle_ns = 0;
+    r.device.idle_by_cause_ns = {};
+    return;
+  }
+  if (r.device.has_device) {
+    const double per_step_busy = static_cast<double>(busy) / static_cast<double>(ds.sampled_steps);
+    r.device.busy_ns =
+        static_cast<std::int64_t>(std::min(total, per_step_busy * static_cast<double>(ds.steps)));
+    r.device.idle_ns = r.step_time_total_ns - r.device.busy_ns;
+    std::int64_t idle_sampled = 0;
+    for (const std::int64_t ns : by_cause) idle_sampled = sat_add(idle_sampled, ns);
+    for (int c = 0; c < kIdleCauseCount; ++c)
+      r.device.idle_by_cause_ns[c] =
+          idle_sampled > 0 ? static_cast<std::int64_t>(static_cast<double>(r.device.idle_ns) *
+                                                       static_cast<double>(by_cause[c]) /
+                                                       static_cast<double>(idle_sampled))
+                           : 0;
+  }
+  std::int64_t assigned = 0;
+  for (int p = 0; p < kPartCount; ++p) {
+    r.breakdown.ns[p] = static_cast<std::int64_t>(total * static_cast<double>(parts.ns[p]) /
+                                                  static_cast<double>(time));
+    assigned = sat_add(assigned, r.breakdown.ns[p]);
+  }
+  r.breakdown[Part::other] += r.step_time_total_ns - assigned;  // the rounding: parts sum exactly
 }
 
 }  // namespace
@@ -170,6 +221,7 @@ void sum_analysed(const std::vector<StepSummary>& per_step, Report& r) {
     }
   }
   if (r.device.has_device) r.device.idle_ns = r.step_time_total_ns - r.device.busy_ns;
+  if (r.device_sampling) extrapolate_sampled(per_step, r);
   r.input_pct = percent(input_ns(r.breakdown), r.step_time_total_ns);
   r.verdict = verdict_for(r.input_pct);
   r.device.busy_pct = percent(r.device.busy_ns, r.step_time_total_ns);

@@ -5,6 +5,7 @@
 // breakdown and the kernel and pipeline tables (AnalysisOptions::steps / skip_warmup).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -82,6 +83,7 @@ PhaseFigures phase_from_sums(std::int64_t first, std::int64_t last, std::int64_t
 template <class Take>
 std::optional<PhaseFigures> phase_of(const std::vector<StepSummary>& per_step, Take&& take) {
   std::int64_t first = 0, last = 0, steps = 0, total = 0, input = 0, idle = 0;
+  std::int64_t sampled = 0, busy = 0;  // device busy over the steps holding device events
   for (const StepSummary& s : per_step) {
     if (!take(s)) continue;
     if (steps == 0 || s.step < first) first = s.step;
@@ -89,9 +91,19 @@ std::optional<PhaseFigures> phase_of(const std::vector<StepSummary>& per_step, T
     ++steps;
     total = sat_add(total, s.dur_ns);
     input = sat_add(input, s.input_ns);
+    if (!s.device_sampled) continue;
+    ++sampled;
+    busy = sat_add(busy, s.device_busy_ns);
     idle = sat_add(idle, s.dur_ns - s.device_busy_ns);
   }
   if (steps == 0) return std::nullopt;
+  // Steps without device events (sampled capture): busy extrapolated from the others' mean.
+  if (sampled < steps)
+    idle = sampled == 0 ? 0
+                        : total - static_cast<std::int64_t>(std::min(
+                                      static_cast<double>(total), static_cast<double>(busy) /
+                                                                      static_cast<double>(sampled) *
+                                                                      static_cast<double>(steps)));
   return phase_from_sums(first, last, steps, total, input, idle);
 }
 

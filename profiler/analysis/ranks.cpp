@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "profiler/analysis/figure_format.hpp"
+#include "profiler/analysis/job_overview.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
 
 namespace ts::analysis {
@@ -13,28 +14,15 @@ double per_step_ms(std::int64_t ns, std::int64_t steps) {
   return steps > 0 ? static_cast<double>(ns) / static_cast<double>(steps) / 1e6 : 0.0;
 }
 
-// The largest part of a rank's own step time (everything but collectives), as a cause.
-std::string own_cause(const RankFigures& k, double* pct) {
-  struct Candidate {
-    const char* cause;
-    std::int64_t ns;
-  };
-  const Breakdown& b = k.breakdown;
-  const Candidate candidates[] = {
-      {"input", b[Part::input_wait] + b[Part::h2d]},
-      {"device compute", b[Part::device_compute] + b[Part::d2h]},
-      {"host compute", b[Part::host_compute] + b[Part::launch] + b[Part::input_handoff]},
-      {"synchronisation", b[Part::sync]},
-  };
-  const Candidate* top = &candidates[0];
-  for (const Candidate& c : candidates)
-    if (c.ns > top->ns) top = &c;
-  *pct = percent(top->ns, k.step_time_total_ns);
-  return top->cause;
-}
-
 std::string rank_name(const RankFigures& k) {
   return k.rank ? "rank " + std::to_string(*k.rank) : "process " + std::to_string(k.process);
+}
+
+// How the straggler sentence names its cause: "rank 3 is input-bound (...)".
+std::string held_back_by(const std::string& cause) {
+  if (cause == "input") return " is input-bound";
+  if (cause == "other") return " has more time with nothing recorded";
+  return " is slow in " + cause;
 }
 
 }  // namespace
@@ -51,48 +39,35 @@ void analyse_ranks(Report& r) {
                             : r.communication_pct >= kModerateCommunicationPct ? Verdict::moderate
                                                                                : Verdict::none;
 
-  // Own work and collective wait per step, per rank.
+  // Own work per step, per rank.
   double own_min = 0, own_max = 0, own_sum = 0;
-  const RankFigures* least = nullptr;
-  double least_wait = 0, step_sum = 0;
+  int with_steps = 0;
   for (const RankFigures& k : r.ranks) {
     if (k.steps <= 0) continue;
-    const double wait = per_step_ms(k.breakdown[Part::collective], k.steps);
-    const double own = per_step_ms(k.step_time_total_ns, k.steps) - wait;
-    if (least == nullptr || wait < least_wait) {
-      least = &k;
-      least_wait = wait;
-    }
-    own_min = own_sum == 0 ? own : std::min(own_min, own);
+    const double own = per_step_ms(k.step_time_total_ns - k.breakdown[Part::collective], k.steps);
+    own_min = with_steps == 0 ? own : std::min(own_min, own);
     own_max = std::max(own_max, own);
     own_sum += own;
-    step_sum += per_step_ms(k.step_time_total_ns, k.steps);
+    ++with_steps;
   }
-  if (least == nullptr) return;
+  if (with_steps == 0) return;
   const double ranks = static_cast<double>(r.ranks.size());
   r.load_imbalance_pct = own_sum > 0 ? 100.0 * (own_max - own_min) / (own_sum / ranks) : 0.0;
 
-  double others_wait = 0;
-  int others = 0;
-  for (const RankFigures& k : r.ranks) {
-    if (&k == least || k.steps <= 0) continue;
-    others_wait += per_step_ms(k.breakdown[Part::collective], k.steps) - least_wait;
-    ++others;
-  }
-  if (others == 0) return;
-  const double wait = others_wait / others;
-  const double mean_step = step_sum / ranks;
-  if (mean_step <= 0 || 100.0 * wait / mean_step < kStragglerWaitPct) return;
+  r.job = job_overview(r.ranks);
+  if (!r.job || r.job->holding_back.empty()) return;
+  // The straggler is the rank holding the job back the most.
+  const JobOverview::HoldingBack& h = r.job->holding_back.front();
+  const RankFigures& k = r.ranks[static_cast<std::size_t>(h.index)];
   Report::Straggler s;
-  s.rank = least->rank.value_or(least->process);
-  double pct = 0;
-  s.cause = own_cause(*least, &pct);
-  s.cause_pct = pct;
-  s.wait_ms_per_step = wait;
-  s.sentence = rank_name(*least) +
-               (s.cause == "input" ? " is input-bound" : " is slowest in " + s.cause) + " (" +
-               fmt::pct(pct) + " of its step time): the other " +
-               (least->rank ? "ranks" : "processes") + " wait " + fmt::ms(wait) +
+  s.rank = k.rank.value_or(k.process);
+  s.cause = h.cause;
+  s.cause_pct = h.cause_pct;
+  s.wait_ms_per_step = h.wait_ms_per_step / (r.job->ranks - 1);
+  s.sentence = rank_name(k) + held_back_by(s.cause) + " (" + fmt::pct(s.cause_pct) +
+               " of its step time, " + fmt::ms(h.cause_excess_ms) +
+               " per step more than the median rank's): the other " +
+               (k.rank ? "ranks" : "processes") + " wait " + fmt::ms(s.wait_ms_per_step) +
                " per step for it in collectives";
   r.straggler = s;
 }

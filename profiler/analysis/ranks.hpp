@@ -1,15 +1,15 @@
 // Distributed runs (a trace of several ranks): how much of every step goes to communication, and
 // which rank holds the others back. Data-parallel ranks meet in a collective every step; a rank
 // with more work of its own (input, compute) arrives last, and the others wait for it inside the
-// collective. So the straggler is the rank that spends the least time in collectives while the
-// others spend much more, and its cause is the largest part of its own step time.
+// collective.
 //
 //   communication share  collective time / step time over every rank's steps; XProf's
 //                        thresholds for collectives: >= 15 % high, >= 3 % moderate
-//   straggler            the rank with the least collective time per step, when another rank
-//                        waits at least kStragglerWaitPct of the mean step longer in
-//                        collectives; wait_ms_per_step = the mean over the other ranks of their
-//                        collective time per step minus the straggler's
+//   job overview         the ranks as a distribution and the ranks holding the job back, with
+//                        their cause and the others' wait for them (job_overview.hpp)
+//   straggler            the first rank holding the job back (the most own work over the
+//                        median rank's); wait_ms_per_step = its wait, as the job overview
+//                        counts it, divided by the number of other ranks
 //   load imbalance       (max - min) / mean of the ranks' own work per step (step time minus
 //                        collective time), in percent
 //   overlap              of the collective kernels' time (their union on a rank's device
@@ -24,10 +24,9 @@ namespace ts::analysis {
 
 inline constexpr double kHighCommunicationPct = 15.0;
 inline constexpr double kModerateCommunicationPct = 3.0;
-inline constexpr double kStragglerWaitPct = 5.0;
 
-// Fills Report::communication_pct, communication_verdict, straggler and load_imbalance_pct from
-// Report::ranks (nothing for a trace of one process).
+// Fills Report::communication_pct, communication_verdict, job, straggler and load_imbalance_pct
+// from Report::ranks (nothing for a trace of one process).
 void analyse_ranks(Report& report);
 
 // Fills Report::communication_overlap_pct and each rank's from the lever facts' collective

@@ -80,6 +80,9 @@ struct StepSummary {
   int rank_index = 0;   // the step's process: an index into Report::ranks (0 if none)
   int epoch = 0;        // 1-based, when the trace records epochs; 0 otherwise
   bool warmup = false;  // not analysed: warm-up, or outside AnalysisOptions::steps
+  // false: the capture recorded device events on a sample of steps (Report::device_sampling) and
+  // this step holds none, so its device figures are unknown, not zero.
+  bool device_sampled = true;
 };
 
 struct StepTime {
@@ -149,6 +152,43 @@ struct RankFigures {
   // Of the rank's collective kernel time, the share with a compute kernel running on its device
   // too (Report::communication_overlap_pct); nullopt: no collective kernels.
   std::optional<double> communication_overlap_pct;
+};
+
+// A job of several ranks at a glance (job_overview.hpp): the ranks' per-step figures as a
+// distribution, the ranks with the most own work, and the ranks that hold the others back.
+// Indices point into Report::ranks; figures are milliseconds per step unless named otherwise.
+struct JobOverview {
+  struct Spread {  // over the ranks (linear interpolation, as step times)
+    double median = 0, p90 = 0, max = 0;
+  };
+  struct RankRow {
+    int index = 0;
+    double step_ms = 0, input_ms = 0, collective_ms = 0, own_ms = 0;
+  };
+  struct HoldingBack {
+    int index = 0;
+    double own_ms = 0;
+    double excess_ms = 0;  // own work per step over the median rank's
+    // "input", "device compute", "host compute", "synchronisation" or "other": the part of its
+    // own work with the largest excess over the median rank's same part.
+    std::string cause;
+    double cause_excess_ms = 0;  // that part per step over the median rank's
+    double cause_pct = 0;        // that part's share of the rank's own step time
+    // The other ranks' wait for it, as if it were the only rank holding them back: summed over
+    // them, per step and over their analysed steps, and that as a share of the job's device time.
+    double wait_ms_per_step = 0;
+    double wait_ms = 0;
+    double wait_pct = 0;
+  };
+  int ranks = 0;  // processes with analysed steps
+  Spread step_ms, input_ms, collective_ms, own_ms;
+  // The rank in the middle by own work (the lower middle for an even count); holding back is
+  // own work more than threshold_ms over its own work.
+  int median_rank = 0;
+  double threshold_ms = 0;
+  std::vector<RankRow> worst;             // the most own work per step first, up to 5
+  std::vector<HoldingBack> holding_back;  // the largest excess first
+  double device_ms = 0;                   // the job's device time: every rank's summed step time
 };
 
 struct AnalysisOptions {
@@ -250,6 +290,16 @@ struct Report {
   // The capture left device events out on purpose (meta capture.device_events = off, `train
   // --trace-device off`): no device figures, and not because the run had no device.
   bool device_events_off = false;
+  // Device events on one step in K (meta capture.device_event_every = K > 1, `train
+  // --trace-device every:K|auto`): the device figures (busy, idle and its causes, the breakdown,
+  // the kernel table's counts and totals, the levers' facts) come from the analysed steps that
+  // hold device events, extrapolated to all analysed steps (busy: their mean busy time per step).
+  struct DeviceSampling {
+    std::int64_t every = 1;          // K
+    std::int64_t sampled_steps = 0;  // analysed steps holding device events
+    std::int64_t steps = 0;          // analysed steps
+  };
+  std::optional<DeviceSampling> device_sampling;
   // "A-B" when the capture recorded those steps only (meta capture.steps, `train --trace-steps`):
   // the trace's steps are then not the whole run's.
   std::string recorded_steps;
@@ -268,13 +318,16 @@ struct Report {
   Verdict communication_verdict = Verdict::none;
   struct Straggler {
     std::int64_t rank = 0;
-    std::string cause;  // "input", "device compute", "host compute", "synchronisation"
+    std::string cause;  // as JobOverview::HoldingBack::cause
     double cause_pct = 0;
-    double wait_ms_per_step = 0;  // the other ranks' extra collective wait per step
+    double wait_ms_per_step = 0;  // each other rank's wait for it per step, on average
     std::string sentence;
   };
-  std::optional<Straggler> straggler;
+  std::optional<Straggler> straggler;  // the first of job->holding_back
   double load_imbalance_pct = 0;
+  // The ranks as a distribution and the ones holding the job back (nullopt: fewer than two
+  // processes with steps).
+  std::optional<JobOverview> job;
   // Communication-computation overlap (HTA's): of the collective kernels' time on the device
   // queues (their union, per rank), the share during which a compute kernel ran on the same
   // rank's queues, over the levers' sampled steps (lever_facts.hpp); nullopt without collective

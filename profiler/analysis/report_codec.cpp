@@ -21,7 +21,8 @@ constexpr std::string_view kMagic = "TSRP";
 // 4: the levers table (Report::levers).
 // 5: communication-computation overlap (Report and RankFigures), achieved occupancy.
 // 6: a trace analysed as one whole-window step (Report::whole_window).
-constexpr unsigned char kFormat = 6;
+// 7: the job overview of several ranks (Report::job).
+constexpr unsigned char kFormat = 7;
 // No encoded step is shorter: 28 one-byte varints and one double.
 constexpr std::uint64_t kMinStepBytes = 36;
 
@@ -38,7 +39,11 @@ static_assert(sizeof(void*) != 8 || sizeof(WhatIf) == 112, "WhatIf changed");
 static_assert(sizeof(void*) != 8 || sizeof(Lever) == 336, "Lever changed");
 static_assert(sizeof(void*) != 8 || sizeof(Report::Straggler) == 88, "Straggler changed");
 static_assert(sizeof(void*) != 8 || sizeof(Report::HostCpu) == 16, "HostCpu changed");
-static_assert(sizeof(void*) != 8 || sizeof(Report) == 1496, "Report changed");
+static_assert(sizeof(void*) != 8 || sizeof(JobOverview::Spread) == 24, "Spread changed");
+static_assert(sizeof(void*) != 8 || sizeof(JobOverview::RankRow) == 40, "RankRow changed");
+static_assert(sizeof(void*) != 8 || sizeof(JobOverview::HoldingBack) == 96, "HoldingBack changed");
+static_assert(sizeof(void*) != 8 || sizeof(JobOverview) == 176, "JobOverview changed");
+static_assert(sizeof(void*) != 8 || sizeof(Report) == 1712, "Report changed");
 
 // Every field of each struct, once, for both directions: S is the struct, const when encoding.
 template <class S, class T>
@@ -61,6 +66,12 @@ void fields(IO& io, S& s) {
   io(s.input_verdict);
   io(s.device_busy_ns), io(s.idle_by_cause_ns), io(s.h2d_all_ns), io(s.input_wait_all_ns);
   io(s.input_work_in_wait_ns), io(s.rank_index), io(s.epoch), io(s.warmup);
+  io(s.device_sampled);
+}
+
+template <class IO, Is<Report::DeviceSampling> S>
+void fields(IO& io, S& s) {
+  io(s.every), io(s.sampled_steps), io(s.steps);
 }
 
 // Without the gaps themselves: a kept report only says how many were listed.
@@ -120,6 +131,28 @@ void fields(IO& io, S& s) {
   io(s.rank), io(s.cause), io(s.cause_pct), io(s.wait_ms_per_step), io(s.sentence);
 }
 
+template <class IO, Is<JobOverview::Spread> S>
+void fields(IO& io, S& s) {
+  io(s.median), io(s.p90), io(s.max);
+}
+
+template <class IO, Is<JobOverview::RankRow> S>
+void fields(IO& io, S& s) {
+  io(s.index), io(s.step_ms), io(s.input_ms), io(s.collective_ms), io(s.own_ms);
+}
+
+template <class IO, Is<JobOverview::HoldingBack> S>
+void fields(IO& io, S& s) {
+  io(s.index), io(s.own_ms), io(s.excess_ms), io(s.cause), io(s.cause_excess_ms), io(s.cause_pct);
+  io(s.wait_ms_per_step), io(s.wait_ms), io(s.wait_pct);
+}
+
+template <class IO, Is<JobOverview> S>
+void fields(IO& io, S& s) {
+  io(s.ranks), io(s.step_ms), io(s.input_ms), io(s.collective_ms), io(s.own_ms);
+  io(s.median_rank), io(s.threshold_ms), io(s.worst), io(s.holding_back), io(s.device_ms);
+}
+
 template <class IO, Is<Report::HostCpu> S>
 void fields(IO& io, S& s) {
   io(s.busy_pct), io(s.cores), io(s.saturated);
@@ -139,9 +172,9 @@ void fields(IO& io, S& s) {
   io(s.whole_window);
   io(s.analysed_first_step), io(s.analysed_last_step), io(s.warmup), io(s.whole_run);
   io(s.epochs), io(s.before_first_step_ns), io(s.warmup_kernels), io(s.warmup_kernel_ns);
-  io(s.device_events_off), io(s.recorded_steps);
+  io(s.device_events_off), io(s.recorded_steps), io(s.device_sampling);
   io(s.run_device_hours), io(s.what_if), io(s.host_cpu), io(s.levers);
-  io(s.communication_overlap_pct), io(s.achieved_occupancy_pct);
+  io(s.communication_overlap_pct), io(s.achieved_occupancy_pct), io(s.job);
 }
 
 class Out {
@@ -260,6 +293,20 @@ class In {
   bool ok_ = true;
 };
 
+// The job overview points into Report::ranks: a report whose indices do not is refused whole.
+bool job_indices_valid(const Report& r) {
+  if (!r.job) return true;
+  const auto valid = [&](int index) {
+    return index >= 0 && static_cast<std::size_t>(index) < r.ranks.size();
+  };
+  const JobOverview& job = *r.job;
+  return valid(job.median_rank) &&
+         std::all_of(job.worst.begin(), job.worst.end(),
+                     [&](const JobOverview::RankRow& w) { return valid(w.index); }) &&
+         std::all_of(job.holding_back.begin(), job.holding_back.end(),
+                     [&](const JobOverview::HoldingBack& h) { return valid(h.index); });
+}
+
 }  // namespace
 
 std::size_t report_parts(const Report& report) {
@@ -369,6 +416,7 @@ bool ReportDecoder::add(std::string_view part, std::uint64_t all_bytes) {
     return false;
   }
   in(report_);
+  if (!job_indices_valid(report_)) in.fail();
   report_.per_step.reserve(sink_ ? kStepsPerPart : static_cast<std::size_t>(steps_));
   if (!in.done()) failed_ = true;
   return !failed_;

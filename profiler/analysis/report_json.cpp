@@ -68,6 +68,71 @@ void projection_fields(json::IndentedWriter& j, const WhatIf& w) {
   j.field("saving", w.saving, 6);
 }
 
+void spread(json::IndentedWriter& j, const JobOverview::Spread& s) {
+  j.begin_object().field("median", s.median).field("p90", s.p90).field("max", s.max).end_object();
+}
+
+// A rank of the job overview by its index into Report::ranks: its rank (null without one) and
+// process.
+void rank_keys(json::IndentedWriter& j, const Report& r, int index) {
+  const RankFigures& k = r.ranks.at(static_cast<std::size_t>(index));
+  j.key("rank");
+  k.rank ? j.integer(*k.rank) : j.null();
+  j.field("process", k.process);
+}
+
+void job(json::IndentedWriter& j, const Report& r) {
+  if (!r.job) {
+    j.null();
+    return;
+  }
+  const JobOverview& o = *r.job;
+  j.begin_object();
+  j.field("ranks", std::int64_t{o.ranks});
+  j.key("per_step_ms").begin_object();
+  j.key("step_time");
+  spread(j, o.step_ms);
+  j.key("input");
+  spread(j, o.input_ms);
+  j.key("collective");
+  spread(j, o.collective_ms);
+  j.key("own_work");
+  spread(j, o.own_ms);
+  j.end_object();
+  j.key("median_rank").begin_object();
+  rank_keys(j, r, o.median_rank);
+  j.end_object();
+  j.key("worst").begin_array();
+  for (const JobOverview::RankRow& w : o.worst) {
+    j.begin_object();
+    rank_keys(j, r, w.index);
+    j.field("step_ms", w.step_ms)
+        .field("input_ms", w.input_ms)
+        .field("collective_ms", w.collective_ms)
+        .field("own_work_ms", w.own_ms);
+    j.end_object();
+  }
+  j.end_array();
+  j.field("hold_back_threshold_ms", o.threshold_ms);
+  j.key("holding_back").begin_array();
+  for (const JobOverview::HoldingBack& h : o.holding_back) {
+    j.begin_object();
+    rank_keys(j, r, h.index);
+    j.field("own_work_ms", h.own_ms)
+        .field("excess_ms", h.excess_ms)
+        .field("cause", h.cause)
+        .field("cause_excess_ms", h.cause_excess_ms)
+        .field("cause_pct", h.cause_pct)
+        .field("wait_ms_per_step", h.wait_ms_per_step)
+        .field("wait_ms", h.wait_ms)
+        .field("wait_pct", h.wait_pct);
+    j.end_object();
+  }
+  j.end_array();
+  j.field("device_ms", o.device_ms);
+  j.end_object();
+}
+
 }  // namespace
 
 std::string to_json(const Report& r) {
@@ -100,6 +165,13 @@ std::string to_json(const Report& r) {
   j.end_object();
   j.field("busy_ms", fmt::to_ms(d.busy_ns)).field("idle_ms", fmt::to_ms(d.idle_ns));
   j.field("idle_gaps", d.listed_gaps);
+  if (const auto& s = r.device_sampling)  // device events on one step in K: figures extrapolated
+    j.key("sampled")
+        .begin_object()
+        .field("every", s->every)
+        .field("sampled_steps", s->sampled_steps)
+        .field("steps", s->steps)
+        .end_object();
   j.end_object();
 
   j.field("samples_per_s", r.samples_per_s);
@@ -203,6 +275,8 @@ std::string to_json(const Report& r) {
     j.null();
   }
   j.field("load_imbalance_pct", r.load_imbalance_pct);
+  j.key("job");
+  job(j, r);
   j.key("achieved_occupancy_pct");
   r.achieved_occupancy_pct ? j.num(*r.achieved_occupancy_pct) : j.null();
   j.key("host_cpu");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "profiler/analysis/figure_format.hpp"
+#include "profiler/analysis/job_overview.hpp"
 #include "profiler/analysis/kernel_names.hpp"
 #include "profiler/analysis/printable.hpp"
 #include "profiler/analysis/report.hpp"
@@ -22,6 +23,9 @@ constexpr std::size_t kAllStepsUpTo = 12;
 constexpr std::size_t kTopKernels = 10;
 constexpr std::size_t kMaxRanges = 20;
 constexpr std::size_t kNameWidth = 48;  // a kernel table row is 100 columns
+// Up to this many processes the report lists each; more get the job overview's distribution.
+constexpr std::size_t kListedRanks = 8;
+constexpr std::size_t kListedHoldingBack = 10;
 
 constexpr std::string_view kPartLabels[kPartCount] = {
     "device compute",  "collective", "d2h copies", "h2d copies",   "input wait",
@@ -153,6 +157,10 @@ void device_section(std::string& out, const Report& r) {
   out += "device      busy " + fmt::pct(d.busy_pct) + ", idle " + fmt::pct(d.idle_pct) +
          " of step time (" + fmt::ms(fmt::to_ms(d.idle_ns)) + " idle in " +
          fmt::count(d.listed_gaps) + " listed gaps)\n";
+  if (const auto& s = r.device_sampling)  // device events on one step in K: figures extrapolated
+    out += "  device figures from 1 step in " + std::to_string(s->every) + " (" +
+           std::to_string(s->sampled_steps) + " of " + std::to_string(s->steps) +
+           " steps) — sampled\n";
   out += "  idle by cause ";
   for (int c = 0; c < kIdleCauseCount; ++c) {
     const auto cause = static_cast<IdleCause>(c);
@@ -193,18 +201,115 @@ std::string rank_column(const Report& r) {
   return any_rank(r) ? "rank" : "proc";
 }
 
+// "rank", or "process" when none has a rank (rank_column); plural "ranks", "processes".
+std::string rank_word(const Report& r, bool plural = false) {
+  return any_rank(r) ? (plural ? "ranks" : "rank") : (plural ? "processes" : "process");
+}
+
 // HTA's communication-computation overlap, over all and per rank that has collective kernels.
 void overlap_line(std::string& out, const Report& r) {
   if (!r.communication_overlap_pct) return;
-  std::string per_rank;
+  std::vector<const RankFigures*> with;
   for (const RankFigures& k : r.ranks)
-    if (k.communication_overlap_pct)
-      per_rank += (per_rank.empty() ? "" : ", ") + process_label(k) + " " +
-                  fmt::pct(*k.communication_overlap_pct);
+    if (k.communication_overlap_pct) with.push_back(&k);
+  std::string per_rank;
+  if (with.size() > kListedRanks) {
+    // Many ranks: the range, not a list.
+    const auto [low, high] = std::minmax_element(
+        with.begin(), with.end(), [](const RankFigures* a, const RankFigures* b) {
+          return *a->communication_overlap_pct < *b->communication_overlap_pct;
+        });
+    per_rank = fmt::count(static_cast<std::int64_t>(with.size())) + " " + rank_word(r, true) +
+               " from " + fmt::pct(*(*low)->communication_overlap_pct) + " (" +
+               process_label(**low) + ") to " + fmt::pct(*(*high)->communication_overlap_pct) +
+               " (" + process_label(**high) + ")";
+  } else {
+    for (const RankFigures* k : with)
+      per_rank += (per_rank.empty() ? "" : ", ") + process_label(*k) + " " +
+                  fmt::pct(*k->communication_overlap_pct);
+  }
   out += wrap("overlap     " + fmt::pct(*r.communication_overlap_pct) +
                   " of collective kernel time overlaps compute kernels" +
                   (per_rank.empty() ? "" : " (" + per_rank + ")"),
               0, 12);
+}
+
+void per_rank_table(std::string& out, const Report& r) {
+  out += "  " + rank_column(r) +
+         "   steps  step mean      input  verdict     collective  device busy  name\n";
+  for (const RankFigures& k : r.ranks) {
+    const std::int64_t collective = k.breakdown[Part::collective];
+    out += "  " + fit(rank_label(k), 4) + right(fmt::count(k.steps), 8) +
+           right(fmt::ms(k.step_time.mean_ms), 11) + right(fmt::pct(k.input_pct), 11) + "  " +
+           fit(std::string(verdict_name(k.verdict)), 10) +
+           right(fmt::pct(percent(collective, k.step_time_total_ns)), 12) +
+           right(k.has_device ? fmt::pct(k.device_busy_pct) : "-", 13) + "  " + printable(k.name) +
+           "\n";
+  }
+}
+
+const RankFigures& job_rank(const Report& r, int index) {
+  return r.ranks[static_cast<std::size_t>(
+      std::clamp<int>(index, 0, static_cast<int>(r.ranks.size()) - 1))];
+}
+
+// Many ranks: their per-step figures as a distribution, and the ranks with the most own work.
+void distribution_table(std::string& out, const Report& r, const JobOverview& job) {
+  out += "  per step, over " + fmt::count(job.ranks) + " " + rank_word(r, true) +
+         "   median        p90        max\n";
+  const auto row = [&](const char* name, const JobOverview::Spread& s) {
+    out += "    " + fit(name, 21) + right(fmt::ms(s.median), 11) + right(fmt::ms(s.p90), 11) +
+           right(fmt::ms(s.max), 11) + "\n";
+  };
+  row("step time", job.step_ms);
+  row("input", job.input_ms);
+  row("collective", job.collective_ms);
+  row("own work", job.own_ms);
+  out += "  most own work  " + rank_column(r) +
+         "   step time      input  collective   own work  name\n";
+  for (const JobOverview::RankRow& w : job.worst) {
+    const RankFigures& k = job_rank(r, w.index);
+    out += "                 " + fit(rank_label(k), 4) + right(fmt::ms(w.step_ms), 12) +
+           right(fmt::ms(w.input_ms), 11) + right(fmt::ms(w.collective_ms), 12) +
+           right(fmt::ms(w.own_ms), 11) + "  " + printable(k.name) + "\n";
+  }
+}
+
+// The ranks whose own work holds the others back, each with its cause and their wait for it.
+void holding_back_table(std::string& out, const Report& r, const JobOverview& job) {
+  const RankFigures& median = job_rank(r, job.median_rank);
+  const double median_own =
+      fmt::to_ms(median.step_time_total_ns - median.breakdown[Part::collective]) /
+      static_cast<double>(std::max<std::int64_t>(1, median.steps));
+  const std::string rule = "own work per step more than " + fmt::ms(job.threshold_ms) +
+                           " over the median " + rank_word(r) + "'s (" + process_label(median) +
+                           ": " + fmt::ms(median_own) + "; the threshold is " +
+                           threshold_pct(kHoldBackPct) + " of its step time)";
+  if (job.holding_back.empty()) {
+    const bool collectives = r.communication_pct > 0;
+    out += wrap("holding back  none: " + (collectives ? "no " + rank_word(r) + " has " + rule
+                                                      : "the " + rank_word(r, true) +
+                                                            " never wait for each other in "
+                                                            "collectives"),
+                2, 4);
+    return;
+  }
+  out += wrap(
+      "holding back  " + rule + "; the others' wait for each, as if it were the only one:", 2, 4);
+  out += "  " + rank_column(r) +
+         "    own work     excess  cause            others' wait  over the run  of device time\n";
+  const std::size_t shown = std::min(job.holding_back.size(), kListedHoldingBack);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const JobOverview::HoldingBack& h = job.holding_back[i];
+    out += "  " + fit(rank_label(job_rank(r, h.index)), 4) + right(fmt::ms(h.own_ms), 12) +
+           right(fmt::ms(h.excess_ms), 11) + "  " + fit(h.cause, 15) +
+           right(fmt::ms(h.wait_ms_per_step) + "/step", 15) +
+           right(fmt::duration(static_cast<std::int64_t>(h.wait_ms * 1e6)), 14) +
+           right(fmt::pct(h.wait_pct), 16) + "\n";
+  }
+  if (job.holding_back.size() > shown)
+    out += "  … " + fmt::count(static_cast<std::int64_t>(job.holding_back.size() - shown)) +
+           " more (report --json lists every one)\n";
 }
 
 void ranks_section(std::string& out, const Report& r) {
@@ -222,17 +327,13 @@ void ranks_section(std::string& out, const Report& r) {
               0, 12);
   if (r.straggler) out += wrap("straggler   " + r.straggler->sentence, 0, 12);
   overlap_line(out, r);
-  out += "  " + rank_column(r) +
-         "   steps  step mean      input  verdict     collective  device busy  name\n";
-  for (const RankFigures& k : r.ranks) {
-    const std::int64_t collective = k.breakdown[Part::collective];
-    out += "  " + fit(rank_label(k), 4) + right(fmt::count(k.steps), 8) +
-           right(fmt::ms(k.step_time.mean_ms), 11) + right(fmt::pct(k.input_pct), 11) + "  " +
-           fit(std::string(verdict_name(k.verdict)), 10) +
-           right(fmt::pct(percent(collective, k.step_time_total_ns)), 12) +
-           right(k.has_device ? fmt::pct(k.device_busy_pct) : "-", 13) + "  " + printable(k.name) +
-           "\n";
+  if (r.ranks.size() <= kListedRanks || !r.job) {
+    per_rank_table(out, r);
+    if (r.job && r.job->holding_back.size() > 1) holding_back_table(out, r, *r.job);
+    return;
   }
+  distribution_table(out, r, *r.job);
+  holding_back_table(out, r, *r.job);
 }
 
 std::string phase_figures(const PhaseFigures& p) {

@@ -29,11 +29,14 @@ void StepFigures::add(const store::Step& s, const PartIntervalsWindow& view,
   idle_ns += w.idle_ns;
   st.idle_by_cause_ns = w.by_cause_ns;
   for (int c = 0; c < kIdleCauseCount; ++c) idle_by_cause_ns[c] += w.by_cause_ns[c];
+  std::int64_t listed = 0;
   for (const IdleGap& g : step_gaps_) {
     if (g.end_ns - g.start_ns < options.min_listed_gap_ns) continue;
-    ++listed_gaps;
+    ++listed;
     if (options.keep_gaps) gaps.push_back(g);
   }
+  listed_gaps += listed;
+  listed_gaps_per_step.push_back(listed);
 
   for (int p = 0; p < kPartCount; ++p) breakdown.ns[p] += st.parts.ns[p];
   step_time_total_ns += st.dur_ns;
@@ -54,6 +57,8 @@ void StepFigures::append(StepFigures&& later) {
   for (int c = 0; c < kIdleCauseCount; ++c) idle_by_cause_ns[c] += later.idle_by_cause_ns[c];
   gaps.insert(gaps.end(), later.gaps.begin(), later.gaps.end());
   listed_gaps += later.listed_gaps;
+  listed_gaps_per_step.insert(listed_gaps_per_step.end(), later.listed_gaps_per_step.begin(),
+                              later.listed_gaps_per_step.end());
   later = StepFigures{};
 }
 

@@ -26,6 +26,9 @@ struct StepFigures {
   std::array<std::int64_t, kIdleCauseCount> idle_by_cause_ns{};
   std::vector<IdleGap> gaps;     // listed ones (AnalysisOptions::min_listed_gap_ns), time order
   std::int64_t listed_gaps = 0;  // how many were listed, kept or not (AnalysisOptions::keep_gaps)
+  // Of them, each step's (parallel to per_step): a capture that sampled device events has steps
+  // without any, whose "gaps" are not device idle time (analyse() drops them).
+  std::vector<std::int64_t> listed_gaps_per_step;
 
   // Adds one step, its part intervals narrowed to it (complete for its time).
   void add(const store::Step& step, const PartIntervalsWindow& view,

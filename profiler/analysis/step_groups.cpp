@@ -4,6 +4,8 @@
 #include <charconv>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <utility>
 
 #include "profiler/analysis/steps.hpp"
@@ -13,7 +15,7 @@ namespace ts::analysis {
 
 namespace {
 
-std::optional<std::uint32_t> parse_track(const std::string& text) {
+std::optional<std::uint32_t> parse_track(std::string_view text) {
   std::uint32_t value = 0;
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
@@ -28,13 +30,14 @@ std::optional<std::uint32_t> parse_track(const std::string& text) {
 std::vector<std::uint32_t> trainer_tracks(const store::Reader& reader,
                                           std::vector<std::uint32_t> with_steps) {
   std::vector<std::uint32_t> tracks = std::move(with_steps);
+  std::unordered_set<std::uint32_t> seen(tracks.begin(), tracks.end());
   const std::string listed = reader.meta(meta_key::kAnalysisTrainerTracks).value_or("");
   std::size_t i = 0;
   while (i < listed.size()) {
     std::size_t j = listed.find(',', i);
     if (j == std::string::npos) j = listed.size();
-    if (const auto id = parse_track(listed.substr(i, j - i)))
-      if (std::find(tracks.begin(), tracks.end(), *id) == tracks.end()) tracks.push_back(*id);
+    if (const auto id = parse_track(std::string_view(listed).substr(i, j - i)))
+      if (seen.insert(*id).second) tracks.push_back(*id);
     i = j + 1;
   }
   return tracks;

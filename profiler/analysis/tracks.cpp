@@ -1,6 +1,8 @@
 #include "profiler/analysis/tracks.hpp"
 
 #include <algorithm>
+#include <unordered_map>
+#include <vector>
 
 namespace ts::analysis {
 
@@ -9,14 +11,14 @@ namespace {
 // Ids up to this many get the dense table (4 MiB at most).
 constexpr std::uint32_t kDenseIds = 1u << 20;
 
-TrackRole role_of(const store::Track& t, std::span<const std::uint32_t> trainer_tracks) {
+// trainers: ascending (a trace may name tens of thousands of trainer threads).
+TrackRole role_of(const store::Track& t, std::span<const std::uint32_t> trainers) {
   switch (t.kind) {
     case trace::TrackKind::device_queue:
       return TrackRole::device;
     case trace::TrackKind::thread:
-      return std::find(trainer_tracks.begin(), trainer_tracks.end(), t.id) != trainer_tracks.end()
-                 ? TrackRole::trainer
-                 : TrackRole::worker;
+      return std::binary_search(trainers.begin(), trainers.end(), t.id) ? TrackRole::trainer
+                                                                        : TrackRole::worker;
     case trace::TrackKind::counter:
       break;
   }
@@ -32,16 +34,21 @@ TrackTable::TrackTable(std::span<const store::Track> tracks,
   for (const store::Track& t : tracks) max_id = std::max(max_id, t.id);
   const bool dense = max_id < kDenseIds;
   if (dense) dense_.assign(tracks.empty() ? 0 : std::size_t{max_id} + 1, -1);
+  std::vector<std::uint32_t> trainers(trainer_tracks.begin(), trainer_tracks.end());
+  std::sort(trainers.begin(), trainers.end());
+  std::unordered_map<std::int64_t, int> group_of;  // the first group of each process
+  for (std::size_t g = group_processes.size(); g-- > 0;)
+    group_of[group_processes[g]] = static_cast<int>(g);
   for (const store::Track& t : tracks) {
     if (index(t.id) >= 0) continue;  // a duplicate id: the first row wins
     int group = 0;
-    TrackRole role = role_of(t, trainer_tracks);
+    TrackRole role = role_of(t, trainers);
     if (!group_processes.empty()) {
-      const auto it = std::find(group_processes.begin(), group_processes.end(), t.process);
-      if (it == group_processes.end()) {
+      const auto it = group_of.find(t.process);
+      if (it == group_of.end()) {
         role = TrackRole::ignored;
       } else {
-        group = static_cast<int>(it - group_processes.begin());
+        group = it->second;
       }
     }
     const int i = static_cast<int>(roles_.size());

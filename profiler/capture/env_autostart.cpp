@@ -1,13 +1,13 @@
 // TRAINSCOPE_TRACE=FILE: a program linking trainscope::trace records into FILE from its start
 // to its exit with no code change; TRAINSCOPE_TRACE_DEVICE=off records host events only
-// (SessionOptions::device_events), TRAINSCOPE_TRACE_STEPS=A-B steps A to B only
+// (SessionOptions::device_events), =every:K or =auto device events on one step in K
+// (SessionOptions::device_event_every), TRAINSCOPE_TRACE_STEPS=A-B steps A to B only
 // (SessionOptions::steps). A value that is none of these is a TraceError: the run goes untraced,
 // with one warning.
 // The linker keeps this object through the anchor symbol (ts_profiler_capture's usage requirements
 // pass -u trainscope_capture_env_anchor).
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "trainscope/session.hpp"
@@ -25,10 +25,10 @@ struct EnvAutostart {
     try {
       ts::trace::SessionOptions options;
       if (const char* device = std::getenv("TRAINSCOPE_TRACE_DEVICE"); device && *device) {
-        if (std::strcmp(device, "on") != 0 && std::strcmp(device, "off") != 0)
+        if (!ts::trace::parse_device_event_choice(device, options))
           throw ts::trace::TraceError(
-              std::string("TRAINSCOPE_TRACE_DEVICE takes on or off, not '") + device + "'");
-        options.device_events = std::strcmp(device, "on") == 0;
+              std::string("TRAINSCOPE_TRACE_DEVICE takes on, off, auto or every:K, not '") +
+              device + "'");
       }
       if (const char* steps = std::getenv("TRAINSCOPE_TRACE_STEPS"); steps && *steps) {
         long long first = 0, last = 0;

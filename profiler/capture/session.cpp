@@ -20,6 +20,7 @@
 
 #include "profiler/capture/collector.hpp"
 #include "profiler/capture/core/clock.hpp"
+#include "profiler/capture/core/device_sampling.hpp"
 #include "profiler/capture/core/runtime.hpp"
 #include "profiler/store/writer.hpp"
 #include "trainscope/meta_keys.hpp"
@@ -123,6 +124,9 @@ Session::Session(std::string path, const Meta& meta, const SessionOptions& optio
   } catch (const store::Error& e) {
     throw TraceError(e.what());
   }
+  // Set by the previous session while it recorded: its sampling choice and event cost.
+  rt_.meta.erase(meta_key::kCaptureDeviceEventEvery);
+  rt_.meta.erase(meta_key::kCaptureDeviceEventCostNs);
   cal_ = core::calibrate(clock_from_env(options_.clock));
   core::publish_calibration(cal_);
   rt_.ring_events.store(options_.ring_events, std::memory_order_relaxed);
@@ -144,6 +148,8 @@ Session::Session(std::string path, const Meta& meta, const SessionOptions& optio
     w.put_meta(meta_key::kProcessCommandLine, command_line());
     w.put_meta(meta_key::kCaptureRingEvents, std::to_string(options_.ring_events));
     if (!options_.device_events) w.put_meta(meta_key::kCaptureDeviceEvents, "off");
+    if (options_.device_events && options_.device_event_every > 1)
+      w.put_meta(meta_key::kCaptureDeviceEventEvery, std::to_string(options_.device_event_every));
     if (options_.steps)
       w.put_meta(meta_key::kCaptureSteps, std::to_string(options_.steps->first) + "-" +
                                               std::to_string(options_.steps->last));
@@ -169,6 +175,8 @@ void Session::launch() {
     throw TraceError("cannot start trace " + path_ + ": no writer thread (" + e.what() + ")");
   }
   core::set_device_events(options_.device_events);
+  core::configure_device_sampling(options_.device_events ? options_.device_event_every : 1,
+                                  SessionOptions::kDeviceEventAutoTargetPct);
   const std::uint32_t on = cal_.tsc ? detail::kTsc : detail::kMonotonic;
   if (options_.steps)
     core::arm_step_window(options_.steps->first, options_.steps->last, on);  // starts paused
@@ -329,6 +337,7 @@ void Session::salvage() noexcept {
 void Session::stop_and_join() {
   core::disarm_step_window();
   core::set_state(detail::kOff);
+  core::reset_device_sampling();
   // A zone that saw the session active a moment ago may still be writing its event.
   std::this_thread::sleep_for(std::chrono::milliseconds(1));
   {
@@ -365,6 +374,7 @@ void stop_at_exit() {
 void forget_session_in_child() {
   core::forget_step_window();
   core::set_state(detail::kOff);
+  core::reset_device_sampling();
   g_session = nullptr;
 }
 

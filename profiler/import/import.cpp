@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -72,13 +73,32 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
                              : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   read_options.run = options.tf_run;
 
+  const auto start = std::chrono::steady_clock::now();
   const TraceReader& reader = reader_of(sources);
   const std::vector<InputFile> files = reader.resolve(sources, read_options);
   check_output(out_path);
-  std::uint64_t input_bytes = 0;
-  for (const InputFile& f : files) {
+  std::vector<std::uint64_t> file_bytes(files.size(), 0);
+  for (std::size_t i = 0; i < files.size(); ++i) {
     struct stat st {};
-    if (::stat(f.path.c_str(), &st) == 0) input_bytes += static_cast<std::uint64_t>(st.st_size);
+    if (::stat(files[i].path.c_str(), &st) == 0)
+      file_bytes[i] = static_cast<std::uint64_t>(st.st_size);
+  }
+  ImportProgress progress;
+  progress.files = files.size();
+  for (const std::uint64_t b : file_bytes) progress.bytes += b;
+  const std::uint64_t input_bytes = progress.bytes;
+  const auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  if (options.progress) {
+    options.progress(progress);
+    read_options.file_done = [&](std::size_t i) {
+      progress.bytes_done += file_bytes[i];
+      // The last file is reported once the trace is finished (its overview takes a while).
+      if (++progress.files_done == progress.files) return;
+      progress.seconds = seconds();
+      options.progress(progress);
+    };
   }
   const std::string partial = out_path + ".partial";
   ImportStats stats;
@@ -86,6 +106,10 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
     TraceSink sink(partial, input_bytes);
     stats = write_import_meta(reader.read(files, read_options, sink), sink);
     sink.finish();
+    if (options.progress && progress.files_done == progress.files) {
+      progress.seconds = seconds();
+      options.progress(progress);
+    }
     // Never silent: events the store could not key are reported as skipped (and the trace's
     // meta event.out_of_key_range makes every report of it warn).
     if (const std::uint64_t far = sink.events_out_of_key_range(); far > 0) {

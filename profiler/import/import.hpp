@@ -5,7 +5,9 @@
 // found, and the skipped-event reasons.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <stdexcept>
@@ -13,12 +15,21 @@
 
 namespace ts::import {
 
+// How far an import is, for a progress line (progress.hpp prints it).
+struct ImportProgress {
+  std::size_t files_done = 0, files = 0;    // files written, files to import
+  std::uint64_t bytes_done = 0, bytes = 0;  // their sizes on disk (compressed for gzip)
+  double seconds = 0;                       // since the import started
+};
+
 struct ImportOptions {
   // An ECMAScript regex naming the top-level host annotation that marks one training step
   // (numbered 1, 2, ... in time order per file). Empty: ProfilerStep#N markers, else inference.
   std::string step_marker;
-  // Threads parsing one large plain file (speculatively split at event boundaries); 0 = the
-  // machine's hardware threads.
+  // Threads: several files are parsed in parallel, one thread each, and written in file order (the
+  // trace is the same whatever the number); one large plain file is split at event boundaries
+  // and its parts parsed in parallel. 1: one file after the other. 0 = the machine's hardware
+  // threads.
   int threads = 0;
   // TensorFlow profiles: the run of a TensorBoard log directory to import (the name of a
   // directory plugins/profile/<run>/). Empty: the latest run (the greatest name).
@@ -27,6 +38,9 @@ struct ImportOptions {
   // events: skip_reasons.hpp's is_loss) fails with lost_share_error's sentence, and writes
   // nothing. The CLI sets it from --allow-partial.
   bool allow_partial = true;
+  // Called when the import starts and after each file is written (in file order, on the
+  // importing thread); may be empty.
+  std::function<void(const ImportProgress&)> progress;
 };
 
 struct ImportStats {

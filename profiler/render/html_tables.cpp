@@ -288,6 +288,56 @@ std::string steps_section(const Report& r) {
   return section("steps", "Steps", out);
 }
 
+namespace {
+
+// The job overview: the ranks' per-step figures as a distribution, and the ranks holding the
+// others back with their cause and the others' wait for them.
+std::string job_tables(const Report& r) {
+  if (!r.job) return "";
+  const analysis::JobOverview& job = *r.job;
+  const bool ranked =
+      std::any_of(r.ranks.begin(), r.ranks.end(),
+                  [](const analysis::RankFigures& k) { return k.rank.has_value(); });
+  std::string out = table_begin(
+      "job-table",
+      {{"per step, over " + std::to_string(job.ranks) + (ranked ? " ranks" : " processes"), false},
+       {"median", true},
+       {"p90", true},
+       {"max", true}});
+  const auto row = [&](const char* name, const analysis::JobOverview::Spread& s) {
+    out += "<tr>" + text_cell(name) + number_cell(fmt::ms(s.median), s.median) +
+           number_cell(fmt::ms(s.p90), s.p90) + number_cell(fmt::ms(s.max), s.max) + "</tr>\n";
+  };
+  row("step time", job.step_ms);
+  row("input", job.input_ms);
+  row("collective", job.collective_ms);
+  row("own work", job.own_ms);
+  out += table_end();
+  if (job.holding_back.empty()) return out;
+  out += "<p>Holding the others back: own work per step more than " +
+         escape(fmt::ms(job.threshold_ms)) +
+         " over the median rank's; each rank's cost is the others' wait for it, as if it were "
+         "the only one.</p>\n";
+  out += table_begin("holding-back-table", {{"rank", false},
+                                            {"own work", true},
+                                            {"excess", true},
+                                            {"cause", false},
+                                            {"others' wait per step", true},
+                                            {"over the run", true},
+                                            {"of device time", true}});
+  for (const analysis::JobOverview::HoldingBack& h : job.holding_back) {
+    const analysis::RankFigures& k = r.ranks.at(static_cast<std::size_t>(h.index));
+    out += "<tr>" + text_cell(escape(rank_label(k))) + number_cell(fmt::ms(h.own_ms), h.own_ms) +
+           number_cell(fmt::ms(h.excess_ms), h.excess_ms) + text_cell(escape(h.cause)) +
+           number_cell(fmt::ms(h.wait_ms_per_step), h.wait_ms_per_step) +
+           number_cell(fmt::duration(static_cast<std::int64_t>(h.wait_ms * 1e6)), h.wait_ms) +
+           number_cell(fmt::pct(h.wait_pct), h.wait_pct) + "</tr>\n";
+  }
+  return out + table_end();
+}
+
+}  // namespace
+
 std::string ranks_section(const Report& r) {
   if (r.ranks.empty()) return "";
   std::string out = "<p>Communication " + escape(fmt::pct(r.communication_pct)) +
@@ -295,6 +345,7 @@ std::string ranks_section(const Report& r) {
                     "), load imbalance " + escape(fmt::pct(r.load_imbalance_pct)) + ".";
   if (r.straggler) out += " " + display(r.straggler->sentence, 400);
   out += "</p>\n";
+  out += job_tables(r);
   out += table_begin("ranks-table", {{"rank", false},
                                      {"name", false},
                                      {"steps", true},

@@ -15,6 +15,7 @@ using analysis::Report;
 namespace fmt = analysis::fmt;
 
 constexpr std::size_t kTopLevers = 3;
+constexpr std::size_t kTopHoldingBack = 5;
 constexpr std::string_view kBlocks[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
 
 // A figure of our own for a table cell: '|' would end the cell, '$' could start math.
@@ -47,6 +48,46 @@ void figures_table(std::string& out, const Report& r) {
     row += " " + fmt::count(std::llround(r.samples_per_s)) + " |";
   }
   out += head + "\n" + rule + "\n" + row + "\n\n";
+}
+
+// A job of several ranks: their per-step figures as a distribution, and the ranks that hold the
+// others back.
+void job_table(std::string& out, const Report& r) {
+  if (!r.job) return;
+  const analysis::JobOverview& job = *r.job;
+  const bool ranked =
+      std::any_of(r.ranks.begin(), r.ranks.end(),
+                  [](const analysis::RankFigures& k) { return k.rank.has_value(); });
+  out += "**" + std::to_string(job.ranks) + (ranked ? " ranks" : " processes") +
+         "**, communication " + cell(fmt::pct(r.communication_pct)) + " of step time\n\n";
+  out += "| per step | median | p90 | max |\n|---|---:|---:|---:|\n";
+  const auto row = [&](const char* name, const analysis::JobOverview::Spread& s) {
+    out += std::string("| ") + name + " | " + cell(fmt::ms(s.median)) + " | " +
+           cell(fmt::ms(s.p90)) + " | " + cell(fmt::ms(s.max)) + " |\n";
+  };
+  row("step time", job.step_ms);
+  row("input", job.input_ms);
+  row("collective", job.collective_ms);
+  row("own work", job.own_ms);
+  out += "\n";
+  if (job.holding_back.empty()) return;
+  out +=
+      "**Holding the others back**\n\n| rank | own work over the median rank's | cause | "
+      "others' wait per step | of device time |\n|---|---:|---|---:|---:|\n";
+  const std::size_t shown = std::min(job.holding_back.size(), kTopHoldingBack);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const analysis::JobOverview::HoldingBack& h = job.holding_back[i];
+    const analysis::RankFigures& k = r.ranks.at(static_cast<std::size_t>(h.index));
+    const std::string rank =
+        k.rank ? std::to_string(*k.rank) : fmt::printf("p%lld", static_cast<long long>(k.process));
+    out += "| ";
+    out += cell(rank) + " | " + cell(fmt::ms(h.excess_ms)) + " | " + markdown_text(h.cause, 40) +
+           " | " + cell(fmt::ms(h.wait_ms_per_step)) + " | " + cell(fmt::pct(h.wait_pct)) + " |\n";
+  }
+  if (job.holding_back.size() > shown)
+    out += "\n" + fmt::count(static_cast<std::int64_t>(job.holding_back.size() - shown)) +
+           " more in `trainscope report`.\n";
+  out += "\n";
 }
 
 void levers_table(std::string& out, const Report& r) {
@@ -92,6 +133,7 @@ void body(std::string& out, const Report& r, const analysis::RunDiff* against) {
            fmt::ms(r.step_time.max_ms) +
            (line_steps > 1 ? fmt::printf("; a block is the mean of %zu steps", line_steps) : "") +
            "): " + line + "\n\n";
+  job_table(out, r);
   levers_table(out, r);
   if (against != nullptr) {
     out += "**Against the baseline** " + file_name(against->file_a) +

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "profiler/store/events_checksum.hpp"
+#include "profiler/store/read_only_open.hpp"
 #include "profiler/store/schema.hpp"
 
 namespace ts::store {
@@ -156,7 +157,7 @@ bool forget_kept_analysis(const std::string& path, std::string_view key) noexcep
 
 KeptParts::KeptParts(const std::string& path) {
   constexpr std::string_view kRead = "cannot read the analysis kept in";
-  db_.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, kRead);
+  open_read_only(db_, path, kRead);
   sqlite3_busy_timeout(db_.get(), 2000);  // a report being kept by another process
   sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
   sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "profiler/store/content_hash.hpp"
+#include "profiler/store/read_only_open.hpp"
 
 namespace ts::store {
 
@@ -330,7 +331,7 @@ std::optional<EventsChecksum> events_checksum(const std::string& path,
                                               const std::vector<std::string>& skip) noexcept {
   try {
     Db db;
-    db.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
+    open_read_only(db, path, "cannot open trace");
     sqlite3_busy_timeout(db.get(), 2000);
     sqlite3_db_config(db.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
     db.exec("PRAGMA trusted_schema=OFF; BEGIN", "cannot read");

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "profiler/store/error.hpp"
+#include "profiler/store/read_only_open.hpp"
 #include "profiler/store/recover.hpp"
 #include "profiler/store/sqlite.hpp"
 
@@ -38,7 +39,7 @@ struct PartInfo {
 
 bool has_staged_events(const std::string& path) {
   Db db;
-  db.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
+  open_read_only(db, path, "cannot open trace");
   if (db.pragma_int("user_version", "cannot read trace") < 2) return false;
   Stmt st(db, "SELECT 1 FROM event_block LIMIT 1", "cannot read trace");
   return st.step();
@@ -46,7 +47,7 @@ bool has_staged_events(const std::string& path) {
 
 std::map<std::string, std::string> read_meta(const std::string& path) {
   Db db;
-  db.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
+  open_read_only(db, path, "cannot open trace");
   std::map<std::string, std::string> out;
   Stmt st(db, "SELECT key, value FROM meta", "cannot read trace");
   while (st.step()) out[st.col_text(0)] = st.col_text(1);

@@ -17,6 +17,7 @@
 #include "profiler/store/event_key.hpp"
 #include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
+#include "profiler/store/read_only_open.hpp"
 #include "profiler/store/schema.hpp"
 #include "profiler/store/sqlite.hpp"
 #include "profiler/store/writer.hpp"
@@ -76,7 +77,7 @@ class PartReader {
     if (!h) throw Error("cannot open trace " + part.path + ": " + std::strerror(errno));
     if (h->header_bytes > 0 && !h->sqlite)
       throw Error(part.path + " is not a trainscope trace (not an SQLite database)");
-    db_.open(part.path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
+    open_read_only(db_, part.path, "cannot open trace");
     db_.set_work_budget(work_budget(size_with_write_ahead_log(part.path)));
     sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
     sqlite3_db_config(db_.get(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);

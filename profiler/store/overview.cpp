@@ -60,15 +60,11 @@ CounterSeries make_counter_series(std::uint32_t track, std::span<const CounterSa
 }
 
 const TrackRows* Overview::rows_of(std::uint32_t track) const {
-  for (const TrackRows& t : tracks)
-    if (t.track == track) return &t;
-  return nullptr;
+  return find_track(tracks, track);
 }
 
 const CounterSeries* Overview::counter_of(std::uint32_t track) const {
-  for (const CounterSeries& c : counters)
-    if (c.track == track) return &c;
-  return nullptr;
+  return find_track(counters, track);
 }
 
 std::uint32_t Overview::search_bin(std::int64_t t) const {

@@ -15,6 +15,7 @@
 // per-user cache for traces written before it was stored.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -77,6 +78,23 @@ inline constexpr std::size_t kMaxCounterPoints = 1 << 18;
 CounterSeries make_counter_series(std::uint32_t track, std::span<const CounterSample> samples,
                                   std::size_t max_points = kMaxCounterPoints);
 
+// The entry for `track` in a vector of TrackRows or CounterSeries ordered by track id (as every
+// overview and event window is built: a trace may hold hundreds of thousands of tracks, and the
+// viewer looks each lane's up), or nullptr.
+template <class Entry>
+const Entry* find_track(const std::vector<Entry>& entries, std::uint32_t track) {
+  const auto it = std::lower_bound(entries.begin(), entries.end(), track,
+                                   [](const Entry& e, std::uint32_t id) { return e.track < id; });
+  return it != entries.end() && it->track == track ? &*it : nullptr;
+}
+
+// Orders entries by track id (what find_track needs).
+template <class Entry>
+void order_by_track(std::vector<Entry>& entries) {
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const Entry& a, const Entry& b) { return a.track < b.track; });
+}
+
 struct LabelStats {
   std::string name;
   trace::Category category = trace::Category::other;
@@ -95,9 +113,9 @@ struct Overview {
   bool has_extent = false;  // false until a scan has read the trace's time range
   std::int64_t begin_ns = 0, end_ns = 0;
   double resolution_ns = 1;
-  std::uint64_t events = 0;  // events it holds
-  std::vector<TrackRows> tracks;
-  std::vector<CounterSeries> counters;
+  std::uint64_t events = 0;             // events it holds
+  std::vector<TrackRows> tracks;        // ordered by track id
+  std::vector<CounterSeries> counters;  // ordered by track id
   std::unordered_map<std::uint32_t, LabelStats> labels;
 
   const TrackRows* rows_of(std::uint32_t track) const;

@@ -51,11 +51,10 @@ OverviewBuilder::OverviewBuilder(const TimeRange& range, const std::vector<Track
   out.begin_ns = range.start_ns;
   out.end_ns = std::max(range.end_ns, sat_add(range.start_ns, 1));
   out.resolution_ns = resolution_;
-  for (const Track& t : tracks) {
-    if (t.kind == trace::TrackKind::counter) continue;
-    tracks_[t.id].index = out.tracks.size();
-    out.tracks.push_back(TrackRows{t.id, {}});
-  }
+  for (const Track& t : tracks)
+    if (t.kind != trace::TrackKind::counter) out.tracks.push_back(TrackRows{t.id, {}});
+  order_by_track(out.tracks);
+  for (std::size_t i = 0; i < out.tracks.size(); ++i) tracks_[out.tracks[i].track].index = i;
   extent_.begin_ns = out.begin_ns;
   extent_.end_ns = out.end_ns;
 }
@@ -128,6 +127,7 @@ std::vector<CounterSeries> read_counters(const Reader& reader) {
     // overview spans a few bins.
     counters.push_back(make_counter_series(t.id, samples, Overview::kBins));
   }
+  order_by_track(counters);
   return counters;
 }
 

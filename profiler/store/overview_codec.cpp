@@ -195,6 +195,11 @@ std::optional<Overview> decode_overview(std::string_view bytes) {
     o.labels[id] = std::move(l);
   }
   if (in.left() != 0) return std::nullopt;
+  // Tracks and counters are encoded in track order; out of order they would be looked up wrong.
+  const auto by_track = [](const auto& a, const auto& b) { return a.track < b.track; };
+  if (!std::is_sorted(o.tracks.begin(), o.tracks.end(), by_track) ||
+      !std::is_sorted(o.counters.begin(), o.counters.end(), by_track))
+    return std::nullopt;
   return o;
 }
 

@@ -1,10 +1,7 @@
 #include "profiler/store/reader.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -14,6 +11,7 @@
 #include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/live_copy.hpp"
+#include "profiler/store/read_only_open.hpp"
 #include "profiler/store/schema.hpp"
 #include "trainscope/meta_keys.hpp"
 
@@ -69,27 +67,15 @@ void check_file(const std::string& path) {
     throw Error(truncated + " of its " + std::to_string(expected) + " bytes");
 }
 
-// Why SQLite cannot read `path` where it lies, when that is a capture's file in
-// write-ahead-log mode (killed, or still running) without its -shm index in a folder that
-// cannot take one: SQLite must create the index to read the log, and says only "No such file
-// or directory" or "attempt to write a readonly database". Empty otherwise.
-std::string unreadable_write_ahead_log(const std::string& path) {
-  unsigned char header[20] = {};
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return {};
-  const std::size_t got = std::fread(header, 1, sizeof header, f);
-  std::fclose(f);
-  if (got < sizeof header || (header[18] != 2 && header[19] != 2)) return {};
-  if (::access((path + "-shm").c_str(), F_OK) == 0) return {};
-  const std::size_t slash = path.rfind('/');
-  const std::string folder =
-      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  if (::access(folder.c_str(), W_OK | X_OK) == 0) return {};
-  return "cannot read trace " + path + ": it is a capture's file in write-ahead-log mode " +
-         "(killed, or still running) and its folder " + folder + " is read-only (" +
-         std::strerror(errno) + "), so SQLite cannot create the index " + path +
-         "-shm it needs to read it; copy " + path + " and " + path +
-         "-wal to a folder you can write, or run 'trainscope recover' on it there";
+// True when SQLite failed to open `path` (its last error on `db` says so) because its last
+// writes are in its -wal and its folder cannot take the -shm index that reading them needs (an
+// index present but unusable, say). Other failures (a damaged file, an altered schema) keep
+// their own message.
+bool log_unreadable_here(const Db& db, const std::string& path) {
+  const int code = db.get() != nullptr ? sqlite3_errcode(db.get()) & 0xFF : SQLITE_OK;
+  if (code != SQLITE_CANTOPEN && code != SQLITE_READONLY && code != SQLITE_IOERR) return false;
+  const TraceSurroundings s = trace_surroundings(path);
+  return s.write_ahead_log_mode && s.log_has_content && !s.folder_writable;
 }
 
 }  // namespace
@@ -116,7 +102,7 @@ Reader::Reader(const std::string& path, std::shared_ptr<const Snapshot> snapshot
 void Reader::open_file(const std::string& path) {
   check_file(path);
   try {
-    db_.open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, "cannot open trace");
+    open_read_only(db_, path, "cannot open trace");  // writes nothing beside the file
     // A finished trace is in rollback-journal mode: while another connection commits to it (the
     // analysis being kept in it, analysis_table.hpp) readers wait for the commit, up to this
     // long, rather than fail at once with "database is locked".
@@ -124,7 +110,7 @@ void Reader::open_file(const std::string& path) {
     db_.set_work_budget(work_budget(size_with_write_ahead_log(path)));
     open_checked();
   } catch (const Error&) {
-    if (const std::string why = unreadable_write_ahead_log(path); !why.empty()) throw Error(why);
+    if (log_unreadable_here(db_, path)) throw Error(unreadable_log_message(path));
     throw;
   }
   if (has_staged_events()) {

@@ -27,16 +27,42 @@ std::string why(sqlite3* db, int rc, int os_errno) {
   return sqlite3_errstr(rc);
 }
 
+// `path` as an SQLite file: URI with `query` (https://www.sqlite.org/uri.html): every byte but
+// letters, digits, "-._~" and '/' percent-encoded, so '?', '#' and '%' in a name stay part of it.
+// An absolute path gets an empty authority ("file:///..."), so one starting "//" is no host.
+std::string file_uri(const std::string& path, std::string_view query) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string uri = path.starts_with('/') ? "file://" : "file:";
+  for (const char ch : path) {
+    const auto c = static_cast<unsigned char>(ch);
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+    if (plain) {
+      uri += ch;
+    } else {
+      uri += '%';
+      uri += kHex[c >> 4];
+      uri += kHex[c & 0xF];
+    }
+  }
+  uri += '?';
+  uri += query;
+  return uri;
+}
+
 }  // namespace
 
 Db::~Db() {
   close();
 }
 
-void Db::open(const std::string& path, int flags, std::string_view what) {
+void Db::open(const std::string& path, int flags, std::string_view what,
+              std::string_view uri_query) {
   close();
   path_ = path;
-  const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+  const int rc = uri_query.empty() ? sqlite3_open_v2(path.c_str(), &db_, flags, nullptr)
+                                   : sqlite3_open_v2(file_uri(path, uri_query).c_str(), &db_,
+                                                     flags | SQLITE_OPEN_URI, nullptr);
   if (rc != SQLITE_OK) {
     // A file that cannot be created: SQLite retries read-only and keeps that attempt's errno
     // (ENOENT), which would hide why the folder refused it (EACCES, EROFS, no such folder).

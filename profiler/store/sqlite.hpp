@@ -22,7 +22,10 @@ class Db {
   Db& operator=(const Db&) = delete;
 
   // Opens `path` with sqlite3_open_v2 flags; on failure throws Error("<what> <path>: <why>").
-  void open(const std::string& path, int flags, std::string_view what);
+  // uri_query: URI parameters for the file ("immutable=1"); the path is then handed to SQLite as
+  // a file: URI, every byte that could be read as URI syntax percent-encoded.
+  void open(const std::string& path, int flags, std::string_view what,
+            std::string_view uri_query = {});
   // Opens an empty in-memory database; `name` stands for it in error messages.
   void open_memory(const std::string& name, std::string_view what);
   void close() noexcept;

@@ -156,6 +156,10 @@ class HtmlReport(unittest.TestCase):
             self.assertEqual(len(steps), report["phases"]["whole_run"]["steps"])
         self.assertEqual(len(rows(page, "stages-table")), len(report["pipeline"]["stages"]))
         self.assertEqual(len(rows(page, "ranks-table")), len(report["ranks"]))
+        job = report["job"]
+        self.assertEqual(len(rows(page, "job-table")), 4 if job else 0)
+        self.assertEqual([c[0] for _, c in rows(page, "holding-back-table")],
+                         [str(h["rank"]) for h in job["holding_back"]] if job else [])
         self.assertEqual(raw.count("<svg"), 3, "step-time chart, timeline strip, breakdown bar")
         return report, page
 
@@ -169,6 +173,11 @@ class HtmlReport(unittest.TestCase):
         report, page = self.check_against_json("tests/data/pytorch/two_ranks")
         self.assertEqual(len(report["ranks"]), 2)
         self.assertIn("rank 1", "".join(page.text))
+        # Rank 1 waits for input: the one rank holding the job back, named with its cause.
+        self.assertEqual([c[3] for _, c in rows(page, "holding-back-table")], ["input"])
+        md = run("report", "tests/data/pytorch/two_ranks", "--markdown", "-").stdout
+        self.assertIn("| 1 | ", md)
+        self.assertIn(" | input | ", md)
 
     def test_flags_move_the_step_classes(self):
         report, page = self.check_against_json("traces/input_bound.db",

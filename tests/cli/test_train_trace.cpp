@@ -128,6 +128,35 @@ TEST_P(TrainTrace, TraceDeviceOffRecordsTheHostSideOnly) {
       << check.err;
 }
 
+// --trace-device every:4: device events on steps 0, 4, 8, ... only, every step's host side, and
+// a report that says its device figures come from those steps.
+TEST_P(TrainTrace, TraceDeviceEveryFourSamplesTheSteps) {
+  if (!have_backend(GetParam())) GTEST_SKIP() << "no OpenCL device";
+  const std::string trace = data_->file("every4_" + GetParam() + ".db");
+  const auto r =
+      run_trainscope("train --backend " + GetParam() +
+                     " --steps 12 --dataset synthetic:256 --trace-device every:4 --trace " + trace);
+  ASSERT_EQ(r.status, 0) << r.err;
+  store::Reader reader(trace);
+  EXPECT_EQ(reader.meta("capture.device_event_every").value_or(""), "4");
+  EXPECT_EQ(reader.meta("capture.device_event_cost_ns").has_value(), GetParam() == "opencl");
+  EXPECT_EQ(reader.steps().size(), 12u);
+  std::set<std::int64_t> device_steps, synced_steps;
+  each_event(reader, [&](const store::Track& t, const store::Event& e) {
+    if (t.kind == trace::TrackKind::device_queue && e.step != store::kNull)
+      device_steps.insert(e.step);
+    if (e.category == trace::Category::sync && e.step != store::kNull) synced_steps.insert(e.step);
+  });
+  EXPECT_EQ(device_steps, (std::set<std::int64_t>{0, 4, 8}));
+  EXPECT_EQ(synced_steps.size(), 12u) << "every step keeps its host side";
+  const auto report = run_trainscope("report " + trace);
+  ASSERT_EQ(report.status, 0) << report.err;
+  // Step 0 is the warm-up: steps 1-11 are analysed, 4 and 8 hold device events.
+  EXPECT_NE(report.out.find("device figures from 1 step in 4 (2 of 11 steps) — sampled"),
+            std::string::npos)
+      << report.out;
+}
+
 // --trace-steps A-B: the trace holds steps A to B and nothing recorded before A began; the
 // report leaves the first of them out as the warm-up, saying why.
 TEST_P(TrainTrace, TraceStepsRecordsThoseStepsOnly) {
@@ -189,14 +218,23 @@ TEST(TrainTraceFlags, TraceStepsNeedsTraceAndARange) {
   EXPECT_FALSE(fs::exists("/tmp/never.db"));
 }
 
-TEST(TrainTraceFlags, TraceDeviceNeedsTraceAndOnOrOff) {
+TEST(TrainTraceFlags, TraceDeviceNeedsTraceAndAKnownChoice) {
   const auto alone = run_trainscope("train --epochs 1 --trace-device off");
   EXPECT_EQ(alone.status, 2);
   EXPECT_NE(alone.err.find("--trace-device needs --trace FILE"), std::string::npos) << alone.err;
   const auto word = run_trainscope("train --epochs 1 --trace /tmp/never.db --trace-device no");
   EXPECT_EQ(word.status, 2);
-  EXPECT_NE(word.err.find("--trace-device must be on or off, not 'no'"), std::string::npos)
+  EXPECT_NE(word.err.find("--trace-device must be on, off, auto or every:K (K from 1 to 1048576), "
+                          "not 'no'"),
+            std::string::npos)
       << word.err;
+  for (const char* bad : {"every:0", "every:x", "every:"}) {
+    const auto r =
+        run_trainscope(std::string("train --epochs 1 --trace /tmp/never.db --trace-device ") + bad);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("--trace-device must be on, off, auto or every:K"), std::string::npos)
+        << r.err;
+  }
   EXPECT_FALSE(fs::exists("/tmp/never.db"));
 }
 

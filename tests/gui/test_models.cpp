@@ -25,6 +25,7 @@
 #include "gui/models/stage_model.hpp"
 #include "gui/models/step_bars.hpp"
 #include "gui/models/step_model.hpp"
+#include "gui/models/timeline/label_cache.hpp"
 #include "gui_test_util.hpp"
 #include "profiler/analysis/diff.hpp"
 #include "profiler/analysis/kept_report.hpp"
@@ -779,6 +780,79 @@ class TestModels : public QObject {
     const auto counted = step_bars(steps, 3);
     QCOMPARE(counted[0].mark(), Verdict::high);
     QCOMPARE(counted[0].input_bound_high, std::size_t{1});
+  }
+
+  // Text from a trace is cut before it becomes a label, a cell, a tooltip or the overview: a
+  // 1 MB name or meta value costs the viewer nothing more than a short one.
+  void trace_text_is_cut_for_display() {
+    const std::string huge(1 << 20, 'n');
+    const QString cut = display_text(huge);
+    QVERIFY(cut.size() < static_cast<qsizetype>(kMaxShownNameBytes) + 40);
+    QVERIFY(cut.startsWith(QString(64, QLatin1Char('n'))));
+    QVERIFY2(cut.endsWith(QStringLiteral("(%1 more bytes)").arg(huge.size() - kMaxShownNameBytes)),
+             qPrintable(cut.right(40)));
+    QCOMPARE(display_text("conv2d"), QStringLiteral("conv2d"));
+    std::string accents;  // 2-byte characters: the cut falls inside one and backs off it
+    for (int i = 0; i < 300'000; ++i) accents += "é";
+    QVERIFY(!display_text(accents, 101).contains(QChar::ReplacementCharacter));
+
+    ts::analysis::KernelStat k;
+    k.name = huge;
+    k.count = 1;
+    KernelModel kernels;
+    kernels.set_kernels({k});
+    const QModelIndex name = kernels.index(0, KernelModel::Name);
+    QCOMPARE(name.data().toString(), cut);
+    QCOMPARE(name.data(Qt::ToolTipRole).toString(), cut);
+    QCOMPARE(name.data(KernelModel::KernelNameRole).toString().size(),
+             static_cast<qsizetype>(huge.size()));  // what finds its instances stays whole
+
+    Report r;
+    r.model = std::string(100'000, 'm');
+    r.backend = "cpu";
+    const QString title = run_title(r);
+    QVERIFY(title.size() < static_cast<qsizetype>(kMaxTitleValueBytes) + 60);
+    QVERIFY(title.endsWith(QStringLiteral(" · cpu")));
+
+    // A warning quoting a 1 MB write error: its start and its end are shown, and the value
+    // can wrap (a break opportunity in every long run without a space).
+    std::vector<std::string> warnings(kMaxBannerWarnings + 10, "rank 3's part did not arrive");
+    warnings[0] = "the capture stopped writing after an error (" + huge +
+                  "): 12 events are missing and the trace ends early";
+    const QStringList banner = warning_banner(warnings).split(QLatin1Char('\n'));
+    QCOMPARE(banner.size(), static_cast<qsizetype>(kMaxBannerWarnings) + 1);
+    QVERIFY(banner[0].size() < static_cast<qsizetype>(kMaxShownSentenceBytes) + 100);
+    QVERIFY(banner[0].contains(QStringLiteral("the capture stopped writing after an error (")));
+    QVERIFY2(banner[0].endsWith(QStringLiteral("the trace ends early")), qPrintable(banner[0]));
+    QVERIFY(banner[0].contains(QStringLiteral("bytes left out")));
+    const QStringList unbroken =
+        banner[0].split(QRegularExpression(QStringLiteral("[\\s\\x{200B}]")));
+    for (const QString& run : unbroken) QVERIFY(run.size() <= kUnbrokenChars);
+    QCOMPARE(banner[1], QStringLiteral("⚠ Partial trace: rank 3's part did not arrive"));
+    QVERIFY2(banner.back().contains(QStringLiteral("10 more warnings")), qPrintable(banner.back()));
+    QVERIFY(!display_sentence(accents, 301).contains(QChar::ReplacementCharacter));
+  }
+
+  // The timeline's labels, from a trace whose kernel name is 1 MB (the store's reader keeps
+  // 64 KiB of it): cut again for display.
+  void timeline_labels_of_a_huge_name_are_cut() {
+    const QString path = dir_.filePath(QStringLiteral("huge_name.db"));
+    {
+      ts::store::Writer w(path.toStdString());
+      const std::string huge(1 << 20, 'k');
+      test::put_step_and_kernel(w, huge.c_str(), "main", "GPU 0 stream 7");
+      const std::vector<ts::store::EventRow> rows{{1'000'000, 5'000, 1, 1, 0, ts::store::kNull},
+                                                  {1'001'000, 1'000, 2, 2, 0, ts::store::kNull}};
+      w.append(std::span<const ts::store::EventRow>(rows));
+      w.finish();
+    }
+    const ts::store::Reader reader(path.toStdString());
+    LabelCache labels;
+    labels.reset(&reader);
+    const QString name = labels.get(2).name;
+    QVERIFY(name.size() < static_cast<qsizetype>(kMaxShownNameBytes) + 40);
+    QVERIFY(name.endsWith(QStringLiteral("more bytes)")));
+    QCOMPARE(labels.get(1).name, QStringLiteral("step"));
   }
 };
 

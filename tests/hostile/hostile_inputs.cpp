@@ -88,4 +88,15 @@ void set_meta(const std::string& trace, const std::string& key, const std::strin
   if (rc != SQLITE_DONE) throw std::runtime_error("cannot set meta in " + trace);
 }
 
+void exec_sql(const std::string& trace, const std::string& statements) {
+  sqlite3* db = nullptr;
+  char* error = nullptr;
+  const bool ok = sqlite3_open(trace.c_str(), &db) == SQLITE_OK &&
+                  sqlite3_exec(db, statements.c_str(), nullptr, nullptr, &error) == SQLITE_OK;
+  const std::string why = error != nullptr ? error : sqlite3_errmsg(db);
+  sqlite3_free(error);
+  sqlite3_close(db);
+  if (!ok) throw std::runtime_error("cannot edit " + trace + ": " + why);
+}
+
 }  // namespace ts::hostile

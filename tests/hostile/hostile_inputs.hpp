@@ -22,5 +22,8 @@ void write_gzip_bomb(const std::string& path, const std::string& prefix, char fi
 std::string read_gzip(const std::string& path);
 // Sets meta key = value in a trainscope trace (SQLite).
 void set_meta(const std::string& trace, const std::string& key, const std::string& value);
+// Runs SQL statements on a trace as the sqlite3 shell would (an edit made behind trainscope's
+// back); throws std::runtime_error with SQLite's message when one fails.
+void exec_sql(const std::string& trace, const std::string& statements);
 
 }  // namespace ts::hostile

@@ -18,8 +18,24 @@ struct RunResult {
 };
 
 // args: the arguments after the binary. stdout_pipe: stdout is a pipe the parent drains.
+// binary: the program to run (the viewer's cases run trainscope-gui).
 RunResult run_trainscope(const std::vector<std::string>& args, const std::string& dir,
-                         bool stdout_pipe = false);
+                         bool stdout_pipe = false, const std::string& binary = TRAINSCOPE_BIN);
+
+// A trainscope process started and not yet waited for, for cases that run two at once. Its
+// stdout and stderr go to DIR/NAME.out and DIR/NAME.err.
+struct Started {
+  int pid = -1;
+  std::int64_t start_ns = 0;  // steady clock
+  std::string out_path, err_path;
+};
+Started start_trainscope(const std::vector<std::string>& args, const std::string& dir,
+                         const std::string& name);
+// Waits for it to end and measures it as run_trainscope does.
+RunResult wait_trainscope(const Started& started);
+
+// The first MiB of the file at `path`; size: its whole size (0 when absent).
+std::string read_head(const std::string& path, std::uint64_t& size);
 
 // The longest line of `text`, in bytes.
 std::size_t longest_line(const std::string& text);

@@ -4,11 +4,15 @@
 // they catch a cost that follows what a file claims, not a slow machine. Every run's figures are
 // printed as a table row ("| case | s | MiB | exit | message |").
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "tests/hostile/hostile_inputs.hpp"
 #include "tests/hostile/hostile_run.hpp"
@@ -49,8 +53,8 @@ class Hostile : public ::testing::Test {
 
   // Runs `args` and checks the budget; returns the run for further checks.
   RunResult check(const std::string& name, const std::vector<std::string>& args, const Budget& b,
-                  bool stdout_pipe = false) {
-    const RunResult r = run_trainscope(args, dir_, stdout_pipe);
+                  bool stdout_pipe = false, const std::string& binary = TRAINSCOPE_BIN) {
+    const RunResult r = run_trainscope(args, dir_, stdout_pipe, binary);
     // The error: stderr's last line (a note on the import may come before it).
     std::string last_line = r.err.substr(0, r.err.find_last_not_of('\n') + 1);
     last_line = r.status == 0 ? "" : last_line.substr(last_line.rfind('\n') + 1);
@@ -201,6 +205,14 @@ TEST_F(Hostile, TensOfThousandsOfThreads) {
   for (int i = 0; i < 20; ++i) append_event(steps, step_and_op(i, 1700000000000000 + i * 100, 90));
   write_text(file("threads.json"), one_per_thread(65000, steps));
   check("65 000 threads", {"report", "threads.json"}, {60, 600, 0, ""});
+#ifdef TRAINSCOPE_GUI_BIN
+  // The viewer lays out a lane per thread: in time linear in the tracks, not quadratic.
+  check("65 000 threads: import", {"import", "threads.json", "-o", "threads.db"}, {60, 600, 0, ""});
+  for (const char* view : {"overview", "timeline"})
+    check(std::string("65 000 threads: viewer ") + view,
+          {"threads.db", "--screenshot", "shot.png", "--view", view}, {5, 800, 0, ""}, false,
+          TRAINSCOPE_GUI_BIN);
+#endif
   write_text(file("tracks.json"), one_per_thread(200000, ""));
   check("200 000 tracks", {"import", "tracks.json", "-o", "t.db"}, {60, 600, 2, "too_many_tracks"});
 }
@@ -233,6 +245,93 @@ TEST_F(Hostile, ExportToStdoutOnAPipe) {
             {"export", "small.db", "--chrome", "/dev/stdout"}, {30, 300, 0, ""}, true);
   EXPECT_GT(r.out_bytes, 1000u);
   EXPECT_NE(r.out.find("traceEvents"), std::string::npos);
+}
+
+// Two `train --trace same.db` at once: the second is refused at its start with one line naming
+// the file another capture holds, and the first's trace is whole (stopped by SIGTERM once the
+// second was refused, which ends a run after its current step and writes its trace).
+TEST_F(Hostile, TwoCapturesIntoOneFile) {
+  const auto train = [](const std::string& epochs, bool quiet) {
+    std::vector<std::string> args{"train",     "--backend",      "cpu",     "--epochs", epochs,
+                                  "--dataset", "synthetic:4096", "--trace", "same.db"};
+    if (quiet) args.push_back("--quiet");
+    return args;
+  };
+  const Started first = start_trainscope(train("1000", false), dir_, "first");
+  const auto ended = [&] {
+    siginfo_t info{};
+    return ::waitid(P_PID, static_cast<id_t>(first.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid == first.pid;
+  };
+  // Once its first epoch is done the first capture holds same.db and has steps in it.
+  const auto first_epoch_done = [&] {
+    std::uint64_t size = 0;
+    return read_head(first.out_path, size).find("Epoch 2/") != std::string::npos;
+  };
+  while (!first_epoch_done() && !ended())
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_FALSE(ended()) << "the first capture ended before the second started";
+  const RunResult second = check("second capture into a file being written", train("1", true),
+                                 {30, 400, 2, "same.db is being written by another capture"});
+  EXPECT_EQ(second.err.find('\n'), second.err.size() - 1) << "one line: " << second.err;
+  ::kill(first.pid, SIGTERM);
+  const RunResult r = wait_trainscope(first);
+  EXPECT_EQ(r.status, 143) << r.err;
+  const RunResult report =
+      check("the first capture's trace", {"report", "same.db"}, {30, 400, 0, "mlp on cpu"});
+  EXPECT_EQ(report.out.find("warning"), std::string::npos) << report.out;
+}
+
+// Device work cut to a nanosecond (UPDATE) or deleted (DELETE) everywhere but at the trace's
+// two ends, after the analysis was kept in the trace.
+const std::string kKernelsInside =
+    "label IN (SELECT label.id FROM label JOIN category ON category.id = label.category WHERE "
+    "category.name = 'kernel') AND id > (SELECT min(id) FROM event) AND id < (SELECT max(id) "
+    "FROM event)";
+
+TEST_F(Hostile, EventsEditedAfterTheAnalysisWasKept) {
+  ASSERT_EQ(run_trainscope(
+                {"synth", "--events", "30000", "--input-bound-fraction", "0", "-o", "run.db"}, dir_)
+                .status,
+            0);
+  const std::vector<std::string> gate = {"--max-device-idle-pct", "30"};
+  const auto check_of = [&](const std::string& trace) {
+    std::vector<std::string> args{"check", trace};
+    args.insert(args.end(), gate.begin(), gate.end());
+    return args;
+  };
+  check("kept analysis, events unchanged", check_of("run.db"),
+        {30, 300, 0, "analysis kept in the trace, events unchanged"});
+  fs::copy_file(file("run.db"), file("deleted.db"));
+  fs::copy_file(file("run.db"), file("plain.db"));
+  exec_sql(file("run.db"), "UPDATE event SET dur_ns = 1 WHERE " + kKernelsInside);
+  exec_sql(file("deleted.db"), "DELETE FROM event WHERE " + kKernelsInside);
+  for (const char* trace : {"run.db", "deleted.db"}) {
+    const RunResult r = check(std::string("kept analysis, events edited (") + trace + ")",
+                              check_of(trace), {30, 300, 1, "exceeds --max-device-idle-pct 30"});
+    EXPECT_NE(r.err.find("analysed afresh: the events are not those"), std::string::npos) << r.err;
+  }
+  // The figures the events give: those of the same edit in a trace that never kept one.
+  exec_sql(file("plain.db"), "DROP TABLE analysis; DELETE FROM event WHERE " + kKernelsInside);
+  const RunResult edited = run_trainscope({"report", "--json", "deleted.db"}, dir_);
+  const RunResult never_kept = run_trainscope({"report", "--json", "plain.db"}, dir_);
+  EXPECT_EQ(edited.out, never_kept.out);
+}
+
+// An import cache planted at SOURCE.trainscope.db: another run's import, copied there before
+// SOURCE was ever imported.
+TEST_F(Hostile, PlantedImportCacheIsNotTrusted) {
+  fs::copy_file(std::string(TS_SOURCE_DIR) + "/tests/data/pytorch/input_bound.pt.trace.json.gz",
+                file("run.json.gz"));
+  fs::copy_file(std::string(TS_SOURCE_DIR) + "/tests/data/pytorch/tuned.pt.trace.json.gz",
+                file("other.json.gz"));
+  check("import cache of another run", {"check", "other.json.gz", "--max-input-pct", "20"},
+        {30, 400, 0, ""});
+  fs::copy_file(file("other.json.gz.trainscope.db"), file("run.json.gz.trainscope.db"));
+  const RunResult r =
+      check("planted import cache", {"check", "run.json.gz", "--max-input-pct", "20"},
+            {30, 400, 1, "was not imported from run.json.gz as it is now"});
+  EXPECT_NE(r.err.find("exceeds --max-input-pct 20"), std::string::npos) << r.err;
 }
 
 }  // namespace

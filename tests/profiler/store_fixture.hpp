@@ -3,6 +3,7 @@
 
 #include <sqlite3.h>
 
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,6 +14,19 @@
 #include "tests/profiler/test_util.hpp"
 
 namespace ts::test {
+
+// A hand-built trace's label: its id names the string and the label both.
+struct NamedLabel {
+  std::uint32_t id;
+  const char* name;
+  trace::Category category;
+};
+inline void put_labels(store::Writer& w, std::initializer_list<NamedLabel> labels) {
+  for (const NamedLabel& l : labels) {
+    w.put_string(l.id, l.name);
+    w.put_label(l.id, l.id, l.category);
+  }
+}
 
 // Labels 1..3: "fwd" host_compute, "gemm" kernel, "step" step. Tracks 1 (thread "main"),
 // 2 (device queue "gpu0"), 3 (counter "fill").

@@ -118,9 +118,14 @@ TEST(CaptureChild, EnvironmentVariableCanLeaveOutDeviceEvents) {
   Reader r(path);
   EXPECT_EQ(r.event_count(), 10);
   EXPECT_EQ(r.meta("capture.device_events"), "off");
-  // Anything but on or off: one warning, and the program runs untraced.
+  // One step in K: written to the meta.
+  const auto sampled = dir.file("sampled.db");
+  ASSERT_EQ(run_env_child(dir, "sampled.db", 10, {"TRAINSCOPE_TRACE_DEVICE=every:3"}), 0)
+      << ts::test::read_file(sampled + ".err");
+  EXPECT_EQ(Reader(sampled).meta("capture.device_event_every"), "3");
+  // Anything but on, off, auto or every:K: one warning, and the program runs untraced.
   expect_untraced_with_warning(dir, "TRAINSCOPE_TRACE_DEVICE=no",
-                               "TRAINSCOPE_TRACE_DEVICE takes on or off, not 'no'");
+                               "TRAINSCOPE_TRACE_DEVICE takes on, off, auto or every:K, not 'no'");
 }
 
 TEST(CaptureChild, EnvironmentVariableCanRecordARangeOfSteps) {

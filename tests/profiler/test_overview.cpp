@@ -141,6 +141,25 @@ TEST(Overview, EncodingRoundTripsAndTheDecoderRefusesDamage) {
   }
 }
 
+// Lanes are looked up by track id, by bisection: a trace may hold tens of thousands of tracks.
+TEST(Overview, FindsEachTrackByIdAndRefusesTracksOutOfOrder) {
+  Overview o;
+  for (const std::uint32_t id : {9u, 2u, 40'000u, 5u}) o.tracks.push_back({id, {}});
+  ts::store::order_by_track(o.tracks);
+  for (const std::uint32_t id : {2u, 5u, 9u, 40'000u}) {
+    ASSERT_NE(o.rows_of(id), nullptr) << id;
+    EXPECT_EQ(o.rows_of(id)->track, id);
+  }
+  for (const std::uint32_t id : {0u, 3u, 10u, 40'001u}) EXPECT_EQ(o.rows_of(id), nullptr) << id;
+  EXPECT_EQ(o.counter_of(2), nullptr);
+
+  o.has_extent = true;
+  o.end_ns = 10;
+  ASSERT_TRUE(ts::store::decode_overview(ts::store::encode_overview(o)).has_value());
+  std::swap(o.tracks[0], o.tracks[1]);  // a file claiming its tracks in another order
+  EXPECT_FALSE(ts::store::decode_overview(ts::store::encode_overview(o)).has_value());
+}
+
 TEST(Overview, ADamagedStoredOverviewIsIgnored) {
   TempDir dir;
   const std::string path = trace_with_counters(dir, 5);

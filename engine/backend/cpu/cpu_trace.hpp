@@ -3,7 +3,8 @@
 // kernel, uploads h2d and downloads d2h with their bytes — so that traces of both backends have
 // the same shape and the analysis needs no special case. While nothing records, an op pays one
 // relaxed load and a branch (plus the name's static guard); a session without device events
-// (SessionOptions::device_events) records none here either.
+// (SessionOptions::device_events) records none here either, and a session sampling them
+// (SessionOptions::device_event_every) only on its sampled steps.
 #pragma once
 
 #include <cstdint>

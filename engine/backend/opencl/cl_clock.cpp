@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/backend/opencl/cl_device.hpp"
+#include "engine/backend/opencl/cl_event_cost.hpp"
 #include "trainscope/trace.hpp"
 
 namespace ts::ocl {
@@ -117,6 +118,11 @@ void DeviceClock::add(const Sample& s) {
 void DeviceClock::ensure_session() {
   if (in_session_) return;
   start_session();
+  // The queue is idle after the calibration: measure what a device event costs here, for the
+  // trace's meta and the automatic choice of sampled steps.
+  if (method_ != Method::none)
+    if (const double cost = measure_event_cost_ns(queue_); cost >= 0)
+      ts::trace::set_device_event_cost(cost);
 }
 
 void DeviceClock::start_session() {

@@ -32,8 +32,9 @@ class DeviceClock {
   cl_command_queue queue() const { return queue_; }
 
   // A queue saw recording start: unless the clock is calibrated for this session already (by
-  // the device's other queue), forget the previous session's pairs and calibrate now. Waits for
-  // the calibration queue (clFinish) once, inside a `sync` zone.
+  // the device's other queue), forget the previous session's pairs and calibrate now, then
+  // measure the host cost of a device event (cl_event_cost.hpp). Waits for the calibration
+  // queue (clFinish) inside `sync` zones.
   void ensure_session();
   // A queue saw recording stop: the next ensure_session() calibrates afresh.
   void end_session() { in_session_ = false; }

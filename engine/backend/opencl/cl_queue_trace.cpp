@@ -67,7 +67,7 @@ std::uint32_t QueueTrace::name_id(std::string_view name) {
 
 CommandToken QueueTrace::begin() {
   // A session without device events is no session here: commands get no event.
-  if (!ts::trace::device_events()) {
+  if (!ts::trace::device_event_session()) {
     if (in_session_) {
       in_session_ = false;
       drop_all();
@@ -83,6 +83,9 @@ CommandToken QueueTrace::begin() {
     if (clock_ != nullptr) clock_->ensure_session();
     if (memory_ != nullptr) memory_->sample();
   }
+  // A step outside the sample (SessionOptions::device_event_every): host zones only. The session
+  // goes on: the clock's calibration, and commands of a sampled step still awaiting harvest.
+  if (!ts::trace::device_events()) return {};
   return {ts::trace::next_correlation_id(), 0, ts::trace::current_step()};
 }
 

@@ -1,5 +1,6 @@
 #include "gui/models/timeline/label_cache.hpp"
 
+#include "gui/models/format.hpp"
 #include "gui/models/palette.hpp"
 
 namespace ts::gui {
@@ -15,7 +16,7 @@ const LabelInfo& LabelCache::get(std::uint32_t label) const {
   LabelInfo info;
   if (reader_) {
     const store::Label& l = reader_->label(label);
-    info.name = QString::fromStdString(l.name);
+    info.name = display_text(l.name);
     info.category = l.category;
   }
   info.color = category_color(info.category);

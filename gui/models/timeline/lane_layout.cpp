@@ -3,6 +3,7 @@
 #include <QRegularExpression>
 #include <algorithm>
 #include <optional>
+#include <unordered_map>
 
 #include "gui/models/format.hpp"
 
@@ -14,31 +15,39 @@ namespace {
 int rank(const store::Track& t) {
   if (t.kind == trace::TrackKind::device_queue) return 3;
   if (t.kind == trace::TrackKind::counter) return 4;
-  const QString name = QString::fromStdString(t.name).toLower();
+  const QString name = display_text(t.name).toLower();
   if (name == "main" || name.contains("trainer")) return 0;
   if (name.contains("input") || name.contains("worker") || name.contains("loader")) return 1;
   return 2;
 }
 
-// Where a track's process comes among the processes: by rank, then id; tracks of no process
-// last.
-std::pair<std::int64_t, std::int64_t> process_order(const store::Track& t,
-                                                    const std::vector<store::Process>& processes) {
-  for (const store::Process& p : processes)
-    if (p.id == t.process) return {p.rank != store::kNull ? p.rank : INT64_MAX - 1, p.id};
-  return {INT64_MAX, 0};
-}
-
 std::vector<const store::Track*> ordered(const std::vector<store::Track>& tracks,
                                          const std::vector<store::Process>& processes) {
-  std::vector<const store::Track*> out;
-  for (const store::Track& t : tracks) out.push_back(&t);
-  std::stable_sort(out.begin(), out.end(), [&](const store::Track* a, const store::Track* b) {
-    const auto pa = process_order(*a, processes), pb = process_order(*b, processes);
-    if (pa != pb) return pa < pb;
-    const int ra = rank(*a), rb = rank(*b);
-    return ra != rb ? ra < rb : a->id < b->id;
+  // By process (its rank, then id; tracks of no process last), then trainer, input workers, other
+  // threads, device queues, counters. Each track's key once, not in every comparison: a trace may
+  // hold tens of thousands of threads in hundreds of processes.
+  std::unordered_map<std::int64_t, std::pair<std::int64_t, std::int64_t>> order_of_process;
+  for (const store::Process& p : processes)
+    order_of_process.try_emplace(p.id, p.rank != store::kNull ? p.rank : INT64_MAX - 1, p.id);
+  struct Keyed {
+    std::pair<std::int64_t, std::int64_t> process;
+    int rank;
+    const store::Track* track;
+  };
+  std::vector<Keyed> keyed;
+  keyed.reserve(tracks.size());
+  for (const store::Track& t : tracks) {
+    const auto it = order_of_process.find(t.process);
+    keyed.push_back({it != order_of_process.end() ? it->second : std::pair{INT64_MAX, INT64_C(0)},
+                     rank(t), &t});
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+    if (a.process != b.process) return a.process < b.process;
+    return a.rank != b.rank ? a.rank < b.rank : a.track->id < b.track->id;
   });
+  std::vector<const store::Track*> out;
+  out.reserve(keyed.size());
+  for (const Keyed& k : keyed) out.push_back(k.track);
   return out;
 }
 
@@ -55,7 +64,7 @@ QString process_prefix(const store::Track& t, const std::vector<store::Process>&
 
 QString process_name(std::int64_t process, const std::vector<store::Process>& processes) {
   for (const store::Process& p : processes)
-    if (p.id == process) return QString::fromStdString(p.name);
+    if (p.id == process) return display_text(p.name);
   return QStringLiteral("process %1").arg(process);
 }
 
@@ -107,7 +116,7 @@ QString LaneLayout::device_group(std::int64_t process, const QString& device) {
 }
 
 QString LaneLayout::device_of(const std::string& queue_name) {
-  const QString name = QString::fromStdString(queue_name).trimmed();
+  const QString name = display_text(queue_name).trimmed();
   static const QRegularExpression gpu(QStringLiteral("^GPU \\d+"));
   if (const auto m = gpu.match(name); m.hasMatch()) return m.captured(0);
   const qsizetype space = name.lastIndexOf(QLatin1Char(' '));
@@ -179,7 +188,7 @@ void LaneLayout::build(const std::vector<store::Track>& tracks,
       push(LaneKind::idle, 0, QStringLiteral("device idle"), 1, 0, {}, {});
       idle_added = true;
     }
-    push(kind, t.id, process_prefix(t, processes) + QString::fromStdString(t.name),
+    push(kind, t.id, process_prefix(t, processes) + display_text(t.name),
          kind == LaneKind::counter ? 1 : rows_of(t.id), base + (kind == LaneKind::device ? 1 : 0),
          outer, inner);
     const bool device_ends =

@@ -30,10 +30,10 @@ void event_details(const TraceSession& s, const Selection& sel, Details& d) {
   }
   const store::Label& label = r.label(event->label);
   const store::Track* track = r.track(event->track);
-  d.emplace_back(QStringLiteral("Name"), QString::fromStdString(label.name));
+  d.emplace_back(QStringLiteral("Name"), display_text(label.name));
   d.emplace_back(QStringLiteral("Category"), text_of(trace::category_name(label.category)));
   d.emplace_back(QStringLiteral("Track"),
-                 track ? QString::fromStdString(track->name) : QString::number(event->track));
+                 track ? display_text(track->name) : QString::number(event->track));
   d.emplace_back(QStringLiteral("Start"), offset(s, event->start_ns));
   d.emplace_back(QStringLiteral("Duration"), format_ns(static_cast<double>(event->dur_ns)));
   if (event->step != store::kNull)
@@ -56,9 +56,9 @@ void event_details(const TraceSession& s, const Selection& sel, Details& d) {
       d.emplace_back(other->start_ns >= event->start_ns ? QStringLiteral("Caused")
                                                         : QStringLiteral("Launched by"),
                      QStringLiteral("%1 (%2) on %3, %4 %5")
-                         .arg(QString::fromStdString(r.label(other->label).name),
+                         .arg(display_text(r.label(other->label).name),
                               category_label(r.label(other->label).category),
-                              t ? QString::fromStdString(t->name) : QString::number(other->track),
+                              t ? display_text(t->name) : QString::number(other->track),
                               format_ns(static_cast<double>(dt >= 0 ? dt : -dt)),
                               dt >= 0 ? QStringLiteral("later") : QStringLiteral("earlier")));
     }
@@ -66,7 +66,7 @@ void event_details(const TraceSession& s, const Selection& sel, Details& d) {
   if (!label.file.empty())
     d.emplace_back(
         QStringLiteral("Source"),
-        QString::fromStdString(label.file) +
+        display_text(label.file) +
             (label.line != store::kNull ? ":" + QString::number(label.line) : QString()));
 }
 

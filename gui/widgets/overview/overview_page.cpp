@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "gui/models/format.hpp"
 #include "gui/models/palette.hpp"
 
 namespace ts::gui {
@@ -161,11 +162,8 @@ void OverviewPage::clear_cards() {
 }
 
 void OverviewPage::show_warnings(const std::vector<std::string>& warnings) {
-  QStringList lines;
-  for (const std::string& w : warnings)
-    lines << QStringLiteral("⚠ Partial trace: ") + QString::fromStdString(w);
-  warnings_->setText(lines.join(QLatin1Char('\n')));
-  warnings_->setVisible(!lines.isEmpty());
+  warnings_->setText(warning_banner(warnings));
+  warnings_->setVisible(!warnings.empty());
 }
 
 void OverviewPage::show_pending() {
@@ -188,9 +186,7 @@ void OverviewPage::show_pending() {
 void OverviewPage::show_report() {
   if (!session_ || !session_->report()) return;
   const Report& r = *session_->report();
-  QString run = QString::fromStdString(r.model.empty() ? std::string("run") : r.model);
-  if (!r.backend.empty()) run += " · " + QString::fromStdString(r.backend);
-  if (!r.device_name.empty()) run += " · " + QString::fromStdString(r.device_name);
+  const QString run = run_title(r);
   file_->setText(
       session_->source().isEmpty()
           ? session_->path() + " — " + run
@@ -212,7 +208,7 @@ void OverviewPage::show_report() {
   show_levers(r);
   recommendations_->clear();
   for (const std::string& rec : r.recommendations)
-    recommendations_->addItem(QStringLiteral("•  ") + QString::fromStdString(rec));
+    recommendations_->addItem(QStringLiteral("•  ") + display_sentence(rec));
   if (r.recommendations.empty())
     recommendations_->addItem(tr("Nothing to recommend: no rule fired."));
 }

@@ -2,6 +2,7 @@
 
 #include <QVBoxLayout>
 
+#include "gui/models/format.hpp"
 #include "gui/widgets/tables/table_view.hpp"
 
 namespace ts::gui {
@@ -27,13 +28,13 @@ void PipelinePage::set_report(const Report* report) {
     return;
   }
   QStringList parts;
-  parts << (p.bottleneck_stage
-                ? tr("Bottleneck stage: <b style='color:#c62828'>%1</b>")
-                      .arg(QString::fromStdString(*p.bottleneck_stage).toHtmlEscaped())
-                : tr("No stage is on the critical path"));
+  parts << (p.bottleneck_stage ? tr("Bottleneck stage: <b style='color:#c62828'>%1</b>")
+                                     .arg(display_text(*p.bottleneck_stage).toHtmlEscaped())
+                               : tr("No stage is on the critical path"));
   if (p.workers) parts << tr("workers %1").arg(*p.workers);
   if (p.prefetch) parts << tr("prefetch %1").arg(*p.prefetch);
-  if (p.cache) parts << tr("cache %1").arg(QString::fromStdString(*p.cache).toHtmlEscaped());
+  if (p.cache)
+    parts << tr("cache %1").arg(display_text(*p.cache, kMaxShownValueBytes).toHtmlEscaped());
   if (p.prefetch_fill_mean)
     parts << tr("prefetch buffer fill, mean %1").arg(*p.prefetch_fill_mean, 0, 'f', 2);
   if (p.samples == 0) parts << tr("figures per event (batch size unknown)");

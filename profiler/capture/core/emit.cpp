@@ -3,6 +3,7 @@
 #include <mutex>
 #include <new>
 
+#include "profiler/capture/core/device_sampling.hpp"
 #include "profiler/capture/core/runtime.hpp"
 #include "trainscope/trace.hpp"
 
@@ -175,6 +176,7 @@ void emit_device(std::uint32_t track, Category category, std::uint32_t name_id,
                  std::int64_t start_ns, std::int64_t end_ns, std::uint64_t bytes,
                  std::uint64_t work_size, std::int64_t step, std::uint64_t correlation) noexcept {
   if (track == 0 || track > core::TrackTable::kMaxTracks) return;
+  core::note_device_event(core::step_arg(step));
   core::push(Event{static_cast<std::uint64_t>(start_ns), static_cast<std::uint64_t>(end_ns),
                    core::pack_name(name_id, static_cast<std::uint8_t>(category)),
                    core::step_arg(step), static_cast<std::uint16_t>(track), EventKind::device, 0},
@@ -210,11 +212,13 @@ void step_begin(std::int64_t step) noexcept {
   core::enter_step_window(step);
   core::g_step.store(core::step_arg(step < 0 ? kNoStep : step), std::memory_order_relaxed);
   const std::uint32_t s = detail::state();
+  core::sample_device_step(step, s != detail::kOff);  // after the step number is published
   core::tl_step_state = s;
   if (s != detail::kOff) core::tl_step_start = detail::ticks(s);
 }
 
 void step_end(std::int64_t step) noexcept {
+  core::end_device_step(step);
   const std::uint32_t s = detail::state();
   const std::uint32_t begun = core::tl_step_state;
   core::tl_step_state = detail::kOff;

@@ -66,6 +66,14 @@ void MetaTable::set(std::string_view key, std::string_view value) {
   ++version_;
 }
 
+void MetaTable::erase(std::string_view key) {
+  std::lock_guard lock(mu_);
+  if (const auto it = values_.find(std::string(key)); it != values_.end()) {
+    values_.erase(it);
+    ++version_;
+  }
+}
+
 std::uint64_t MetaTable::version() const {
   std::lock_guard lock(mu_);
   return version_;

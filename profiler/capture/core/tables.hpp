@@ -57,6 +57,8 @@ class TrackTable {
 class MetaTable {
  public:
   void set(std::string_view key, std::string_view value);
+  // For keys that describe one session (set while it records), before the next one starts.
+  void erase(std::string_view key);
   std::uint64_t version() const;
   std::map<std::string, std::string> snapshot() const;
 

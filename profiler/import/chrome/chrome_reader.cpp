@@ -1,9 +1,14 @@
-// sources -> files (sources.hpp) -> parse (parse_file.hpp) -> map (mapper.hpp), file by file.
+// sources -> files (sources.hpp) -> parse (parse_file.hpp) -> map (mapper.hpp): files parsed on
+// several threads, mapped in file order (common/parallel_files.hpp).
 #include "profiler/import/chrome/chrome_reader.hpp"
+
+#include <algorithm>
+#include <memory>
 
 #include "profiler/import/chrome/mapper.hpp"
 #include "profiler/import/chrome/parse_file.hpp"
 #include "profiler/import/chrome/sources.hpp"
+#include "profiler/import/common/parallel_files.hpp"
 
 namespace ts::import {
 
@@ -47,22 +52,34 @@ ImportedRun read(const std::vector<InputFile>& files, const ReadOptions& options
   map_options.step_marker = options.step_marker;
   map_options.step_marker_text = options.step_marker_text;
   map_options.threads = options.threads;
+  const auto threads = static_cast<std::size_t>(std::max(options.threads, 1));
+  // Several files: whole files parsed in parallel (one thread each, which beats cutting each file
+  // into parts), while this thread maps them in file order.
+  InOrderOptions order;
+  order.workers = threads > 1 && files.size() > 1 ? std::min(threads, files.size()) : 0;
+  order.window = order.workers + 1;
+  const int parse_threads =
+      order.workers == 0 ? options.threads
+                         : static_cast<int>(std::max<std::size_t>(threads / order.workers, 1));
+  std::vector<std::unique_ptr<ParsedFile>> parsed(files.size());
   ImportedRun run;
   bool pytorch = false;
-  for (std::size_t i = 0; i < files.size(); ++i) {
+  const auto parse = [&](std::size_t i) {
+    parsed[i] = std::make_unique<ParsedFile>(parse_file(files[i].path, parse_threads));
+  };
+  const auto map = [&](std::size_t i) {
     FileContext ctx;
     ctx.path = files[i].path;
     ctx.process = static_cast<std::uint32_t>(i + 1);
     ctx.several = files.size() > 1;
     ctx.name_rank = files[i].rank;
-    FileSummary summary;
-    {
-      ParsedFile parsed = parse_file(ctx.path, options.threads);
-      summary = map_file(parsed, ctx, map_options, sink);
-    }
+    FileSummary summary = map_file(*parsed[i], ctx, map_options, sink);
+    parsed[i].reset();
     pytorch = pytorch || summary.format != TraceFormat::chrome;
     run.processes.push_back(process_of(files[i], std::move(summary)));
-  }
+    if (options.file_done) options.file_done(i);
+  };
+  produce_and_consume_in_order(files.size(), order, parse, map);
   run.model = pytorch ? "PyTorch trace" : "Chrome trace";
   return run;
 }

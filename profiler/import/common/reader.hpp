@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <regex>
 #include <span>
@@ -19,8 +20,13 @@ namespace ts::import {
 struct ReadOptions {
   const std::regex* step_marker = nullptr;  // --step-marker, compiled (null when not given)
   std::string step_marker_text;             // its text
-  int threads = 1;                          // threads parsing one large file
+  // Threads: several files are parsed in parallel, one thread each (a single file is cut into
+  // parts parsed in parallel); 1 reads the files one after the other.
+  int threads = 1;
   std::string run;  // the capture run of a log directory to import (ImportOptions::tf_run)
+  // Called with a file's index (in the resolved files) once it is written, in file order; may be
+  // empty.
+  std::function<void(std::size_t)> file_done;
 };
 
 // One file an import reads, resolved from the sources the user named.

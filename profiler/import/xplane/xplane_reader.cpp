@@ -1,10 +1,13 @@
 // sources -> profile files (xplane_sources.hpp) -> XSpace (xplane_file.hpp) -> map
-// (xplane_mapper.hpp), host by host.
+// (xplane_mapper.hpp), host by host in file order (common/parallel_files.hpp: the next file is
+// read ahead on a worker thread).
 #include "profiler/import/xplane/xplane_reader.hpp"
 
 #include <filesystem>
+#include <memory>
 #include <set>
 
+#include "profiler/import/common/parallel_files.hpp"
 #include "profiler/import/common/text_clean.hpp"
 #include "profiler/import/import.hpp"
 #include "profiler/import/xplane/xplane_file.hpp"
@@ -74,8 +77,16 @@ ImportedRun read(const std::vector<InputFile>& files, const ReadOptions& options
   ImportedRun run;
   run.model = "TensorFlow profile";
   std::set<std::string> taken;
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    const XSpaceFile file(files[i].path);
+  // Several hosts: the next file is read (inflated, when gzip) and scanned on a worker thread
+  // while this one maps the current one; its planes are parsed as they are mapped, here, so one
+  // file read ahead keeps up (and at most two files are held).
+  InOrderOptions order;
+  order.workers = options.threads > 1 && files.size() > 1 ? 1 : 0;
+  order.window = 2;
+  std::vector<std::unique_ptr<XSpaceFile>> loaded(files.size());
+  const auto load = [&](std::size_t i) { loaded[i] = std::make_unique<XSpaceFile>(files[i].path); };
+  const auto map = [&](std::size_t i) {
+    const XSpaceFile& file = *loaded[i];
     XPlaneFileContext ctx;
     ctx.process = static_cast<std::uint32_t>(i + 1);
     if (files.size() > 1) ctx.rank = static_cast<std::int64_t>(i);
@@ -88,7 +99,10 @@ ImportedRun read(const std::vector<InputFile>& files, const ReadOptions& options
       throw ImportError(files[i].path + " holds no profile events (an XSpace whose planes " +
                         "have no events)");
     run.processes.push_back(process_of(files[i], file, ctx, std::move(summary)));
-  }
+    loaded[i].reset();
+    if (options.file_done) options.file_done(i);
+  };
+  produce_and_consume_in_order(files.size(), order, load, map);
   return run;
 }
 

@@ -11,6 +11,7 @@
 #include "profiler/analysis/steps.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/store/writer.hpp"
+#include "tests/profiler/store_fixture.hpp"
 #include "tests/profiler/test_util.hpp"
 
 namespace {
@@ -59,17 +60,18 @@ std::string write_trace(const ts::test::TempDir& dir,
   ts::store::WriterOptions options;
   options.staged = killed;
   ts::store::Writer w(path, options);
-  const std::pair<Label, std::pair<const char*, Category>> labels[] = {
-      {kStep, {"step", Category::step}},       {kWait, {"wait for batch", Category::input_wait}},
-      {kRead, {"load", Category::input_read}}, {kDecode, {"decode", Category::input_decode}},
-      {kUpload, {"upload", Category::h2d}},    {kGemm, {"gemm", Category::kernel}},
-      {kRelu, {"relu", Category::kernel}},     {kLaunch, {"enqueue", Category::launch}},
-      {kSync, {"wait", Category::sync}},       {kOpt, {"adam", Category::optimizer}},
-  };
-  for (const auto& [id, l] : labels) {
-    w.put_string(id, l.first);
-    w.put_label(id, id, l.second);
-  }
+  ts::test::put_labels(w, {
+                              {kStep, "step", Category::step},
+                              {kWait, "wait for batch", Category::input_wait},
+                              {kRead, "load", Category::input_read},
+                              {kDecode, "decode", Category::input_decode},
+                              {kUpload, "upload", Category::h2d},
+                              {kGemm, "gemm", Category::kernel},
+                              {kRelu, "relu", Category::kernel},
+                              {kLaunch, "enqueue", Category::launch},
+                              {kSync, "wait", Category::sync},
+                              {kOpt, "adam", Category::optimizer},
+                          });
   w.put_track(kMain, "main", TrackKind::thread);
   w.put_track(kCompute, "gpu compute", TrackKind::device_queue);
   w.put_track(kCopy, "gpu copy", TrackKind::device_queue);

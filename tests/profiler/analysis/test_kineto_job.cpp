@@ -75,6 +75,14 @@ TEST(KinetoJob, ImportAndAnalysisNameThePlantedRanks) {
   ASSERT_TRUE(report.straggler);
   EXPECT_EQ(report.straggler->rank, 1);
   EXPECT_EQ(report.straggler->cause, "device compute");
+  // The job overview names both planted ranks that hold the others back, each with its cause;
+  // the rank with more collectives does not hold anyone back.
+  ASSERT_TRUE(report.job);
+  ASSERT_EQ(report.job->holding_back.size(), 2u);
+  EXPECT_EQ(report.job->holding_back[0].index, 1);
+  EXPECT_EQ(report.job->holding_back[0].cause, "device compute");
+  EXPECT_EQ(report.job->holding_back[1].index, 2);
+  EXPECT_EQ(report.job->holding_back[1].cause, "input");
   const auto most_input =
       std::max_element(report.ranks.begin(), report.ranks.end(),
                        [](const auto& a, const auto& b) { return a.input_pct < b.input_pct; });

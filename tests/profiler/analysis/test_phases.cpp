@@ -9,6 +9,7 @@
 #include "profiler/analysis/report.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/store/writer.hpp"
+#include "tests/profiler/store_fixture.hpp"
 #include "tests/profiler/test_util.hpp"
 
 namespace {
@@ -34,15 +35,10 @@ enum Label : std::uint32_t { kStep = 1, kWait, kGemm, kCompile };
 std::string write_epochs(const ts::test::TempDir& dir, bool cache, bool epochs) {
   const std::string path = dir.file("epochs.db");
   ts::store::Writer w(path);
-  const std::pair<Label, std::pair<const char*, Category>> labels[] = {
-      {kStep, {"step", Category::step}},
-      {kWait, {"wait for batch", Category::input_wait}},
-      {kGemm, {"gemm", Category::kernel}},
-      {kCompile, {"compile", Category::kernel}}};
-  for (const auto& [id, l] : labels) {
-    w.put_string(id, l.first);
-    w.put_label(id, id, l.second);
-  }
+  ts::test::put_labels(w, {{kStep, "step", Category::step},
+                           {kWait, "wait for batch", Category::input_wait},
+                           {kGemm, "gemm", Category::kernel},
+                           {kCompile, "compile", Category::kernel}});
   w.put_track(kMain, "main", TrackKind::thread);
   w.put_track(kDevice, "gpu", TrackKind::device_queue);
   w.put_meta("engine.batch", "10");

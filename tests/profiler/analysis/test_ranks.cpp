@@ -9,6 +9,7 @@
 #include "profiler/analysis/report.hpp"
 #include "profiler/store/reader.hpp"
 #include "profiler/store/writer.hpp"
+#include "tests/profiler/store_fixture.hpp"
 #include "tests/profiler/test_util.hpp"
 
 namespace {
@@ -26,15 +27,10 @@ enum Label : std::uint32_t { kStep = 1, kWait, kCompute, kAllreduce };
 std::string write_ranks(const ts::test::TempDir& dir) {
   const std::string path = dir.file("ranks.db");
   ts::store::Writer w(path);
-  const std::pair<Label, std::pair<const char*, Category>> labels[] = {
-      {kStep, {"step", Category::step}},
-      {kWait, {"wait for batch", Category::input_wait}},
-      {kCompute, {"forward/backward", Category::host_compute}},
-      {kAllreduce, {"allreduce", Category::collective}}};
-  for (const auto& [id, l] : labels) {
-    w.put_string(id, l.first);
-    w.put_label(id, id, l.second);
-  }
+  ts::test::put_labels(w, {{kStep, "step", Category::step},
+                           {kWait, "wait for batch", Category::input_wait},
+                           {kCompute, "forward/backward", Category::host_compute},
+                           {kAllreduce, "allreduce", Category::collective}});
   w.put_process(1, "rank 0", 0);
   w.put_process(2, "rank 1", 1);
   w.put_track(1, "trainer", TrackKind::thread, 100, 1);

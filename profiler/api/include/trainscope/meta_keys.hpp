@@ -21,6 +21,12 @@ inline constexpr const char* kCaptureIndexMs = "capture.index_ms";
 inline constexpr const char* kCaptureRingEvents = "capture.ring_events";
 // "off" when the session recorded no device events (SessionOptions::device_events); absent: on.
 inline constexpr const char* kCaptureDeviceEvents = "capture.device_events";
+// K when the session recorded device events on one step in K (SessionOptions::
+// device_event_every); absent: every step.
+inline constexpr const char* kCaptureDeviceEventEvery = "capture.device_event_every";
+// The host time one device event costs, in ns per command, as the device backend measured it
+// when the session started (OpenCL: markers with and without a profiling event).
+inline constexpr const char* kCaptureDeviceEventCostNs = "capture.device_event_cost_ns";
 // "first-last" when the session recorded only those steps (SessionOptions::steps).
 inline constexpr const char* kCaptureSteps = "capture.steps";
 inline constexpr const char* kCaptureWriteError = "capture.write_error";

@@ -40,6 +40,18 @@ struct SessionOptions {
   // steps, launches and waits, at the host-side cost alone. Written as meta
   // capture.device_events = off.
   bool device_events = true;
+  // With device events, record them on a sample of steps only: step n (TS_STEP numbers) gets
+  // device events when n % device_event_every == 0 (step 0 included); the other steps record
+  // host events only (launch, staging and wait zones), so the driver's cost per event is paid on
+  // one step in K. 1: every step. kDeviceEventEveryAuto: steps 0 and 1 are recorded in full, then
+  // K is chosen when step 2 begins, from the event cost the device backend measured when the
+  // session started (ts::trace::set_device_event_cost) and step 1's commands and wall time, as
+  // the smallest K with commands x cost / (K x step time) <= kDeviceEventAutoTargetPct %; without
+  // a measured cost (the CPU backend) K stays 1. Written as meta capture.device_event_every = K
+  // (when K > 1, or once auto has chosen).
+  static constexpr std::uint32_t kDeviceEventEveryAuto = 0;
+  static constexpr double kDeviceEventAutoTargetPct = 1.0;
+  std::uint32_t device_event_every = 1;
   // Record only steps first..last (step numbers, inclusive), as PyTorch's profiler schedule or
   // Nsight Systems' capture range do: the session starts paused, records from the first
   // TS_STEP numbered within the range and pauses after the step numbered last (or past it)
@@ -50,6 +62,12 @@ struct SessionOptions {
   };
   std::optional<StepRange> steps;
 };
+
+// Reads a device-event choice as `train --trace-device` and TRAINSCOPE_TRACE_DEVICE spell it into
+// options.device_events and device_event_every: "on" (every step), "off" (none), "auto" (K from
+// the measured event cost), "every:K" (one step in K, 1 <= K <= 1048576). False, leaving
+// `options` as it was, for anything else.
+bool parse_device_event_choice(std::string_view text, SessionOptions& options) noexcept;
 
 // Starts recording into `path` (created or replaced). `meta` lands in the trace's meta table
 // (command line, engine configuration, ...). Throws TraceError when the file cannot be created

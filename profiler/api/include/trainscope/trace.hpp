@@ -67,6 +67,9 @@ inline constexpr std::uint32_t kMonotonic = 2;  // CLOCK_MONOTONIC nanoseconds
 extern std::atomic<std::uint32_t> g_state;
 // Whether the session records device events (SessionOptions::device_events).
 extern std::atomic<bool> g_device_events;
+// Whether the current step is one of the sampled steps that record device events
+// (SessionOptions::device_event_every); set by step_begin(), true outside sampling.
+extern std::atomic<bool> g_device_step_sampled;
 
 // Lets TS_ macros take a category bare (`kernel`) or qualified, and nothing else.
 constexpr Category category_arg(Category c) noexcept {
@@ -110,11 +113,26 @@ inline bool recording() noexcept {
   return detail::state() != detail::kOff;
 }
 
-// True while a session records and wants device events (SessionOptions::device_events): device
-// backends create what a command's device timestamps need (an OpenCL event) only then.
-inline bool device_events() noexcept {
+// True while a session records and wants device events (SessionOptions::device_events), whether
+// or not the current step is sampled: a device backend keeps its per-session state (clock
+// calibration, commands awaiting harvest) while this holds.
+inline bool device_event_session() noexcept {
   return recording() && detail::g_device_events.load(std::memory_order_relaxed);
 }
+
+// True while a session records and wants device events for a command enqueued now: the session
+// wants them and the current step is sampled (SessionOptions::device_event_every). Device
+// backends create what a command's device timestamps need (an OpenCL event) only then; the
+// device event carries the step current at enqueue. Read by the enqueueing thread: a command
+// another thread enqueues right at a step boundary may follow the neighbouring step's choice.
+inline bool device_events() noexcept {
+  return device_event_session() && detail::g_device_step_sampled.load(std::memory_order_relaxed);
+}
+
+// A device backend's measured host cost of one device event (ns per command: creating, querying
+// and releasing its timestamps), at session start. Written as meta capture.device_event_cost_ns;
+// SessionOptions::kDeviceEventEveryAuto chooses the sampling from it.
+void set_device_event_cost(double ns_per_command) noexcept;
 
 // Nanoseconds on the clock every stored timestamp uses (the host's monotonic clock). Backends
 // measure device clock offsets against this (see trainscope/clock_align.hpp).

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <map>
 #include <vector>
 
 #include "engine/backend/cpu/cpu_backend.hpp"
@@ -79,6 +80,29 @@ TEST(CpuTrace, StepsRecordOpsCopiesAndWaits) {
         EXPECT_GE(e.start(), s.start_ns);
         EXPECT_LE(e.end(), s.start_ns + s.dur_ns);
       }
+}
+
+TEST(CpuTrace, DeviceEventsOnOneStepInFour) {
+  cpu::CpuBackend backend(2);
+  const std::vector<float> ha(kM * kK, 0.5f), hb(kK * kN, -0.25f);
+  std::vector<float> hc;
+  ts::trace::SessionOptions options;
+  options.device_event_every = 4;
+  TraceRun run(options);
+  run_gemm_steps(backend, 12, kM, kK, kN, ha, hb, hc);
+  backend.finish();
+  run.read();
+  std::map<std::int64_t, int> per_step;
+  for (const TraceEvent& e : run.events())
+    if (e.kind == ts::trace::TrackKind::device_queue) ++per_step[e.step()];
+  ASSERT_EQ(per_step.size(), 3u);
+  EXPECT_TRUE(per_step.contains(0) && per_step.contains(4) && per_step.contains(8));
+  EXPECT_EQ(per_step[0], per_step[4]);
+  EXPECT_EQ(per_step[0], per_step[8]);
+  EXPECT_EQ(run.meta("capture.device_event_every"), "4");
+  EXPECT_EQ(run.meta("capture.device_event_cost_ns"), "") << "the CPU backend measures none";
+  // The result is the same on every step.
+  EXPECT_FLOAT_EQ(hc[0], 0.0f);  // relu of 32 x 0.5 x -0.25
 }
 
 TEST(CpuTrace, NothingIsRecordedOutsideASession) {

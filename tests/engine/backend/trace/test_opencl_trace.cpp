@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -187,6 +188,60 @@ TEST(OpenClTrace, ASessionWithoutDeviceEventsRecordsTheHostSideOnly) {
   again.read();
   EXPECT_EQ(again.meta("capture.device_events"), "");
   EXPECT_EQ(again.of(Category::kernel, "relu").size(), 1u);
+}
+
+TEST(OpenClTrace, DeviceEventsOnOneStepInFourAndTheMeasuredEventCost) {
+  TS_TRACE_REQUIRE_OPENCL();
+  ocl::OpenClBackend& backend = *traced_opencl_backend();
+  const std::string device = backend.device_name();
+  const std::vector<float> ha = pattern(kM * kK, 1), hb = pattern(kK * kN, 2);
+  std::vector<float> hc;
+  {
+    // A command outside any session: the session below is noticed afresh (calibration, cost).
+    const Tensor t = backend.alloc(Shape{8}, DType::F32);
+    backend.fill(t, 1.0f);
+    backend.finish();
+  }
+  constexpr int kSampledSteps = 12;
+  ts::trace::SessionOptions options;
+  options.device_event_every = 4;
+  TraceRun run(options);
+  run_gemm_steps(backend, kSampledSteps, kM, kK, kN, ha, hb, hc);
+  EXPECT_EQ(backend.pending_trace_records(), 0u) << "commands kept past the last wait";
+  run.read();
+
+  const ts::store::Track* compute = run.track_named(device + " compute");
+  ASSERT_NE(compute, nullptr);
+  std::map<std::int64_t, int> per_step;
+  std::vector<TraceEvent> device_events;
+  for (const TraceEvent& e : run.on_track(compute->id)) {
+    if (e.step() == ts::store::kNull) continue;  // outside the steps
+    ++per_step[e.step()];
+    device_events.push_back(e);
+  }
+  EXPECT_EQ(per_step, (std::map<std::int64_t, int>{{0, 5}, {4, 5}, {8, 5}}));
+  expect_correlated_with_launches(run, device_events);
+  // Every step keeps its host side: 2 uploads, the GEMM and relu launched, the download waited.
+  EXPECT_EQ(run.of(Category::launch, "enqueue upload").size(), 2u * kSampledSteps);
+  EXPECT_EQ(run.of(Category::launch, "enqueue kernel").size(), 1u * kSampledSteps);
+  EXPECT_EQ(run.of(Category::sync, "wait for download").size(), 1u * kSampledSteps);
+  // An unsampled step's launch zones carry no correlation id.
+  for (const TraceEvent& e : run.of(Category::launch, "enqueue kernel"))
+    EXPECT_EQ(e.correlation != ts::store::kNull, e.step() % 4 == 0) << e.step();
+
+  EXPECT_EQ(run.meta("capture.device_event_every"), "4");
+  const std::string cost = run.meta("capture.device_event_cost_ns");
+  ASSERT_FALSE(cost.empty());
+  EXPECT_GE(std::stoll(cost), 0);
+  EXPECT_EQ(run.of(Category::sync, "measure device event cost").size(), 1u);
+  std::printf("device event cost on %s: %s ns per command\n", device.c_str(), cost.c_str());
+
+  // The numbers are still right.
+  for (std::int64_t j = 0; j < kN; j += 5) {
+    double sum = 0;
+    for (std::int64_t k = 0; k < kK; ++k) sum += double{ha[k]} * hb[k * kN + j];
+    EXPECT_NEAR(hc[j], std::max(sum, 0.0), 1e-4) << j;
+  }
 }
 
 TEST(OpenClTrace, UntracedCommandsLeaveNothingPending) {
