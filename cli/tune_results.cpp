@@ -144,7 +144,8 @@ std::string tune_text(const TuneTable& t) {
   if (const double noise = table_noise(t); noise > kNoisy)
     out << "noise: repeats of one configuration differed by up to "
         << fmt::printf("%.0f%%", 100 * noise)
-        << " (the machine's load, not the change): a miss within that is not the projection's;"
+        << " (the machine's load, a cold first run: not the change); a miss within that is not the"
+           " projection's;"
            " measure on a quiet machine or with more --repeat\n";
   const int cheapest = cheapest_row(t);
   if (b && cheapest >= 0) {

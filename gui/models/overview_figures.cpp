@@ -43,8 +43,15 @@ std::vector<Figure> overview_figures(const analysis::Report& r) {
                      format_count(r.input_bound_steps - r.input_bound_steps_high)),
       r.verdict != analysis::Verdict::none);
   if (r.device.has_device) {
+    // With device events on a sample of steps, the device figures are extrapolated: said so.
+    const QString busy_detail =
+        r.device_sampling ? QStringLiteral("device figures from 1 step in %1 (%2 of %3 steps)")
+                                .arg(r.device_sampling->every)
+                                .arg(format_count(r.device_sampling->sampled_steps),
+                                     format_count(r.device_sampling->steps))
+                          : format_ns(static_cast<double>(r.device.busy_ns));
     add("device.busy_pct", QStringLiteral("device busy"), format_pct(r.device.busy_pct),
-        r.device.busy_pct, format_ns(static_cast<double>(r.device.busy_ns)));
+        r.device.busy_pct, busy_detail);
     add("device.idle_pct", QStringLiteral("device idle"), format_pct(r.device.idle_pct),
         r.device.idle_pct, format_ns(static_cast<double>(r.device.idle_ns)),
         r.device.idle_pct >= 20);

@@ -129,6 +129,18 @@ QColor text_color_on(const QColor& background) {
   return luma > 0.6 ? QColor(0x21, 0x21, 0x21) : QColor(Qt::white);
 }
 
+bool device_part(Part p) {
+  switch (p) {
+    case Part::device_compute:
+    case Part::collective:
+    case Part::d2h:
+    case Part::h2d:
+      return true;
+    default:
+      return false;
+  }
+}
+
 QString part_label(Part p) {
   switch (p) {
     case Part::device_compute:

@@ -26,6 +26,9 @@ QColor text_color_on(const QColor& background);
 
 // "device compute", "host→device copy", "input wait", ...
 QString part_label(analysis::Part p);
+// A part that device events record (device compute, collective, the copies): unknown in a step
+// without them (a capture with device events on a sample of steps).
+bool device_part(analysis::Part p);
 // "waiting for input", "host-bound", "synchronisation", "other"
 QString idle_cause_label(analysis::IdleCause c);
 // The category as the trace names it: "kernel", "input_wait", "host_compute", ...

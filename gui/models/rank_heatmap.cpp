@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "gui/models/format.hpp"
+#include "gui/models/job_table.hpp"
 #include "gui/models/palette.hpp"
 
 namespace ts::gui {
@@ -33,9 +34,7 @@ RankHeatmap make_rank_heatmap(const PackedSteps& steps, const analysis::Report& 
                               std::optional<analysis::Part> part, std::size_t max_columns) {
   RankHeatmap h;
   if (report.ranks.size() < 2 || steps.empty() || max_columns == 0) return h;
-  for (const analysis::RankFigures& r : report.ranks)
-    h.ranks.push_back(
-        {r.process, r.rank ? QStringLiteral("r%1").arg(*r.rank) : display_text(r.name)});
+  for (const analysis::RankFigures& r : report.ranks) h.ranks.push_back({r.process, rank_name(r)});
   std::int64_t lo = std::numeric_limits<std::int64_t>::max();
   std::int64_t hi = std::numeric_limits<std::int64_t>::min();
   steps.for_each([&](std::size_t, const analysis::StepSummary& s) {
@@ -50,24 +49,34 @@ RankHeatmap make_rank_heatmap(const PackedSteps& steps, const analysis::Report& 
   h.part = part;
   const std::size_t cells = h.ranks.size() * h.columns;
   std::vector<double> sum(cells, 0);
-  std::vector<std::uint32_t> count(cells, 0), analysed(cells, 0);
+  std::vector<std::uint32_t> count(cells, 0), analysed(cells, 0), steps_in(cells, 0);
+  // Unsampled steps count towards a cell's extent but not to its mean of a device part.
+  const bool by_device = part && device_part(*part);
   h.start_ns.assign(cells, 0);
   h.end_ns.assign(cells, 0);
   steps.for_each([&](std::size_t, const analysis::StepSummary& s) {
     if (s.rank_index < 0 || static_cast<std::size_t>(s.rank_index) >= h.ranks.size()) return;
     const auto column = static_cast<std::size_t>((s.step - lo) / h.per_column);
     const std::size_t c = h.at(static_cast<std::size_t>(s.rank_index), column);
-    const std::int64_t ns = part ? s.parts.ns[static_cast<std::size_t>(*part)] : s.dur_ns;
-    sum[c] += static_cast<double>(ns) / 1e6;
-    if (count[c]++ == 0) {
+    if (steps_in[c]++ == 0) {
       h.start_ns[c] = s.start_ns;
       h.end_ns[c] = s.start_ns + s.dur_ns;
     } else {
       h.start_ns[c] = std::min(h.start_ns[c], s.start_ns);
       h.end_ns[c] = std::max(h.end_ns[c], s.start_ns + s.dur_ns);
     }
+    if (by_device && !s.device_sampled) return;
+    const std::int64_t ns = part ? s.parts.ns[static_cast<std::size_t>(*part)] : s.dur_ns;
+    sum[c] += static_cast<double>(ns) / 1e6;
+    ++count[c];
     analysed[c] += s.warmup ? 0 : 1;
   });
+  h.not_sampled.assign(cells, 0);
+  h.analysed.assign(cells, 0);
+  for (std::size_t c = 0; c < cells; ++c) {
+    h.not_sampled[c] = steps_in[c] > 0 && count[c] == 0;
+    h.analysed[c] = analysed[c] > 0;
+  }
   h.ms.assign(cells, std::numeric_limits<double>::quiet_NaN());
   bool any = false;
   for (std::size_t c = 0; c < cells; ++c) {
@@ -106,11 +115,22 @@ QString slowest_rank_line(const RankHeatmap& map) {
   std::sort(means.begin(), means.end());
   const double median = means[means.size() / 2].first;
   const auto& [worst, rank] = means.back();
+  if (worst <= median * (1 + kSameAsMedian)) return {};
   const QString what = map.part ? part_label(*map.part) : QStringLiteral("step time");
   QString line = QStringLiteral("Slowest rank by %1: %2, mean %3 a step against a median rank's %4")
                      .arg(what, map.ranks[rank].name, format_ms(worst), format_ms(median));
   if (median > 0) line += QStringLiteral(" (%1×)").arg(worst / median, 0, 'f', 2);
   return line;
+}
+
+std::optional<std::size_t> slowest_column(const RankHeatmap& map, std::size_t rank) {
+  std::optional<std::size_t> best;
+  if (rank >= map.ranks.size()) return best;
+  for (std::size_t c = 0; c < map.columns; ++c)
+    if (const double v = map.value(rank, c);
+        map.analysed[map.at(rank, c)] && !std::isnan(v) && (!best || v > map.value(rank, *best)))
+      best = c;
+  return best;
 }
 
 QString cell_text(const RankHeatmap& map, std::size_t rank, std::size_t column) {
@@ -120,6 +140,9 @@ QString cell_text(const RankHeatmap& map, std::size_t rank, std::size_t column) 
                                       : QStringLiteral("steps %1-%2").arg(first).arg(last);
   const double v = map.value(rank, column);
   const QString what = map.part ? part_label(*map.part) : QStringLiteral("step time");
+  if (!map.sampled(rank, column))
+    return QStringLiteral("%1 · %2: %3 not sampled (no device events recorded)")
+        .arg(map.ranks[rank].name, steps, what);
   if (std::isnan(v)) return QStringLiteral("%1 · %2: no step").arg(map.ranks[rank].name, steps);
   return QStringLiteral("%1 · %2: %3%4 %5")
       .arg(map.ranks[rank].name, steps, first == last ? QString() : QStringLiteral("mean "), what,

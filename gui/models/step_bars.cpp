@@ -37,6 +37,7 @@ void StepBarBuilder::add(std::size_t i, const analysis::StepSummary& s) {
     b.worst_step = s.step;
   }
   b.warmup += s.warmup ? 1 : 0;
+  b.unsampled += s.device_sampled ? 0 : 1;
   for (int p = 0; p < analysis::kPartCount; ++p)
     b.part_ms[static_cast<std::size_t>(p)] +=
         static_cast<double>(s.parts.ns[static_cast<std::size_t>(p)]) / 1e6;

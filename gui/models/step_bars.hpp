@@ -23,9 +23,13 @@ struct StepBar {
   std::size_t input_bound = 0;                         // input-bound steps among them
   std::size_t input_bound_high = 0;                    // of them, highly input-bound
   std::size_t warmup = 0;                              // warm-up steps among them
-  std::int64_t worst_step = 0;                         // the slowest step
-  double max_ms = 0;                                   // and its time
-  int epoch = 0;                                       // of its first step (0: unknown)
+  // Steps without device events among them (a capture sampling them): their device parts are
+  // unknown, not 0, and their time shows in the other parts.
+  std::size_t unsampled = 0;
+  bool fully_unsampled() const { return count > 0 && unsampled == count; }
+  std::int64_t worst_step = 0;  // the slowest step
+  double max_ms = 0;            // and its time
+  int epoch = 0;                // of its first step (0: unknown)
   // Marked in the chart with the highest class of its steps (warm-up ones left out): a bar of
   // one step with that step's class, the same as the steps table, the timeline and the counts
   // of the report.

@@ -124,7 +124,16 @@ int StepModel::columnCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : ColumnCount;
 }
 
+bool StepModel::device_column(int column) {
+  return column == DeviceBusy ||
+         (column >= FirstPart && column < FirstPart + analysis::kPartCount &&
+          device_part(static_cast<analysis::Part>(column - FirstPart)));
+}
+
 QVariant StepModel::cell(const analysis::StepSummary& s, int column, bool raw) const {
+  // A step without device events (a capture sampling them): unknown, sorted below every figure.
+  if (!s.device_sampled && device_column(column))
+    return raw ? QVariant(qint64(-1)) : QVariant(tr("not sampled"));
   if (column >= FirstPart && column < FirstPart + analysis::kPartCount) {
     const std::int64_t ns = s.parts.ns[static_cast<std::size_t>(column - FirstPart)];
     return raw ? QVariant(qint64(ns)) : QVariant(format_ns(ns));
@@ -164,6 +173,11 @@ QVariant StepModel::data(const QModelIndex& index, int role) const {
   switch (role) {
     case Qt::DisplayRole:
       return cell(s, index.column(), false);
+    case Qt::ToolTipRole:
+      return !s.device_sampled && device_column(index.column())
+                 ? QVariant(tr("The capture recorded device events on a sample of steps, not on "
+                               "this one: its device figures are unknown."))
+                 : QVariant();
     case SortRole:
       return cell(s, index.column(), true);
     case InputBoundRole:
@@ -177,6 +191,8 @@ QVariant StepModel::data(const QModelIndex& index, int role) const {
     case Qt::BackgroundRole:
       return s.input_bound ? QVariant(QBrush(input_class_tint(s.input_verdict))) : QVariant();
     case Qt::ForegroundRole:
+      if (!s.device_sampled && device_column(index.column()))
+        return QBrush(QColor(0x90, 0x9a, 0xa4));
       return s.input_bound && index.column() == InputBound
                  ? QVariant(QBrush(input_class_color(s.input_verdict).darker(130)))
                  : QVariant();

@@ -1,5 +1,7 @@
 // The steps table (analysis::StepSummary): one row per step with its duration, its breakdown by
-// part, its input share and whether it is input-bound (those rows are tinted).
+// part, its input share and whether it is input-bound (those rows are tinted). A step without
+// device events, of a capture that recorded them on a sample of steps, reads "not sampled" in
+// the device columns (device busy and the device parts), not 0.
 //
 // The rows are fetched kFetchRows at a time (canFetchMore()/fetchMore(): a view asks for more as
 // it is scrolled to its end), as a SQL model fetches a large query's: a table view keeps a few
@@ -46,6 +48,9 @@ class StepModel : public QAbstractTableModel {
   int row_of_step(std::int64_t step);
   // How many steps there are (rowCount() is how many rows are fetched).
   std::size_t step_count() const { return steps_->size(); }
+
+  // Device busy or a device part's column (device_part()).
+  static bool device_column(int column);
 
   int rowCount(const QModelIndex& parent = {}) const override;
   bool canFetchMore(const QModelIndex& parent) const override;

@@ -188,7 +188,7 @@ std::vector<EventPass> scan_parts(const store::Reader& reader, const TrackTable&
   for (std::size_t i = 1; i < parts; ++i) {
     threads.emplace_back([&, i] {
       try {
-        const store::Reader own(reader.path(), copy);
+        const store::Reader own(reader.path(), copy, reader);
         scan_part(own, tracks, lo(i), hi(i), false, passes[i]);
       } catch (...) {
         errors[i] = std::current_exception();

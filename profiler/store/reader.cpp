@@ -90,13 +90,43 @@ Reader::Reader(const std::string& path) : Reader(path, nullptr) {}
 
 Reader::Reader(const std::string& path, std::shared_ptr<const Snapshot> snapshot)
     : snapshot_(std::move(snapshot)) {
+  open(path);
+  load_tables();
+  prepare_queries();
+}
+
+Reader::Reader(const std::string& path, std::shared_ptr<const Snapshot> snapshot,
+               const Reader& tables_from)
+    : snapshot_(std::move(snapshot)) {
+  open(path);
+  if (can_share_tables(tables_from)) {
+    load_key_origin();
+    tables_ = tables_from.tables_;
+    names_cut_ = tables_->names_cut;
+  } else {
+    load_tables();
+  }
+  prepare_queries();
+}
+
+void Reader::open(const std::string& path) {
   if (snapshot_) {
     open_snapshot(path);
   } else {
     open_file(path);
   }
-  load_tables();
-  prepare_queries();
+}
+
+bool Reader::can_share_tables(const Reader& other) const {
+  if (!other.tables_ || other.path() != path() || other.version_ != version_ ||
+      other.snapshot_ != snapshot_)
+    return false;
+  if (snapshot_) return true;  // the same bytes
+  // A finished trace's tables never change; the same first and last event tell a file replaced
+  // meanwhile apart. Only what `other` recorded when it loaded them is read: its connection may
+  // be in use on another thread.
+  return !live_ && other.tables_->finished && has_overview() &&
+         first_last_keys() == other.tables_->first_last_keys;
 }
 
 void Reader::open_file(const std::string& path) {
@@ -251,37 +281,37 @@ bool Reader::has_staged_events() const {
 }
 
 // A name column's text, cut to kMaxNameBytes.
-std::string Reader::name_text(const Stmt& st, int column) {
+std::string Reader::name_text(const Stmt& st, int column, std::uint64_t& names_cut) {
   const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st.get(), column));
   if (p == nullptr) return {};
   auto n = static_cast<std::size_t>(sqlite3_column_bytes(st.get(), column));
   if (n <= kMaxNameBytes) return std::string(p, n);
-  ++names_cut_;
+  ++names_cut;
   n = kMaxNameBytes;
   while (n > 0 && (static_cast<unsigned char>(p[n]) & 0xC0) == 0x80) --n;  // a UTF-8 boundary
   return std::string(p, n) + "\xE2\x80\xA6";                               // "…"
 }
 
-void Reader::clear_tables() {
-  tracks_.clear();
-  track_index_.clear();
-  processes_.clear();
-  label_index_.clear();
-  labels_.clear();
+void Reader::load_key_origin() {
+  if (!keyed_) return;
+  // A missing or malformed origin reads as 0: the events still come in key order.
+  Stmt st(db_, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?", kRead);
+  st.bind(1, std::string_view(meta_key::kEventKeyOriginNs));
+  key_origin_ = 0;
+  each_row(st, [&] { key_origin_ = st.col_int(0); });
 }
 
 void Reader::load_tables() {
-  if (keyed_) {
-    // A missing or malformed origin reads as 0: the events still come in key order.
-    Stmt st(db_, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?", kRead);
-    st.bind(1, std::string_view(meta_key::kEventKeyOriginNs));
-    key_origin_ = 0;
-    each_row(st, [&] { key_origin_ = st.col_int(0); });
-  }
+  load_key_origin();
+  auto t = std::make_shared<Tables>();
+  // Asked before the tables are read: a trace finished by then has its final tables.
+  t->finished = !live_ && !snapshot_ && has_overview();
+  if (t->finished) t->first_last_keys = first_last_keys();
+  std::uint64_t& cut = t->names_cut;
   std::unordered_map<std::int64_t, std::string> strings;
   {
     Stmt st(db_, "SELECT id, text FROM string", kRead);
-    each_row(st, [&] { strings[st.col_int(0)] = name_text(st, 1); });
+    each_row(st, [&] { strings[st.col_int(0)] = name_text(st, 1, cut); });
   }
   const auto text = [&](std::int64_t id) -> std::string {
     auto it = strings.find(id);
@@ -297,12 +327,12 @@ void Reader::load_tables() {
       l.category = category_of(st.col_int(2));
       if (!st.col_null(3)) l.file = text(st.col_int(3));
       if (!st.col_null(4)) l.line = st.col_int(4);
-      labels_[static_cast<std::uint32_t>(id)] = std::move(l);
+      t->labels[static_cast<std::uint32_t>(id)] = std::move(l);
     });
-    for (const auto& [id, l] : labels_) {
+    for (const auto& [id, l] : t->labels) {
       if (id >= kDenseLabels) continue;
-      if (id >= label_index_.size()) label_index_.resize(id + 1, nullptr);
-      label_index_[id] = &l;
+      if (id >= t->label_index.size()) t->label_index.resize(id + 1, nullptr);
+      t->label_index[id] = &l;
     }
   }
   {
@@ -314,30 +344,33 @@ void Reader::load_tables() {
     each_row(st, [&] {
       const std::int64_t id = st.col_int(0);
       if (!is_id(id)) return;
-      track_index_[static_cast<std::uint32_t>(id)] = tracks_.size();
-      tracks_.push_back({static_cast<std::uint32_t>(id), name_text(st, 1),
-                         track_kind_of(st.col_int(2)), st.col_null(3) ? kNull : st.col_int(3),
-                         st.col_null(4) || !is_id(st.col_int(4)) ? kNull : st.col_int(4)});
+      t->track_index[static_cast<std::uint32_t>(id)] = t->tracks.size();
+      t->tracks.push_back({static_cast<std::uint32_t>(id), name_text(st, 1, cut),
+                           track_kind_of(st.col_int(2)), st.col_null(3) ? kNull : st.col_int(3),
+                           st.col_null(4) || !is_id(st.col_int(4)) ? kNull : st.col_int(4)});
     });
   }
   if (version_ >= 3) {
+    auto& processes = t->processes;
     Stmt st(db_, "SELECT id, name, rank, pid, host FROM process ORDER BY id", kRead);
     each_row(st, [&] {
       const std::int64_t id = st.col_int(0);
       if (!is_id(id)) return;
-      processes_.push_back({static_cast<std::uint32_t>(id), name_text(st, 1),
-                            st.col_null(2) ? kNull : st.col_int(2),
-                            st.col_null(3) ? kNull : st.col_int(3),
-                            st.col_null(4) ? std::string() : name_text(st, 4)});
+      processes.push_back({static_cast<std::uint32_t>(id), name_text(st, 1, cut),
+                           st.col_null(2) ? kNull : st.col_int(2),
+                           st.col_null(3) ? kNull : st.col_int(3),
+                           st.col_null(4) ? std::string() : name_text(st, 4, cut)});
     });
     // process() searches by id: a damaged table can return its rows out of order, or one id
     // twice (the first is kept).
-    std::stable_sort(processes_.begin(), processes_.end(),
+    std::stable_sort(processes.begin(), processes.end(),
                      [](const Process& a, const Process& b) { return a.id < b.id; });
-    processes_.erase(std::unique(processes_.begin(), processes_.end(),
-                                 [](const Process& a, const Process& b) { return a.id == b.id; }),
-                     processes_.end());
+    processes.erase(std::unique(processes.begin(), processes.end(),
+                                [](const Process& a, const Process& b) { return a.id == b.id; }),
+                    processes.end());
   }
+  names_cut_ += cut;
+  tables_ = std::move(t);
 }
 
 std::string Reader::overview_bytes() const {
@@ -394,20 +427,22 @@ std::optional<std::string> Reader::kept_analysis_seal(std::string_view key) cons
 }
 
 const Track* Reader::track(std::uint32_t id) const {
-  const auto it = track_index_.find(id);
-  return it == track_index_.end() ? nullptr : &tracks_[it->second];
+  const auto it = tables_->track_index.find(id);
+  return it == tables_->track_index.end() ? nullptr : &tables_->tracks[it->second];
 }
 
 const Process* Reader::process(std::int64_t id) const {
-  const auto it = std::lower_bound(processes_.begin(), processes_.end(), id,
+  const auto& processes = tables_->processes;
+  const auto it = std::lower_bound(processes.begin(), processes.end(), id,
                                    [](const Process& p, std::int64_t v) { return p.id < v; });
-  return it != processes_.end() && it->id == id ? &*it : nullptr;
+  return it != processes.end() && it->id == id ? &*it : nullptr;
 }
 
 const Label& Reader::label(std::uint32_t id) const {
-  if (id < label_index_.size()) return label_index_[id] ? *label_index_[id] : unknown_label_;
-  auto it = labels_.find(id);
-  return it != labels_.end() ? it->second : unknown_label_;
+  const Tables& t = *tables_;
+  if (id < t.label_index.size()) return t.label_index[id] ? *t.label_index[id] : unknown_label_;
+  auto it = t.labels.find(id);
+  return it != t.labels.end() ? it->second : unknown_label_;
 }
 
 template <class Row>

@@ -113,6 +113,14 @@ class Reader {
   // Reads `snapshot` (made by snapshot_copy() of a reader of `path`) instead of the file; a null
   // snapshot reads the file.
   Reader(const std::string& path, std::shared_ptr<const Snapshot> snapshot);
+  // As above, taking the string, label, track and process tables from `tables_from` (another
+  // reader of `path`, used on other threads meanwhile) instead of loading a copy of its own when
+  // both read what cannot have changed: the same snapshot, or a finished trace (one with an
+  // overview) whose first and last events are the same. Anything else (a capture still running,
+  // a file replaced) loads its own. A trace of N steps names N labels: this keeps one copy of
+  // them per process, not one per reader. `tables_from` must not refresh() while this opens.
+  Reader(const std::string& path, std::shared_ptr<const Snapshot> snapshot,
+         const Reader& tables_from);
   ~Reader();
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
@@ -141,10 +149,10 @@ class Reader {
   const std::string& path() const { return db_.path(); }
   int schema_version() const { return version_; }
 
-  const std::vector<Track>& tracks() const { return tracks_; }
+  const std::vector<Track>& tracks() const { return tables_->tracks; }
   const Track* track(std::uint32_t id) const;
   // The process rows, by id; empty for a trace of one process (and every file before version 3).
-  const std::vector<Process>& processes() const { return processes_; }
+  const std::vector<Process>& processes() const { return tables_->processes; }
   const Process* process(std::int64_t id) const;
   // The label of an event; a placeholder ("?", other) for ids the file does not define.
   const Label& label(std::uint32_t id) const;
@@ -216,6 +224,9 @@ class Reader {
   std::optional<std::string> kept_analysis_seal(std::string_view key) const;
   // Whether events a killed (or still running) capture left staged were indexed on opening.
   bool staged_events_indexed() const { return staged_indexed_; }
+  // Whether this reader shares its tables with another reader (the constructor taking
+  // `tables_from`) rather than holding a copy of its own.
+  bool shares_tables_with(const Reader& other) const { return tables_ == other.tables_; }
 
   std::int64_t event_count() const;
   TimeRange time_range() const;
@@ -228,9 +239,27 @@ class Reader {
   void open_snapshot(const std::string& path);
   void open_checked();
   bool has_staged_events() const;
+  // The trace's small tables, immutable once loaded: readers of a file that cannot change share
+  // one (the constructor taking `tables_from`); refresh() loads a new one.
+  struct Tables {
+    std::vector<Track> tracks;
+    std::unordered_map<std::uint32_t, std::size_t> track_index;  // id -> tracks index
+    std::vector<Process> processes;
+    std::unordered_map<std::uint32_t, Label> labels;
+    // labels by id for the small ids real traces use: a lookup per event on every scan.
+    std::vector<const Label*> label_index;
+    std::uint64_t names_cut = 0;  // names cut while loading these
+    // Read from a finished trace (one with an overview), whose tables never change, with these
+    // first and last event keys: what another reader of the file compares before sharing them
+    // (without touching this reader's connection, busy on its own thread).
+    bool finished = false;
+    std::pair<std::int64_t, std::int64_t> first_last_keys{0, 0};
+  };
+  void open(const std::string& path);
+  bool can_share_tables(const Reader& other) const;
+  void load_key_origin();
   void load_tables();
   void prepare_queries();
-  void clear_tables();
   // The event of a row whose first columns are the key then dur_ns, label, step, bytes: a
   // Stmt's or a RowValues.
   template <class Row>
@@ -253,7 +282,7 @@ class Reader {
   template <class Fn>
   void each_row(Stmt& st, Fn&& fn) const;
 
-  std::string name_text(const Stmt& st, int column);
+  static std::string name_text(const Stmt& st, int column, std::uint64_t& names_cut);
 
   std::int64_t changed_from_ns_ = INT64_MIN;
   std::shared_ptr<const Snapshot> snapshot_;  // before db_: outlives the connection reading it
@@ -268,12 +297,7 @@ class Reader {
   std::unique_ptr<LiveCopy> live_;
   std::int64_t data_version_ = -1;  // a file read in place: of db_, at the last refresh
   std::uint64_t names_cut_ = 0;
-  std::vector<Track> tracks_;
-  std::unordered_map<std::uint32_t, std::size_t> track_index_;  // id -> tracks_ index
-  std::vector<Process> processes_;
-  std::unordered_map<std::uint32_t, Label> labels_;
-  // labels_ by id for the small ids real traces use: a lookup per event on every scan.
-  std::vector<const Label*> label_index_;
+  std::shared_ptr<const Tables> tables_;
   Label unknown_label_{"?", trace::Category::other, {}, kNull};
   // Hands the rows of range_ and range_track_ to scans (row_function.hpp).
   mutable RowFunction rows_;

@@ -30,8 +30,8 @@ Reader::Refresh Reader::refresh() {
     changed_from_ns_ = INT64_MAX;
     if (version == data_version_) return Refresh::unchanged;
     data_version_ = version;
-    changed_from_ns_ = INT64_MIN;  // the file's own rows: anything may have changed
-    clear_tables();
+    changed_from_ns_ = INT64_MIN;                // the file's own rows: anything may have changed
+    tables_ = std::make_shared<const Tables>();  // the old ones go before the new ones load
     load_tables();
     return Refresh::appended;
   }
@@ -44,7 +44,7 @@ Reader::Refresh Reader::refresh() {
     case LiveCopy::Update::taken:
       break;
   }
-  clear_tables();
+  tables_ = std::make_shared<const Tables>();
   load_tables();
   return live_->blocks_indexed() > before ? Refresh::appended : Refresh::unchanged;
 }

@@ -14,6 +14,7 @@
 #include "gui/widgets/main_window.hpp"
 #include "gui_test_util.hpp"
 #include "profiler/store/writer.hpp"
+#include "profiler/synth/kineto_job.hpp"
 
 using namespace ts::gui;
 
@@ -334,6 +335,51 @@ class TestFiles : public QObject {
     for (const Lane& l : view->layout().lanes())
       if (l.kind == LaneKind::group) shown.insert(l.process);
     QCOMPARE(shown.size(), std::size_t{6});
+  }
+
+  // A Kineto job of 16 ranks with a straggler (r1) and a slow-input rank (r2), imported from its
+  // directory: the Ranks tab lists both as holding the job back, with their causes; the first is
+  // outlined in the heat map, a click on the other's row outlines its row instead, and a
+  // double-click opens its slowest step in the timeline.
+  void a_job_names_the_ranks_that_hold_it_back() {
+    const QString dir = dir_.filePath(QStringLiteral("job16"));
+    ts::synth::KinetoJobOptions options;
+    options.ranks = 16;
+    options.steps = 10;
+    options.threads = 1;
+    ts::synth::write_kineto_job(dir.toStdString(), options);
+    MainWindow w;
+    w.resize(1400, 900);
+    QCOMPARE(w.open(dir, false), QString());
+    w.session()->wait();
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.show_view(MainWindow::View::ranks);
+    RanksPage* page = w.ranks();
+    const HoldingBackModel& holding = page->holding_back();
+    QCOMPARE(holding.rowCount(), 2);
+    QCOMPARE(holding.index(0, HoldingBackModel::Rank).data().toString(), QStringLiteral("r1"));
+    QCOMPARE(holding.index(0, HoldingBackModel::Cause).data().toString(),
+             QStringLiteral("device compute"));
+    QCOMPARE(holding.index(1, HoldingBackModel::Rank).data().toString(), QStringLiteral("r2"));
+    QCOMPARE(holding.index(1, HoldingBackModel::Cause).data().toString(), QStringLiteral("input"));
+    QVERIFY(holding.index(0, HoldingBackModel::Wait).data(SortRole).toDouble() > 0);
+    QCOMPARE(page->spread_table()->model()->rowCount(), 3);
+    QCOMPARE(page->view()->selected_rank(), 1);
+
+    QTableView* table = page->holding_table();
+    const QModelIndex second = table->model()->index(1, HoldingBackModel::Cause);
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(second).center());
+    QCOMPARE(page->view()->selected_rank(), 2);
+    QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(page));
+    QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(second).center());
+    QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.timeline()));
+    const RankHeatmap& map = page->view()->heatmap();
+    const auto slowest = slowest_column(map, 2);
+    QVERIFY(slowest.has_value());
+    const TimelineView* view = w.timeline()->view();
+    QVERIFY(view->mapping().view_begin() <= map.start_ns[map.at(2, *slowest)]);
+    QVERIFY(view->mapping().view_end() >= map.end_ns[map.at(2, *slowest)]);
   }
 
   void a_kernel_row_leads_to_its_instances() {

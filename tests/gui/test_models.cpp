@@ -17,6 +17,7 @@
 
 #include "gui/models/diff_model.hpp"
 #include "gui/models/format.hpp"
+#include "gui/models/job_table.hpp"
 #include "gui/models/kernel_model.hpp"
 #include "gui/models/lever_model.hpp"
 #include "gui/models/overview_figures.hpp"
@@ -410,6 +411,179 @@ class TestModels : public QObject {
     // One rank: no heat map.
     report.ranks.resize(1);
     QVERIFY(make_rank_heatmap(packed, report).empty());
+  }
+
+  // A capture with device events on one step in 4: a step without them reads "not sampled" in
+  // the heat map (by a device part), the steps table's device columns, never 0; its step time
+  // and host parts still read; a column of several steps means its sampled steps only; the
+  // overview says where the device figures come from.
+  void unsampled_steps_say_not_sampled() {
+    Report report;
+    for (int r = 0; r < 2; ++r) {
+      ts::analysis::RankFigures f;
+      f.process = r + 1;
+      f.rank = r;
+      report.ranks.push_back(f);
+    }
+    constexpr auto compute = static_cast<std::size_t>(ts::analysis::Part::device_compute);
+    constexpr auto input = static_cast<std::size_t>(ts::analysis::Part::input_wait);
+    std::vector<ts::analysis::StepSummary> steps;
+    for (int s = 0; s < 8; ++s)
+      for (int r = 0; r < 2; ++r) {
+        ts::analysis::StepSummary x;
+        x.step = s;
+        x.rank_index = r;
+        x.start_ns = s * 10'000'000;
+        x.dur_ns = 5'000'000;
+        x.device_sampled = s % 4 == 0;
+        x.parts.ns[compute] = x.device_sampled ? 3'000'000 : 0;
+        x.parts.ns[input] = 1'000'000;
+        x.parts.ns[static_cast<std::size_t>(ts::analysis::Part::other)] =
+            x.dur_ns - x.parts.ns[compute] - x.parts.ns[input];
+        x.device_busy_ns = x.device_sampled ? 3'500'000 : 0;
+        steps.push_back(x);
+      }
+    const PackedSteps packed(steps);
+
+    const RankHeatmap by_compute =
+        make_rank_heatmap(packed, report, ts::analysis::Part::device_compute);
+    QVERIFY(by_compute.sampled(1, 0));
+    QCOMPARE(by_compute.value(1, 0), 3.0);
+    QVERIFY(!by_compute.sampled(1, 1));
+    QVERIFY(std::isnan(by_compute.value(1, 1)));
+    QCOMPARE(cell_text(by_compute, 1, 1),
+             QStringLiteral("r1 · step 1: device compute not sampled (no device events recorded)"));
+    QCOMPARE(by_compute.lo_ms, 3.0);  // the unsampled steps' 0 is not on the scale
+    QVERIFY(by_compute.end_ns[by_compute.at(1, 1)] > by_compute.start_ns[by_compute.at(1, 1)]);
+    // Columns of four steps: the mean of the one sampled step, not of 3, 0, 0, 0.
+    const RankHeatmap runs =
+        make_rank_heatmap(packed, report, ts::analysis::Part::device_compute, 2);
+    QCOMPARE(runs.value(0, 1), 3.0);
+    // Step time and host parts are known in every step.
+    const RankHeatmap by_time = make_rank_heatmap(packed, report);
+    QVERIFY(by_time.sampled(1, 1));
+    QCOMPARE(by_time.value(1, 1), 5.0);
+    QVERIFY(slowest_rank_line(by_time).isEmpty());  // every rank as slow: none named
+    const RankHeatmap by_input = make_rank_heatmap(packed, report, ts::analysis::Part::input_wait);
+    QCOMPARE(by_input.value(1, 1), 1.0);
+    QVERIFY(!cell_text(by_input, 1, 1).contains(QStringLiteral("not sampled")));
+
+    StepModel m;
+    m.set_steps(std::span<const ts::analysis::StepSummary>(steps));
+    const int compute_column = StepModel::FirstPart + static_cast<int>(compute);
+    const int input_column = StepModel::FirstPart + static_cast<int>(input);
+    // Row 2 is rank 0's step 1 (unsampled), row 0 its step 0 (sampled).
+    QCOMPARE(m.index(2, StepModel::DeviceBusy).data().toString(), QStringLiteral("not sampled"));
+    QCOMPARE(m.index(2, compute_column).data().toString(), QStringLiteral("not sampled"));
+    QVERIFY(m.index(2, StepModel::DeviceBusy)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("sample of steps")));
+    QCOMPARE(m.index(2, input_column).data().toString(), format_ns(1'000'000));
+    QCOMPARE(m.index(0, StepModel::DeviceBusy).data().toString(), format_ns(3'500'000));
+    QCOMPARE(m.index(0, compute_column).data().toString(), format_ns(3'000'000));
+    // Sorted by device busy, unsampled steps come before a sampled step's 0.
+    QCOMPARE(m.index(2, StepModel::DeviceBusy).data(SortRole).toLongLong(), qint64{-1});
+
+    // The overview's step chart: a bar knows how many of its steps hold no device events.
+    const std::vector<StepBar> bars = step_bars(steps);
+    QCOMPARE(bars.size(), steps.size());
+    QCOMPARE(bars[0].unsampled, std::size_t{0});
+    QCOMPARE(bars[2].unsampled, std::size_t{1});
+    QCOMPARE(step_bars(steps, 2).front().unsampled, std::size_t{6});  // steps 0-3 of both ranks
+
+    report.device.has_device = true;
+    report.device_sampling = Report::DeviceSampling{4, 2, 8};
+    const std::vector<Figure> figures = overview_figures(report);
+    const auto busy = std::find_if(figures.begin(), figures.end(), [](const Figure& f) {
+      return f.json_key == QStringLiteral("device.busy_pct");
+    });
+    QVERIFY(busy != figures.end());
+    QCOMPARE(busy->detail, QStringLiteral("device figures from 1 step in 4 (2 of 8 steps)"));
+  }
+
+  // The job overview as tables: the spread's median, p90 and worst figures, the ranks holding the
+  // job back with cause, extra work and the others' wait (the heat map's row for each), and the
+  // sentence above them.
+  void job_tables_list_the_ranks_holding_the_job_back() {
+    Report report;
+    for (int r = 0; r < 4; ++r) {
+      ts::analysis::RankFigures f;
+      f.process = 100 + r;
+      f.rank = r;
+      report.ranks.push_back(f);
+    }
+    ts::analysis::JobOverview job;
+    job.ranks = 4;
+    job.step_ms = {10.0, 12.0, 13.5};
+    job.input_ms = {1.0, 2.5, 3.0};
+    job.collective_ms = {2.0, 3.0, 3.5};
+    job.own_ms = {8.0, 10.0, 11.5};
+    job.median_rank = 1;
+    job.threshold_ms = 0.5;
+    ts::analysis::JobOverview::HoldingBack slow;
+    slow.index = 3;
+    slow.own_ms = 11.5;
+    slow.excess_ms = 3.5;
+    slow.cause = "device compute";
+    slow.wait_ms_per_step = 9.0;
+    slow.wait_pct = 17.5;
+    ts::analysis::JobOverview::HoldingBack input = slow;
+    input.index = 2;
+    input.excess_ms = 1.25;
+    input.cause = "input";
+    input.wait_ms_per_step = 3.0;
+    input.wait_pct = 5.0;
+    job.holding_back = {slow, input};
+    report.job = job;
+
+    JobSpreadModel spread;
+    QAbstractItemModelTester spread_tester(&spread);
+    spread.set_report(&report);
+    QCOMPARE(spread.rowCount(), 3);
+    QCOMPARE(spread.index(JobSpreadModel::Median, JobSpreadModel::StepTime).data().toString(),
+             format_ms(10.0));
+    QCOMPARE(spread.index(JobSpreadModel::P90, JobSpreadModel::Input).data().toString(),
+             format_ms(2.5));
+    QCOMPARE(spread.index(JobSpreadModel::Worst, JobSpreadModel::OwnWork).data(SortRole).toDouble(),
+             11.5);
+    QVERIFY(spread.index(JobSpreadModel::Median, 0)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("r1")));
+    read_all(spread);
+
+    HoldingBackModel holding;
+    QAbstractItemModelTester holding_tester(&holding);
+    holding.set_report(&report);
+    QCOMPARE(holding.rowCount(), 2);
+    QCOMPARE(holding.index(0, HoldingBackModel::Rank).data().toString(), QStringLiteral("r3"));
+    QCOMPARE(holding.index(0, HoldingBackModel::Cause).data().toString(),
+             QStringLiteral("device compute"));
+    QCOMPARE(holding.index(0, HoldingBackModel::Extra).data().toString(),
+             QStringLiteral("+") + format_ms(3.5));
+    QCOMPARE(holding.index(0, HoldingBackModel::Wait).data().toString(), format_ms(9.0));
+    QCOMPARE(holding.index(0, HoldingBackModel::WaitShare).data().toString(), format_pct(17.5));
+    QCOMPARE(holding.index(1, HoldingBackModel::Cause).data().toString(), QStringLiteral("input"));
+    QCOMPARE(holding.rank_index(1), 2);
+    QCOMPARE(holding.index(1, 0).data(HoldingBackModel::RankIndexRole).toInt(), 2);
+    QCOMPARE(holding.rank_index(2), -1);
+    read_all(holding);
+    QCOMPARE(holding_back_line(report),
+             QStringLiteral("2 of 4 ranks hold the job back: the others wait %1 a step for r3 "
+                            "(device compute), %2 of the job's device time.")
+                 .arg(format_ms(9.0), format_pct(17.5)));
+
+    report.job->holding_back.clear();
+    holding.set_report(&report);
+    QCOMPARE(holding.rowCount(), 0);
+    QVERIFY(holding_back_line(report).startsWith(QStringLiteral("No rank holds the job back")));
+    report.job->collective_ms = {};
+    QVERIFY(holding_back_line(report).contains(QStringLiteral("do not meet in collectives")));
+    report.job.reset();
+    spread.set_report(&report);
+    QCOMPARE(spread.rowCount(), 0);
+    QVERIFY(holding_back_line(report).isEmpty());
   }
 
   // The compare table's units: a share changes by percentage points ("pp"), never by "%"; a

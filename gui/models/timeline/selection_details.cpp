@@ -93,11 +93,17 @@ void step_details(const TraceSession& s, const StepRow& steps, const Selection& 
                                      : QString()));
   for (int p = 0; p < analysis::kPartCount; ++p) {
     const std::int64_t ns = st.parts.ns[static_cast<std::size_t>(p)];
-    if (ns > 0)
+    if (ns > 0 && (st.device_sampled || !device_part(static_cast<analysis::Part>(p))))
       d.emplace_back(part_label(static_cast<analysis::Part>(p)),
                      format_ns(static_cast<double>(ns)));
   }
-  if (r->device.has_device)
+  if (!st.device_sampled)  // a capture with device events on a sample of steps
+    d.emplace_back(QStringLiteral("Device busy"),
+                   r->device_sampling
+                       ? QStringLiteral("not sampled (device events on 1 step in %1)")
+                             .arg(r->device_sampling->every)
+                       : QStringLiteral("not sampled"));
+  else if (r->device.has_device)
     d.emplace_back(QStringLiteral("Device busy"),
                    format_ns(static_cast<double>(st.device_busy_ns)));
 }

@@ -252,6 +252,7 @@ void StepIdleRowBuilder::close_zone() {
 }
 
 void StepIdleRowBuilder::add(const analysis::StepSummary& s) {
+  if (!s.device_sampled) return;  // no device events: its idle time is unknown, not the step
   // Saturating sums: a hostile file's kept report may hold any figures.
   std::int64_t idle = 0;
   for (const std::int64_t ns : s.idle_by_cause_ns) idle = store::sat_add(idle, ns);

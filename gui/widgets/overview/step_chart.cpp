@@ -34,6 +34,29 @@ void StepChart::set_report(const Report* report, std::vector<StepBar> bars) {
   if (report) rebuild(*report);
 }
 
+// A band the chart's full height behind the bars that `covers` picks, drawn with `brush`.
+QAreaSeries* StepChart::add_band(const std::function<bool(const StepBar&)>& covers, double top,
+                                 const QString& name, const QBrush& brush) {
+  // An area series does not own its lines: parent them to it.
+  auto* band = new QAreaSeries;
+  auto* upper = new QLineSeries(band);
+  auto* lower = new QLineSeries(band);
+  for (std::size_t i = 0; i < bars_.size(); ++i) {
+    const double x = static_cast<double>(i), h = covers(bars_[i]) ? top : 0.0;
+    upper->append(x - 0.5, h);
+    upper->append(x + 0.5, h);
+    lower->append(x - 0.5, 0);
+    lower->append(x + 0.5, 0);
+  }
+  band->setUpperSeries(upper);
+  band->setLowerSeries(lower);
+  band->setName(name);
+  band->setBrush(brush);
+  band->setPen(Qt::NoPen);
+  chart()->addSeries(band);
+  return band;
+}
+
 void StepChart::rebuild(const Report& report) {
   if (bars_.empty()) {
     chart()->setTitle(tr("No steps recorded"));
@@ -66,26 +89,16 @@ void StepChart::rebuild(const Report& report) {
 
   // Behind the bars: a grey band under the warm-up the figures leave out. (A step's input time
   // is drawn in its bar, in ms like the rest: the input wait and host-to-device copy parts; the
-  // marks above say which steps pass the input thresholds.) An area series does not own its
-  // lines: parent them to it.
-  auto* warm = new QAreaSeries;
-  {
-    auto* upper = new QLineSeries(warm);
-    auto* lower = new QLineSeries(warm);
-    for (std::size_t i = 0; i < bars_.size(); ++i) {
-      const double x = static_cast<double>(i), h = bars_[i].warmup > 0 ? top : 0.0;
-      upper->append(x - 0.5, h);
-      upper->append(x + 0.5, h);
-      lower->append(x - 0.5, 0);
-      lower->append(x + 0.5, 0);
-    }
-    warm->setUpperSeries(upper);
-    warm->setLowerSeries(lower);
-    warm->setName(tr("warm-up (left out)"));
-    warm->setBrush(QColor(0x90, 0xa4, 0xae, 60));
-    warm->setPen(Qt::NoPen);
-    chart()->addSeries(warm);
-  }
+  // marks above say which steps pass the input thresholds.)
+  QAreaSeries* warm = add_band([](const StepBar& b) { return b.warmup > 0; }, top,
+                               tr("warm-up (left out)"), QColor(0x90, 0xa4, 0xae, 60));
+  // And a hatched band over the bars of steps without device events (a capture sampling them):
+  // their bars hold no device parts because none were recorded, not because the device idled.
+  bool any_unsampled = false;
+  for (const StepBar& b : bars_) any_unsampled = any_unsampled || b.fully_unsampled();
+  QAreaSeries* unsampled =
+      add_band([](const StepBar& b) { return b.fully_unsampled(); }, top, tr("device not sampled"),
+               QBrush(QColor(0x90, 0xa4, 0xae), Qt::BDiagPattern));
 
   auto* series = new QStackedBarSeries;
   series->setBarWidth(0.8);
@@ -167,6 +180,8 @@ void StepChart::rebuild(const Report& report) {
   for (const StepBar& b : bars_) any_warm = any_warm || b.warmup > 0;
   if (!any_warm)
     for (QLegendMarker* m : chart()->legend()->markers(warm)) m->setVisible(false);
+  if (!any_unsampled)
+    for (QLegendMarker* m : chart()->legend()->markers(unsampled)) m->setVisible(false);
 
   connect(series, &QStackedBarSeries::clicked, this, [this](int index, QBarSet*) {
     if (index >= 0 && static_cast<std::size_t>(index) < bars_.size())
@@ -191,6 +206,12 @@ void StepChart::rebuild(const Report& report) {
     }
     tip += tr(", input %1").arg(format_pct(b.input_pct()));
     if (b.warmup) tip += tr(" (warm-up, left out of the figures)");
+    if (b.fully_unsampled())
+      tip += tr("\n  device parts not sampled (no device events recorded)");
+    else if (b.unsampled > 0)
+      tip += tr("\n  device parts recorded in %1 of its %2 steps")
+                 .arg(b.count - b.unsampled)
+                 .arg(b.count);
     for (int p = 0; p < kPartCount; ++p)
       if (b.part_ms[static_cast<std::size_t>(p)] > 0)
         tip += QStringLiteral("\n  %1: %2")

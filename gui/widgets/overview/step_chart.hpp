@@ -3,8 +3,10 @@
 // them and a red band behind them. Clicking a bar asks to open that step in the timeline.
 #pragma once
 
+#include <QAreaSeries>
 #include <QChartView>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "gui/models/step_bars.hpp"
@@ -27,6 +29,8 @@ class StepChart : public QChartView {
 
  private:
   void rebuild(const Report& report);
+  QAreaSeries* add_band(const std::function<bool(const StepBar&)>& covers, double top,
+                        const QString& name, const QBrush& brush);
 
   std::vector<StepBar> bars_;
 };
