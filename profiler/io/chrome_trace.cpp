@@ -150,19 +150,23 @@ class Exporter {
     if (open) j_.end_object();
   }
 
-  // An event's name, quoted and escaped once per label.
-  std::string_view quoted_name(std::uint32_t label) {
-    if (label >= kCachedLabels) return quoted_spare_ = json::quote(r_.label(label).name);
+  // An event's name, quoted and escaped once per label (a numbered step label's each time: its
+  // events' names differ by their step).
+  std::string_view quoted_name(const store::Event& e) {
+    const std::uint32_t label = e.label;
+    const store::Label& l = r_.label(label);
+    if (label >= kCachedLabels || store::is_numbered_label(l.name, l.category))
+      return quoted_spare_ = json::quote(store::full_event_name(l.name, l.category, e.step));
     if (label >= quoted_names_.size()) quoted_names_.resize(label + 1);
     std::string& q = quoted_names_[label];
-    if (q.empty()) q = json::quote(r_.label(label).name);
+    if (q.empty()) q = json::quote(l.name);
     return q;
   }
 
   void events() {
     r_.scan_with_args(kMin, kMax, [&](const store::Event& e, const store::EventArgs& a) {
       const store::Track* t = r_.track(e.track);
-      j_.line_break().begin_object().key("name").quoted(quoted_name(e.label));
+      j_.line_break().begin_object().key("name").quoted(quoted_name(e));
       j_.field("cat", trace::category_name(e.category)).field("ph", "X");
       micros("ts", sat_sub(e.start_ns, stats_.origin_ns));
       micros("dur", e.dur_ns);

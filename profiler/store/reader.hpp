@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "profiler/store/numbered_label.hpp"
 #include "profiler/store/row_function.hpp"
 #include "profiler/store/rows.hpp"
 #include "profiler/store/sqlite.hpp"
@@ -156,7 +157,12 @@ class Reader {
   const Process* process(std::int64_t id) const;
   // The label of an event; a placeholder ("?", other) for ids the file does not define.
   const Label& label(std::uint32_t id) const;
+  // Its label's name; full_name() adds the step number a numbered step label stands for.
   std::string_view name(const Event& e) const { return label(e.label).name; }
+  std::string full_name(const Event& e) const {
+    const Label& l = label(e.label);
+    return full_event_name(l.name, l.category, e.step);
+  }
 
   // Events overlapping [t0, t1) (an event ending exactly at t0 counts), ordered by start.
   // track == 0 means every track.

@@ -187,7 +187,12 @@ py::tuple event_columns(const std::string& path, const std::string& source,
         if (query.limit && taken >= *query.limit) throw LimitReached{};
         ++taken;
         auto [label, added] = label_code.try_emplace(e.label, 0);
-        if (added) label->second = rows.names.code(reader.label(e.label).name);
+        const store::Label& l = reader.label(e.label);
+        if (added) label->second = rows.names.code(l.name);
+        // A numbered step label's events each have a name of their own.
+        const std::int32_t name = store::is_numbered_label(l.name, l.category)
+                                      ? rows.names.code(reader.full_name(e))
+                                      : label->second;
         auto track = track_code.find(e.track);
         if (track == track_code.end())
           track = track_code.emplace(e.track, rows.tracks.code("track " + std::to_string(e.track)))
@@ -195,7 +200,7 @@ py::tuple event_columns(const std::string& path, const std::string& source,
         const auto rank = track_rank.find(e.track);
         rows.start.push_back(e.start_ns);
         rows.dur.push_back(e.dur_ns);
-        rows.name.push_back(label->second);
+        rows.name.push_back(name);
         rows.category.push_back(static_cast<std::int32_t>(e.category));
         rows.track.push_back(track->second);
         rows.rank.push_back(rank == track_rank.end() ? 0 : rank->second);

@@ -30,7 +30,7 @@ void event_details(const TraceSession& s, const Selection& sel, Details& d) {
   }
   const store::Label& label = r.label(event->label);
   const store::Track* track = r.track(event->track);
-  d.emplace_back(QStringLiteral("Name"), display_text(label.name));
+  d.emplace_back(QStringLiteral("Name"), display_text(r.full_name(*event)));
   d.emplace_back(QStringLiteral("Category"), text_of(trace::category_name(label.category)));
   d.emplace_back(QStringLiteral("Track"),
                  track ? display_text(track->name) : QString::number(event->track));
@@ -56,7 +56,7 @@ void event_details(const TraceSession& s, const Selection& sel, Details& d) {
       d.emplace_back(other->start_ns >= event->start_ns ? QStringLiteral("Caused")
                                                         : QStringLiteral("Launched by"),
                      QStringLiteral("%1 (%2) on %3, %4 %5")
-                         .arg(display_text(r.label(other->label).name),
+                         .arg(display_text(r.full_name(*other)),
                               category_label(r.label(other->label).category),
                               t ? display_text(t->name) : QString::number(other->track),
                               format_ns(static_cast<double>(dt >= 0 ? dt : -dt)),

@@ -9,6 +9,7 @@
 #include "profiler/import/chrome/flat_map.hpp"
 #include "profiler/import/common/row.hpp"
 #include "profiler/import/common/steps.hpp"
+#include "profiler/store/numbered_label.hpp"
 
 namespace ts::import {
 
@@ -165,25 +166,50 @@ class FileMapper {
       }
   }
 
-  const LabelInfo& info(std::uint32_t name, CatClass c, Side side, CopyKind kind) {
-    const std::uint64_t key = (std::uint64_t{name} << 32) | (std::uint64_t(c) << 8) |
-                              (std::uint64_t(side) << 4) | std::uint64_t(kind);
+  static std::uint64_t label_key(std::uint32_t name, CatClass c, Side side, CopyKind kind) {
+    return (std::uint64_t{name} << 32) | (std::uint64_t(c) << 8) | (std::uint64_t(side) << 4) |
+           std::uint64_t(kind);
+  }
+
+  // What the events of one name, category class, side and copy kind become. A ProfilerStep#N's
+  // is not kept per name (a trace can hold millions of them): every one shares the numbered
+  // label "ProfilerStep#" and the event's step holds N (store/numbered_label.hpp).
+  LabelInfo info(std::uint32_t name, CatClass c, Side side, CopyKind kind) {
+    const std::uint64_t key = label_key(name, c, side, kind);
     if (const std::uint32_t* i = labels_.find(key)) return infos_[*i];
-    LabelInfo li;
     const std::string_view text = f_.strings.text(name);
+    LabelInfo li;
     li.category = category_of(text, c, side, kind, rules_);
+    if (side == Side::host && li.category == Category::step && profiler_step_number(text)) {
+      if (numbered_step_.label == 0) {
+        numbered_step_.category = Category::step;
+        numbered_step_.string = sink_.string_id(store::kNumberedStepName);
+        numbered_step_.label = sink_.label_id(numbered_step_.string, Category::step);
+      }
+      return numbered_step(name);
+    }
     li.string = sink_.string_id(text.empty() ? std::string_view("(no name)") : text);
     li.label = sink_.label_id(li.string, li.category);
     if (side == Side::host) {
-      if (li.category == Category::step)
-        li.profiler_step = profiler_step_number(text).value_or(kNone);
       li.dataloader = li.category == Category::input_wait && is_dataloader(text);
       li.marker = opt_.step_marker != nullptr &&
                   std::regex_search(text.begin(), text.end(), *opt_.step_marker);
     }
     labels_.set(key, static_cast<std::uint32_t>(infos_.size()));
     infos_.push_back(li);
-    return infos_.back();
+    return li;
+  }
+
+  // The label info of an event info() has seen (safe on several threads at once).
+  LabelInfo seen_info(std::uint32_t name, CatClass c, Side side, CopyKind kind) const {
+    const std::uint32_t* i = labels_.find(label_key(name, c, side, kind));
+    return i != nullptr ? infos_[*i] : numbered_step(name);
+  }
+
+  LabelInfo numbered_step(std::uint32_t name) const {
+    LabelInfo li = numbered_step_;
+    li.profiler_step = profiler_step_number(f_.strings.text(name)).value_or(kNone);
+    return li;
   }
 
   Side side_of_event(const RawEvent& e) const {
@@ -215,7 +241,7 @@ class FileMapper {
         e.ph = 0;
         return;
       }
-      const LabelInfo& li = info(e.name, c, side, e.copy_kind);
+      const LabelInfo li = info(e.name, c, side, e.copy_kind);
       slot_mask_[e.thread * kSides + static_cast<int>(side)] |= 1u << static_cast<int>(li.category);
       if (side != Side::host) return;
       ++thread_events_[e.thread];
@@ -439,9 +465,7 @@ class FileMapper {
       if (e.ph != 'X') continue;
       const CatClass c = cat_class(e.cat);
       const Side side = side_of_event(e);
-      const std::uint64_t key = (std::uint64_t{e.name} << 32) | (std::uint64_t(c) << 8) |
-                                (std::uint64_t(side) << 4) | std::uint64_t(e.copy_kind);
-      const LabelInfo& li = infos_[*labels_.find(key)];
+      const LabelInfo li = seen_info(e.name, c, side, e.copy_kind);
       Row r;
       r.start_ns = e.ts;
       r.dur_ns = e.dur;
@@ -459,6 +483,8 @@ class FileMapper {
         r.label = step_labels[static_cast<std::size_t>(d - designated_.begin())];
         r.step = d->second;
         ++d;
+      } else if (li.profiler_step != kNone) {
+        r.step = li.profiler_step;  // its name is its label's and this number
       } else if (side == Side::host) {
         r.step = step_index_.step_at(e.ts);
       } else {
@@ -586,6 +612,7 @@ class FileMapper {
   std::vector<std::string> thread_names_;
   FlatMap<std::uint32_t> labels_;
   std::vector<LabelInfo> infos_;
+  LabelInfo numbered_step_;                // label 0 until a ProfilerStep#N is met
   std::vector<std::uint32_t> slot_mask_;   // per (thread, side): categories seen
   std::vector<std::uint32_t> slot_track_;  // per (thread, side): track id
   std::vector<std::uint64_t> thread_events_;

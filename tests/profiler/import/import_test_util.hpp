@@ -65,7 +65,7 @@ inline std::vector<EventView> all_events(const store::Reader& r) {
   const store::TimeRange range = r.time_range();
   for (const store::Event& e : r.events(range.start_ns, range.end_ns + 1)) {
     const store::Track* t = r.track(e.track);
-    out.push_back({e, r.label(e.label).name, r.label(e.label).category, t ? t->name : "?",
+    out.push_back({e, r.full_name(e), r.label(e.label).category, t ? t->name : "?",
                    t ? t->kind : trace::TrackKind::thread, r.args(e).correlation});
   }
   return out;

@@ -70,6 +70,9 @@ TEST(ImportMapping, StepsTracksCategoriesAndCorrelation) {
   EXPECT_EQ(std::count_if(ev.begin(), ev.end(),
                           [](const EventView& e) { return e.name == "ProfilerStep#5"; }),
             1);
+  // The markers share one numbered label; their names come back whole from the step.
+  EXPECT_EQ(get(ev, "ProfilerStep#6").e.label, get(ev, "ProfilerStep#5").e.label);
+  EXPECT_EQ(r.label(get(ev, "ProfilerStep#5").e.label).name, "ProfilerStep#");
   const auto steps = r.steps();
   ASSERT_EQ(steps.size(), 2u);
   EXPECT_EQ(steps[0].step, 5);

@@ -158,6 +158,32 @@ TEST(ChromeTrace, ArgumentsCarryStepBytesWorkSizeCorrelationAndSource) {
   EXPECT_EQ(kernels, 15);
 }
 
+TEST(ChromeTrace, ANumberedStepLabelGivesEachStepItsName) {
+  // Imported ProfilerStep#N markers share the label "ProfilerStep#"; each event is written
+  // under its own name again, the other events under their label's.
+  TempDir dir;
+  const std::string path = dir.file("run.db");
+  {
+    ts::store::Writer w(path);
+    ts::test::write_dictionary(w);
+    w.put_string(5, ts::store::kNumberedStepName);
+    w.put_label(4, 5, ts::trace::Category::step);
+    auto rows = ts::test::step_rows(3);
+    for (ts::store::EventRow& r : rows)
+      if (r.label == 3) r.label = 4;
+    w.append(std::span<const ts::store::EventRow>(rows));
+    w.finish();
+  }
+  const auto e = export_trace(path);
+  for (int step = 0; step < 3; ++step) {
+    const Json* marker = first_named(e.doc, "ProfilerStep#" + std::to_string(step));
+    ASSERT_NE(marker, nullptr) << step;
+    EXPECT_EQ(marker->at("args").at("step").get<int>(), step);
+  }
+  EXPECT_EQ(first_named(e.doc, "ProfilerStep#"), nullptr);
+  EXPECT_NE(first_named(e.doc, "fwd"), nullptr);
+}
+
 TEST(ChromeTrace, HostileNamesStillGiveValidJson) {
   TempDir dir;
   const std::string path = dir.file("hostile.db");
