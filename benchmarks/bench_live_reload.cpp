@@ -3,7 +3,9 @@
 // every staged event) against a reload through LiveFollower (one reader refreshed with what was
 // committed since, its snapshot read by the session). A capture of N staged events commits 1 %
 // more before each reload; times are to the session's summary and analysis done. Opening the
-// capture is timed both ways too.
+// capture is timed both ways too, and so is the baseline of a live reload: a capture of only that
+// 1 % opened and analysed on its own (a reload costs what its new events cost when the ratio
+// stays near 1, whatever the capture's size).
 //
 //   bench_live_reload [--events N] [--repeat K]
 #include <QCoreApplication>
@@ -94,6 +96,30 @@ int main(int argc, char** argv) {
     }
   }
   ts::bench::remove_trace(path);
+  // The baseline: the 1 % alone, a capture of events / 100 opened through a follower.
+  double alone = 1e9;
+  {
+    const std::string small = ts::bench::temp_trace("bench_live_reload_alone");
+    {
+      ts::bench::LiveCapture capture(small);
+      capture.record(events / 100, 10'000);
+      const QString qsmall = QString::fromStdString(small);
+      for (long long k = 0; k < repeat; ++k) {
+        const auto start = Clock::now();
+        ts::gui::LiveFollower follower(small);
+        {
+          ts::gui::TraceSession session(qsmall, {}, true, follower.next(), follower.state());
+          session.wait();
+        }
+        alone = std::min(alone, seconds_since(start));
+      }
+    }
+    ts::bench::remove_trace(small);
+  }
+  std::printf(
+      "the 1 %% alone (%lld events opened and analysed on their own): %.0f ms; a live reload of "
+      "the capture after 1 %% more: %.1fx that\n",
+      events / 100, alone * 1e3, best_live / alone);
   std::printf(
       "capture of %lld staged events: open with every reader indexing the file %.0f ms, through "
       "the follower %.0f ms (%.1fx); live reload after 1 %% more committed: every reader indexing "
