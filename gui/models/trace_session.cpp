@@ -56,58 +56,16 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
   const bool whole_gaps = steps_.size() <= whole_gaps_steps();
   if (analyse_ && !whole_gaps) gap_windows_ = std::make_unique<GapWindows>(file, snapshot, options);
 
+  snapshot_ = std::move(snapshot);
+  live_ = std::move(live);
+  whole_gaps_ = whole_gaps;
   connect(&analysis_, &QFutureWatcher<AnalysisResult>::finished, this,
           &TraceSession::analysis_done);
-  // What marking the whole step row needs of it: its step numbers, not its zones.
-  auto marks = std::make_shared<StepRow>();
-  marks->per_zone = step_row_.per_zone;
-  marks->steps = step_row_.steps;
-  if (analyse_) marks->numbers = step_row_.numbers;
-  if (analyse_)
-    analysis_.setFuture(
-        QtConcurrent::run(&background_pool(), [file, options, snapshot, whole_gaps, live, marks]() {
-          AnalysisResult r;
-          try {
-            const store::Reader reader(file, snapshot);
-            analysis::AnalysisOptions o = options;
-            o.keep_gaps = whole_gaps;
-            // The viewer holds the per-step figures packed (step_figures()), not as a list: a
-            // kept report's go straight from its parts into the packing.
-            PackedStepsSink packing(file);
-            r.report = std::make_shared<analysis::Report>(
-                live ? live->analysis.analyse(reader, o)
-                     : analysis::analyse_or_reuse(reader, o, packing));
-            packing.take(r.report->per_step);
-            r.report->per_step = {};
-            r.steps = packing.finish();
-            // One walk over the packed figures (0.12 s at 2.2 M steps) feeds the overview's
-            // bars, the idle row of a long trace and the marks of a row in runs of steps.
-            const PackedSteps& figures = *r.steps;
-            StepBarBuilder bars(figures.size());
-            std::optional<StepIdleRowBuilder> idle;
-            if (!whole_gaps) idle.emplace(figures.size(), steps_per_zone(figures.size()));
-            std::optional<StepZoneMarker> zones;
-            if (marks->per_zone > 1) zones.emplace(*marks);
-            figures.for_each([&](std::size_t i, const analysis::StepSummary& s) {
-              bars.add(i, s);
-              if (idle) idle->add(s);
-              if (zones) zones->add(s);
-            });
-            r.bars = bars.finish();
-            r.gaps = std::make_shared<const GapRow>(idle ? idle->finish()
-                                                         : make_gap_row(r.report->device.gaps));
-            r.report->device.gaps = {};
-            if (zones)
-              zones->finish();
-            else
-              mark_step_row(*marks, r.steps.get());
-            marks->numbers = {};
-            r.marks = marks;
-          } catch (const std::exception& e) {
-            r.error = QString::fromStdString(e.what());
-          }
-          return r;
-        }));
+  connect(&check_, &QFutureWatcher<bool>::finished, this, &TraceSession::check_done);
+  // A kept analysis is shown before its events are checked: the check reads every page of the
+  // trace (seconds for a cold 3.6 GB file) and the first look needs none of them. It runs once
+  // the report is in; one that fails puts a fresh analysis in its place.
+  if (analyse_) analysis_.setFuture(run_analysis(analysis::KeptCheck::later));
 
   connect(&scan_, &QFutureWatcher<QString>::progressValueChanged, this,
           [this](int v) { emit summaryProgress(v / 1000.0); });
@@ -115,20 +73,79 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
   std::shared_ptr<TraceSummary> summary = summary_;
   std::shared_ptr<std::atomic<bool>> cancel = cancel_;
   SummarySources sources;
-  sources.snapshot = snapshot;
-  sources.live = live ? &live->summary : nullptr;
-  scan_.setFuture(QtConcurrent::run(
-      &background_pool(), [file, summary, cancel, sources, live](QPromise<QString>& promise) {
-        promise.setProgressRange(0, 1000);
+  sources.snapshot = snapshot_;
+  sources.live = live_ ? &live_->summary : nullptr;
+  scan_.setFuture(QtConcurrent::run(&background_pool(), [file, summary, cancel, sources,
+                                                         live = live_](QPromise<QString>& promise) {
+    promise.setProgressRange(0, 1000);
+    try {
+      build_summary(
+          file, *summary, *cancel,
+          [&](double f) { promise.setProgressValue(static_cast<int>(f * 1000)); }, sources);
+      promise.addResult(QString());
+    } catch (const std::exception& e) {
+      promise.addResult(QString::fromStdString(e.what()));
+    }
+  }));
+}
+
+QFuture<TraceSession::AnalysisResult> TraceSession::run_analysis(analysis::KeptCheck check) {
+  const std::string file = path_.toStdString();
+  const analysis::AnalysisOptions options = options_;
+  const bool whole_gaps = whole_gaps_;
+  std::shared_ptr<const store::Snapshot> snapshot = snapshot_;
+  std::shared_ptr<LiveState> live = live_;
+  // What marking the whole step row needs of it: its step numbers, not its zones.
+  auto marks = std::make_shared<StepRow>();
+  marks->per_zone = step_row_.per_zone;
+  marks->steps = step_row_.steps;
+  marks->numbers = step_row_.numbers;
+  return QtConcurrent::run(
+      &background_pool(), [file, options, snapshot, whole_gaps, live, marks, check]() {
+        AnalysisResult r;
         try {
-          build_summary(
-              file, *summary, *cancel,
-              [&](double f) { promise.setProgressValue(static_cast<int>(f * 1000)); }, sources);
-          promise.addResult(QString());
+          const store::Reader reader(file, snapshot);
+          analysis::AnalysisOptions o = options;
+          o.keep_gaps = whole_gaps;
+          // The viewer holds the per-step figures packed (step_figures()), not as a list: a
+          // kept report's go straight from its parts into the packing.
+          PackedStepsSink packing(file);
+          analysis::KeptUse use;
+          r.report = std::make_shared<analysis::Report>(
+              live ? live->analysis.analyse(reader, o)
+                   : analysis::analyse_or_reuse(reader, o, packing, check, use));
+          r.check_later = use.check_later;
+          packing.take(r.report->per_step);
+          r.report->per_step = {};
+          r.steps = packing.finish();
+          // One walk over the packed figures (0.12 s at 2.2 M steps) feeds the overview's
+          // bars, the idle row of a long trace and the marks of a row in runs of steps.
+          const PackedSteps& figures = *r.steps;
+          StepBarBuilder bars(figures.size());
+          std::optional<StepIdleRowBuilder> idle;
+          if (!whole_gaps) idle.emplace(figures.size(), steps_per_zone(figures.size()));
+          std::optional<StepZoneMarker> zones;
+          if (marks->per_zone > 1) zones.emplace(*marks);
+          figures.for_each([&](std::size_t i, const analysis::StepSummary& s) {
+            bars.add(i, s);
+            if (idle) idle->add(s);
+            if (zones) zones->add(s);
+          });
+          r.bars = bars.finish();
+          r.gaps = std::make_shared<const GapRow>(idle ? idle->finish()
+                                                       : make_gap_row(r.report->device.gaps));
+          r.report->device.gaps = {};
+          if (zones)
+            zones->finish();
+          else
+            mark_step_row(*marks, r.steps.get());
+          marks->numbers = {};
+          r.marks = marks;
         } catch (const std::exception& e) {
-          promise.addResult(QString::fromStdString(e.what()));
+          r.error = QString::fromStdString(e.what());
         }
-      }));
+        return r;
+      });
 }
 
 TraceSession::~TraceSession() {
@@ -240,6 +257,8 @@ void TraceSession::analysis_done() {
   if (!analyse_ || analysis_handled_ || !analysis_.isFinished()) return;
   analysis_handled_ = true;
   AnalysisResult r = analysis_.result();
+  pending_check_ = r.check_later;
+  start_check();
   if (r.report) {
     report_ = std::move(r.report);
     gaps_ = std::move(r.gaps);
@@ -262,11 +281,45 @@ void TraceSession::summary_done_slot() {
   const QString error = scan_.future().resultCount() > 0 ? scan_.result() : QString();
   if (!error.isEmpty()) emit backgroundFailed(error);
   emit summaryFinished();
+  start_check();
+}
+
+void TraceSession::start_check() {
+  // After the first look's reads (the summary and the report), which a cold file's pages would
+  // otherwise share the disk with.
+  if (!pending_check_ || !scan_handled_) return;
+  const std::string file = path_.toStdString();
+  const std::uint64_t sealed = *pending_check_;
+  pending_check_.reset();
+  check_.setFuture(QtConcurrent::run(
+      &background_pool(), [file, sealed] { return analysis::events_unchanged(file, sealed); }));
+}
+
+void TraceSession::check_done() {
+  if (check_handled_ || !check_.isFinished()) return;
+  check_handled_ = true;
+  const bool unchanged = check_.result();
+  if (!unchanged) {
+    // The report shown was kept for other events (edited since, or copied in): analysed afresh.
+    analysis_handled_ = false;
+    analysis_.setFuture(run_analysis(analysis::KeptCheck::afresh));
+  }
+  emit keptAnalysisChecked(unchanged);
 }
 
 void TraceSession::wait() {
   analysis_.waitForFinished();
   analysis_done();
+  scan_.waitForFinished();
+  summary_done_slot();
+  // Whatever is shown or written waits for the kept analysis' check, and for the analysis that
+  // replaces a kept one that failed it.
+  if (check_.future().isValid()) {
+    check_.waitForFinished();
+    check_done();
+    analysis_.waitForFinished();
+    analysis_done();
+  }
   scan_.waitForFinished();
   summary_done_slot();
 }

@@ -151,6 +151,12 @@ void MainWindow::adopt(std::unique_ptr<TraceSession> session, bool keep_view) {
   connect(s, &TraceSession::reportReady, this, &MainWindow::report_ready);
   connect(s, &TraceSession::backgroundFailed, this,
           [this](const QString& m) { error_box(tr("Cannot read the whole trace"), m); });
+  connect(s, &TraceSession::keptAnalysisChecked, this, [this](bool unchanged) {
+    if (!unchanged)
+      statusBar()->showMessage(tr("The events are not those the analysis kept in the trace was "
+                                  "made from: analysing them afresh"),
+                               10000);
+  });
   // A window the timeline asked for could not be read (a file damaged past its header): the
   // view keeps what it had; the status bar says why the detail is missing.
   const auto window_failed = [this](const QString& m) {

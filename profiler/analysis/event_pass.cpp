@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <limits>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -53,14 +54,15 @@ EventPass::EventPass(std::span<const store::Step> steps, const AnalysisOptions& 
       steps_(steps),
       analysed_(analysed),
       stages_window_(stages_window),
-      options_(&options) {
-  figures.per_step.reserve(steps.size());
-}
+      options_(&options) {}
 
 void EventPass::close_steps(std::int64_t t) {
   if (next_step_ == steps_.size()) return;
   const store::Step* s = &steps_[next_step_];
   if (s->start_ns + s->dur_ns > t) return;
+  // Room for this part's steps once the first one closes (a caller that joins the parts may
+  // have made room for more, or have the steps written into its own list).
+  if (next_step_ == 0 && !figures.writes_into_slots()) figures.per_step.reserve(steps_.size());
   do {
     const Interval window{s->start_ns, s->start_ns + s->dur_ns};
     figures.add(*s, sorter_.live_window(window), *options_);
@@ -152,11 +154,15 @@ void EventPass::merge(EventPass&& later) {
   device_seen = device_seen || later.device_seen;
 }
 
-std::vector<EventPass> scan_parts(const store::Reader& reader, const TrackTable& tracks,
-                                  std::span<const store::Step> steps,
-                                  std::span<const std::int64_t> cuts,
-                                  const AnalysisOptions& options, Interval analysed,
-                                  Interval stages) {
+namespace {
+
+// scan_parts(); joined: the caller merges every part in order (scan_events), so the parts write
+// their steps straight into the first part's list, sized for all of them.
+std::vector<EventPass> scan_parts_of(const store::Reader& reader, const TrackTable& tracks,
+                                     std::span<const store::Step> steps,
+                                     std::span<const std::int64_t> cuts,
+                                     const AnalysisOptions& options, Interval analysed,
+                                     Interval stages, bool joined) {
   const std::size_t parts = cuts.size();
   if (parts == 0) return {};
   const bool from_start = cuts.front() == kFromStart;
@@ -179,7 +185,17 @@ std::vector<EventPass> scan_parts(const store::Reader& reader, const TrackTable&
     passes.emplace_back(steps_of(i), options, i > 0 || !from_start, analysed, stages);
   // The first part's list takes every part's steps in the end: room for all of them now, so
   // that appending the others never holds an old and a new copy of it.
-  passes[0].figures.per_step.reserve(static_cast<std::size_t>(steps.end() - steps_of(0).begin()));
+  const std::size_t joined_steps = static_cast<std::size_t>(steps.end() - steps_of(0).begin());
+  if (joined && parts > 1) {
+    StepFigures& first = passes[0].figures;
+    first.per_step.resize(joined_steps);
+    first.listed_gaps_per_step.reserve(joined_steps);
+    for (std::size_t i = 0; i < parts; ++i)
+      passes[i].figures.write_into(first.per_step.data() +
+                                   (steps_of(i).begin() - steps_of(0).begin()));
+  } else {
+    passes[0].figures.per_step.reserve(joined_steps);
+  }
   std::vector<std::exception_ptr> errors(parts);
   std::vector<std::thread> threads;
   // A trace whose staged events the reader indexed in memory is read from a copy of that, not
@@ -206,14 +222,27 @@ std::vector<EventPass> scan_parts(const store::Reader& reader, const TrackTable&
   return passes;
 }
 
+}  // namespace
+
+std::vector<EventPass> scan_parts(const store::Reader& reader, const TrackTable& tracks,
+                                  std::span<const store::Step> steps,
+                                  std::span<const std::int64_t> cuts,
+                                  const AnalysisOptions& options, Interval analysed,
+                                  Interval stages) {
+  return scan_parts_of(reader, tracks, steps, cuts, options, analysed, stages, false);
+}
+
 EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
                       std::span<const store::Step> steps, std::span<const std::int64_t> splits,
                       const AnalysisOptions& options, Interval analysed, Interval stages) {
   std::vector<std::int64_t> cuts{kFromStart};
   cuts.insert(cuts.end(), splits.begin(), splits.end());
   std::vector<EventPass> passes =
-      scan_parts(reader, tracks, steps, cuts, options, analysed, stages);
+      scan_parts_of(reader, tracks, steps, cuts, options, analysed, stages, true);
   for (std::size_t i = 1; i < passes.size(); ++i) passes[0].merge(std::move(passes[i]));
+  // Every step was written into its slot: a part closes each of its steps by the end.
+  if (passes[0].figures.steps_added() != passes[0].figures.per_step.size())
+    throw std::logic_error("analysis: the parallel parts did not analyse every step");
   return std::move(passes[0]);
 }
 

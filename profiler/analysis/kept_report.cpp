@@ -59,7 +59,7 @@ bool keeps_parts(const store::Reader& reader, const std::string& key) {
 // The report kept for `options` when its seal holds (kept_report.hpp), whether or not it holds
 // the gaps the caller needs; its steps go to `sink` when there is one. `use` says why not.
 std::optional<Report> decode_kept(const store::Reader& reader, const AnalysisOptions& options,
-                                  StepSink* sink, KeptUse* use) {
+                                  StepSink* sink, KeptUse* use, bool check_later) {
   ReportDecoder decoder;
   if (sink) decoder.set_step_sink([sink](std::vector<StepSummary>& steps) { sink->take(steps); });
   try {
@@ -70,8 +70,13 @@ std::optional<Report> decode_kept(const store::Reader& reader, const AnalysisOpt
       if (keeps_parts(reader, key)) drop(use, "the analysis kept in the trace has no valid seal");
       return std::nullopt;
     }
+    // Checked later (events_unchanged()): the report is decoded against the checksum it was
+    // sealed with, which the trace's pages must then give.
     const auto start = std::chrono::steady_clock::now();
-    const std::optional<store::EventsChecksum> events = store::events_checksum(reader.path());
+    const std::optional<store::EventsChecksum> events =
+        check_later ? std::optional<store::EventsChecksum>(store::EventsChecksum{seal->events, 0})
+                    : store::events_checksum(reader.path());
+    if (check_later && use) use->check_later = seal->events;
     if (use) {
       use->check_seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -125,7 +130,7 @@ bool lacks_gaps(const Report& report, const AnalysisOptions& options) {
 }  // namespace
 
 std::optional<Report> kept_report(const store::Reader& reader, const AnalysisOptions& options) {
-  std::optional<Report> report = decode_kept(reader, options, nullptr, nullptr);
+  std::optional<Report> report = decode_kept(reader, options, nullptr, nullptr, false);
   if (report && lacks_gaps(*report, options)) return std::nullopt;
   return report;
 }
@@ -140,11 +145,14 @@ bool keep_report(const store::Reader& reader, const Report& report,
 namespace {
 
 Report reuse_or_analyse(const store::Reader& reader, const AnalysisOptions& options,
-                        std::int64_t keep_from_events, StepSink* sink, KeptUse* use) {
+                        std::int64_t keep_from_events, StepSink* sink, KeptUse* use,
+                        KeptCheck check = KeptCheck::now) {
   KeptUse local;
   KeptUse& how = use ? *use : local;
   how = KeptUse{};
-  std::optional<Report> kept = decode_kept(reader, options, sink, &how);
+  std::optional<Report> kept = check == KeptCheck::afresh ? std::nullopt
+                                                          : decode_kept(reader, options, sink, &how,
+                                                                        check == KeptCheck::later);
   if (kept && !lacks_gaps(*kept, options)) return std::move(*kept);
   if (kept) how = KeptUse{};  // kept without the gaps asked for: analysed, as when none is kept
   if (sink) sink->discard();
@@ -175,11 +183,29 @@ Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& opti
   return reuse_or_analyse(reader, options, keep_from_events, &steps, use);
 }
 
+Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& options,
+                        StepSink& steps, KeptCheck check, KeptUse& use) {
+  return reuse_or_analyse(reader, options, kKeepFromEvents, &steps, &use, check);
+}
+
+bool events_unchanged(const std::string& path, std::uint64_t sealed, KeptUse* use) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::optional<store::EventsChecksum> events = store::events_checksum(path);
+  if (use) {
+    use->check_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    use->checked_bytes = events ? events->bytes : 0;
+  }
+  return events && events->checksum == sealed;
+}
+
 std::string KeptUse::line() const {
   switch (outcome) {
     case Outcome::none:
       return {};
     case Outcome::reused: {
+      if (check_later && checked_bytes == 0)
+        return "analysis kept in the trace, its events not checked yet";
       const bool gb = checked_bytes >= 1'000'000'000;
       char buf[160];
       std::snprintf(buf, sizeof buf,

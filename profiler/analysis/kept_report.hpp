@@ -61,6 +61,9 @@ struct KeptUse {
   std::string why;                  // dropped: "the events changed since it was kept", ...
   std::uint64_t checked_bytes = 0;  // the pages the check hashed
   double check_seconds = 0;
+  // Reused under KeptCheck::later: the events checksum the report was sealed with, which
+  // events_unchanged() must confirm before the report is trusted.
+  std::optional<std::uint64_t> check_later;
   // "analysis kept in the trace, events unchanged (3.6 GB checked in 0.21 s)" or "analysed
   // afresh: <why>"; empty for none.
   std::string line() const;
@@ -88,6 +91,20 @@ class StepSink {
   // come again from the first.
   virtual void discard() = 0;
 };
+
+// When a kept report's events are checked: before it is used (report, check), after it is
+// shown (the viewer: the check reads every page of the trace, seconds for a cold 3.6 GB file,
+// and the first look needs none of them), or not at all because it failed (analysed afresh).
+enum class KeptCheck { now, later, afresh };
+
+// The viewer's: analyse_or_reuse() checking a kept report's events `check`; under
+// KeptCheck::later, use.check_later holds what events_unchanged() must confirm.
+Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& options,
+                        StepSink& steps, KeptCheck check, KeptUse& use);
+
+// Whether the stored pages of the trace at `path` still give the events checksum `sealed` (a
+// kept report reused under KeptCheck::later). `use` gets the check's bytes and time.
+bool events_unchanged(const std::string& path, std::uint64_t sealed, KeptUse* use = nullptr);
 
 // analyse_or_reuse(), handing the per-step figures to `steps`: the report's list is empty.
 Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& options,

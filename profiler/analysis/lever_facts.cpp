@@ -30,22 +30,40 @@ bool conversion_event(std::string_view name) {
 
 // The steps to sample: every analysed one when there are few, else kLeverSampleSteps spread
 // evenly over each rank's steps, and at least one step of every rank (the per-rank figures, such
-// as the communication overlap, need each rank's own steps). In per_step order.
+// as the communication overlap, need each rank's own steps). In per_step order. Two passes over
+// the steps (count, then pick) hold nothing per step: a list of pointers to millions of steps
+// would cost more than the figures it samples.
 std::vector<const StepSummary*> sample_steps(const Report& r) {
-  std::vector<const StepSummary*> analysed;
+  auto analysed = [](const StepSummary& s) {
+    return !s.warmup && s.dur_ns > 0 && s.device_sampled;
+  };
+  struct RankSample {
+    std::size_t steps = 0;  // its analysed steps
+    std::size_t take = 0;   // how many of them to sample
+    std::size_t seen = 0, taken = 0;
+  };
+  std::map<int, RankSample> by_rank;
+  std::size_t total = 0;
   for (const StepSummary& s : r.per_step)
-    if (!s.warmup && s.dur_ns > 0 && s.device_sampled) analysed.push_back(&s);
-  if (analysed.size() <= kLeverSampleSteps) return analysed;
-  std::map<int, std::vector<const StepSummary*>> by_rank;
-  for (const StepSummary* s : analysed) by_rank[s->rank_index].push_back(s);
-  const std::size_t per_rank = std::max<std::size_t>(1, kLeverSampleSteps / by_rank.size());
+    if (analysed(s)) {
+      ++by_rank[s.rank_index].steps;
+      ++total;
+    }
+  const bool all = total <= kLeverSampleSteps;
+  const std::size_t per_rank =
+      by_rank.empty() ? 0 : std::max<std::size_t>(1, kLeverSampleSteps / by_rank.size());
+  for (auto& [rank, k] : by_rank) k.take = all ? k.steps : std::min(per_rank, k.steps);
   std::vector<const StepSummary*> out;
-  for (const auto& [rank, steps] : by_rank) {
-    const std::size_t n = std::min(per_rank, steps.size());
-    for (std::size_t i = 0; i < n; ++i) out.push_back(steps[i * steps.size() / n]);
+  for (const StepSummary& s : r.per_step) {
+    if (!analysed(s)) continue;
+    RankSample& k = by_rank[s.rank_index];
+    // The taken-th of `take` evenly spread picks sits at position taken * steps / take.
+    if (k.taken < k.take && k.seen == k.taken * k.steps / k.take) {
+      out.push_back(&s);
+      ++k.taken;
+    }
+    ++k.seen;
   }
-  // per_step is one vector: address order is its order.
-  std::sort(out.begin(), out.end(), std::less<>());
   return out;
 }
 

@@ -65,20 +65,21 @@ struct StepSummary {
   std::int64_t step = 0;
   std::int64_t start_ns = 0;
   std::int64_t dur_ns = 0;
-  Breakdown parts;            // parts.total() == dur_ns
-  std::int64_t input_ns = 0;  // input wait + h2d on the critical path
-  double input_pct = 0;       // input_ns / dur_ns * 100
-  // By the verdict's thresholds (AnalysisOptions::step_input_bound_pct, step_input_high_pct):
-  // high at or above 20 % input, moderate at or above 5 %; input_bound: either of them.
-  bool input_bound = false;
-  Verdict input_verdict = Verdict::none;
+  Breakdown parts;                  // parts.total() == dur_ns
+  std::int64_t input_ns = 0;        // input wait + h2d on the critical path
+  double input_pct = 0;             // input_ns / dur_ns * 100
   std::int64_t device_busy_ns = 0;  // union of all device-queue events inside the step
   std::array<std::int64_t, kIdleCauseCount> idle_by_cause_ns{};  // device idle, by cause
   std::int64_t h2d_all_ns = 0;             // every h2d copy inside the step, exposed or hidden
   std::int64_t input_wait_all_ns = 0;      // the trainer's input wait (before priorities)
   std::int64_t input_work_in_wait_ns = 0;  // of it, the time during which an input stage ran
-  int rank_index = 0;   // the step's process: an index into Report::ranks (0 if none)
-  int epoch = 0;        // 1-based, when the trace records epochs; 0 otherwise
+  int rank_index = 0;  // the step's process: an index into Report::ranks (0 if none)
+  int epoch = 0;       // 1-based, when the trace records epochs; 0 otherwise
+  // By the verdict's thresholds (AnalysisOptions::step_input_bound_pct, step_input_high_pct):
+  // high at or above 20 % input, moderate at or above 5 %; input_bound: either of them. (The
+  // one-byte fields sit together at the end: no padding between 8-byte ones, 208 bytes a step.)
+  bool input_bound = false;
+  Verdict input_verdict = Verdict::none;
   bool warmup = false;  // not analysed: warm-up, or outside AnalysisOptions::steps
   // false: the capture recorded device events on a sample of steps (Report::device_sampling) and
   // this step holds none, so its device figures are unknown, not zero.

@@ -28,7 +28,7 @@ constexpr std::uint64_t kMinStepBytes = 36;
 
 // A field added to a report struct must be added to its fields() below (and the format's
 // number raised): these sizes (x86-64 and AArch64 with libstdc++) catch one that was not.
-static_assert(sizeof(void*) != 8 || sizeof(StepSummary) == 216, "StepSummary changed");
+static_assert(sizeof(void*) != 8 || sizeof(StepSummary) == 208, "StepSummary changed");
 static_assert(sizeof(void*) != 8 || sizeof(DeviceStats) == 112, "DeviceStats changed");
 static_assert(sizeof(void*) != 8 || sizeof(KernelStat) == 80, "KernelStat changed");
 static_assert(sizeof(void*) != 8 || sizeof(StageStat) == 104, "StageStat changed");

@@ -42,11 +42,18 @@ void StepFigures::add(const store::Step& s, const PartIntervalsWindow& view,
   step_time_total_ns += st.dur_ns;
   if (st.input_bound) ++input_bound_steps;
   if (st.input_verdict == Verdict::high) ++input_bound_steps_high;
-  per_step.push_back(st);
+  if (slots_ != nullptr)
+    slots_[added_] = st;
+  else
+    per_step.push_back(st);
+  ++added_;
 }
 
 void StepFigures::append(StepFigures&& later) {
-  per_step.insert(per_step.end(), later.per_step.begin(), later.per_step.end());
+  // A part that wrote into slots wrote into this list already.
+  if (!later.writes_into_slots())
+    per_step.insert(per_step.end(), later.per_step.begin(), later.per_step.end());
+  added_ += later.added_;
   for (int p = 0; p < kPartCount; ++p) breakdown.ns[p] += later.breakdown.ns[p];
   step_time_total_ns += later.step_time_total_ns;
   h2d_total_ns += later.h2d_total_ns;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -36,7 +37,17 @@ struct StepFigures {
   // Appends the figures of later steps.
   void append(StepFigures&& later);
 
+  // Makes add() write its steps into consecutive slots of a list the caller sized, from `first`
+  // on (one slot for each step this part will add), instead of appending them to per_step. The
+  // parts of a parallel pass write straight into the joined list this way, and append() leaves it
+  // as it is, so that the per-step figures (about 200 bytes a step) are never held twice.
+  void write_into(StepSummary* first) { slots_ = first; }
+  bool writes_into_slots() const { return slots_ != nullptr; }
+  std::size_t steps_added() const { return added_; }
+
  private:
+  StepSummary* slots_ = nullptr;
+  std::size_t added_ = 0;
   BreakdownScratch breakdown_scratch_;
   IdleScratch idle_scratch_;
   std::vector<IdleGap> step_gaps_;

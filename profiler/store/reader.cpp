@@ -4,7 +4,10 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "profiler/store/analysis_table.hpp"
 #include "profiler/store/event_key.hpp"
@@ -77,6 +80,40 @@ bool log_unreadable_here(const Db& db, const std::string& path) {
   const TraceSurroundings s = trace_surroundings(path);
   return s.write_ahead_log_mode && s.log_has_content && !s.folder_writable;
 }
+
+// The string table's texts while the labels are read, in one buffer with an index sorted by id.
+// A trace imported with a label for each step holds a string for each step too: one allocation
+// per string (a map's node and the text's own) would leave millions of small holes in the heap
+// once the strings are dropped, memory the process keeps to the end (340 MB at 3.6 M steps).
+class StringTexts {
+ public:
+  void add(std::int64_t id, std::string_view text) {
+    rows_.push_back({id, texts_.size(), text.size()});
+    texts_.append(text);
+  }
+  // After the last add(). The rows come in id order (the table's integer primary key: ids are
+  // unique, and a scan returns them in that order); any other order is sorted.
+  void finish() {
+    const auto by_id = [](const Row& a, const Row& b) { return a.id < b.id; };
+    if (!std::is_sorted(rows_.begin(), rows_.end(), by_id))
+      std::sort(rows_.begin(), rows_.end(), by_id);
+  }
+  // The text of string `id`, "?" for an id the table does not hold.
+  std::string text(std::int64_t id) const {
+    const auto it = std::lower_bound(rows_.begin(), rows_.end(), id,
+                                     [](const Row& r, std::int64_t v) { return r.id < v; });
+    if (it == rows_.end() || it->id != id) return "?";
+    return texts_.substr(it->offset, it->size);
+  }
+
+ private:
+  struct Row {
+    std::int64_t id = 0;
+    std::size_t offset = 0, size = 0;
+  };
+  std::vector<Row> rows_;
+  std::string texts_;
+};
 
 }  // namespace
 
@@ -308,15 +345,13 @@ void Reader::load_tables() {
   t->finished = !live_ && !snapshot_ && has_overview();
   if (t->finished) t->first_last_keys = first_last_keys();
   std::uint64_t& cut = t->names_cut;
-  std::unordered_map<std::int64_t, std::string> strings;
+  StringTexts strings;
   {
     Stmt st(db_, "SELECT id, text FROM string", kRead);
-    each_row(st, [&] { strings[st.col_int(0)] = name_text(st, 1, cut); });
+    each_row(st, [&] { strings.add(st.col_int(0), name_text(st, 1, cut)); });
+    strings.finish();
   }
-  const auto text = [&](std::int64_t id) -> std::string {
-    auto it = strings.find(id);
-    return it != strings.end() ? it->second : std::string("?");
-  };
+  const auto text = [&](std::int64_t id) { return strings.text(id); };
   {
     Stmt st(db_, "SELECT id, name, category, file, line FROM label", kRead);
     each_row(st, [&] {

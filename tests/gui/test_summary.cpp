@@ -20,6 +20,7 @@
 #include "gui/models/trace_session.hpp"
 #include "gui/models/window_cache.hpp"
 #include "gui_test_util.hpp"
+#include "profiler/analysis/kept_report.hpp"
 #include "tests/profiler/test_util.hpp"
 
 using namespace ts::gui;
@@ -521,6 +522,57 @@ class TestSummary : public QObject {
     QCOMPARE(session.report()->whole_run.steps, static_cast<std::int64_t>(session.steps().size()));
     QCOMPARE(session.report()->steps + session.report()->warmup.steps,
              session.report()->whole_run.steps);
+  }
+
+  // A kept analysis is shown before its events are checked; the check follows, and one whose
+  // events were edited since is replaced by the events' own figures.
+  void session_checks_a_kept_analysis_after_showing_it() {
+    const QString path = test::synth_trace(dir_, 20000, 0.0, QStringLiteral("kept.db"));
+    // A kept report holds no idle gaps: the session reuses one for a trace whose gaps it loads
+    // per view (more steps than this).
+    const std::size_t whole_gaps = TraceSession::whole_gaps_steps();
+    TraceSession::set_whole_gaps_steps(10);
+    {
+      const ts::store::Reader reader(path.toStdString());
+      ts::analysis::AnalysisOptions o;
+      o.keep_gaps = false;  // as the session asks for a trace of more steps than it lists gaps of
+      ts::analysis::analyse_or_reuse(reader, o, 0);
+    }
+    double kept_busy = 0;
+    {
+      TraceSession session(path);
+      QSignalSpy checked(&session, &TraceSession::keptAnalysisChecked);
+      session.wait();
+      QCOMPARE(checked.count(), 1);
+      QCOMPARE(checked.at(0).at(0).toBool(), true);
+      QVERIFY(session.report());
+      kept_busy = session.report()->device.busy_pct;
+    }
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(db,
+                          "UPDATE event SET dur_ns = 1 WHERE label IN (SELECT label.id FROM label "
+                          "JOIN category ON category.id = label.category WHERE category.name = "
+                          "'kernel') AND id > (SELECT min(id) FROM event) AND id < (SELECT "
+                          "max(id) FROM event)",
+                          nullptr, nullptr, nullptr),
+             SQLITE_OK);
+    sqlite3_close(db);
+    TraceSession session(path);
+    QSignalSpy checked(&session, &TraceSession::keptAnalysisChecked);
+    QSignalSpy report(&session, &TraceSession::reportReady);
+    session.wait();
+    QCOMPARE(checked.count(), 1);
+    QCOMPARE(checked.at(0).at(0).toBool(), false);
+    QCOMPARE(report.count(), 2);  // the kept report, then the events' own
+    QVERIFY(session.report());
+    ts::analysis::AnalysisOptions o;
+    o.keep_gaps = false;
+    const ts::analysis::Report fresh =
+        ts::analysis::analyse(ts::store::Reader(path.toStdString()), o);
+    QCOMPARE(session.report()->device.busy_pct, fresh.device.busy_pct);
+    QVERIFY(session.report()->device.busy_pct < kept_busy / 2);
+    TraceSession::set_whole_gaps_steps(whole_gaps);
   }
 };
 
