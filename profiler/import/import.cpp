@@ -3,6 +3,9 @@
 #include "profiler/import/import.hpp"
 
 #include <sys/stat.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <unistd.h>
 
 #include <algorithm>
@@ -143,6 +146,12 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
     store::discard_trace_files(partial);
     throw ImportError("cannot write " + out_path + ": " + std::strerror(e));
   }
+#if defined(__GLIBC__)
+  // The parse's memory is free but held in the allocator's arenas (one per parsing thread):
+  // hand it back, so the analysis that usually follows does not stand on top of it (3.6 M tiny
+  // steps: 210 MB).
+  ::malloc_trim(0);
+#endif
   return stats;
 }
 
