@@ -170,6 +170,13 @@ TEST_F(Hostile, TinyStepsByTheHundredThousand) {
   check("100 000 tiny steps (.json.gz)", {"import", "tiny.json.gz", "-o", "tiny.db"},
         {60, 110, 0, "100000 steps"});
   check("100 000 tiny steps: report", {"report", "tiny.db", "--steps", "0-99998"}, {60, 90, 0, ""});
+#ifdef TRAINSCOPE_GUI_BIN
+  // The viewer reads the steps from the file as they are shown (about 105 MiB, most of it Qt's).
+  for (const char* view : {"overview", "timeline"})
+    check(std::string("100 000 tiny steps: viewer ") + view,
+          {"tiny.db", "--screenshot", "shot.png", "--view", view}, {30, 250, 0, ""}, false,
+          TRAINSCOPE_GUI_BIN);
+#endif
 }
 
 TEST_F(Hostile, HugeNamesAndMetaValuesAreCut) {
