@@ -348,7 +348,7 @@ class FileMapper {
       for (const StepSpan& s : spans)
         if (s.event >= 0) designated_.emplace_back(s.event, s.step);
     std::sort(designated_.begin(), designated_.end());
-    step_index_ = StepIndex(spans);
+    step_index_ = StepIndex(std::move(spans));
     // A device event's step is its launch's (by correlation id), else its own start's.
     corr_step_ = FlatMap<std::int64_t>(runtime_corr_.size());
     for (const auto& [corr, start] : runtime_corr_)

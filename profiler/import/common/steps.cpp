@@ -34,6 +34,9 @@ std::vector<StepCandidate> outermost(std::vector<StepCandidate> v) {
 StepIndex::StepIndex(std::vector<StepSpan> spans) {
   std::sort(spans.begin(), spans.end(),
             [](const StepSpan& a, const StepSpan& b) { return a.start < b.start; });
+  starts_.reserve(spans.size());  // exact: a trace can hold millions of steps
+  ends_.reserve(spans.size());
+  steps_.reserve(spans.size());
   for (const StepSpan& s : spans) {
     starts_.push_back(s.start);
     ends_.push_back(s.end);
