@@ -115,8 +115,7 @@ QFuture<TraceSession::AnalysisResult> TraceSession::run_analysis(analysis::KeptC
               live ? live->analysis.analyse(reader, o)
                    : analysis::analyse_or_reuse(reader, o, packing, check, use));
           r.check_later = use.check_later;
-          packing.take(r.report->per_step);
-          r.report->per_step = {};
+          analysis::hand_over(r.report->per_step, packing);
           r.steps = packing.finish();
           // One walk over the packed figures (0.12 s at 2.2 M steps) feeds the overview's
           // bars, the idle row of a long trace and the marks of a row in runs of steps.

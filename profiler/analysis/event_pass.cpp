@@ -61,8 +61,8 @@ void EventPass::close_steps(std::int64_t t) {
   const store::Step* s = &steps_[next_step_];
   if (s->start_ns + s->dur_ns > t) return;
   // Room for this part's steps once the first one closes (a caller that joins the parts may
-  // have made room for more, or have the steps written into its own list).
-  if (next_step_ == 0 && !figures.writes_into_slots()) figures.per_step.reserve(steps_.size());
+  // have made room for more).
+  if (next_step_ == 0) figures.per_step.reserve(steps_.size());
   do {
     const Interval window{s->start_ns, s->start_ns + s->dur_ns};
     figures.add(*s, sorter_.live_window(window), *options_);
@@ -183,18 +183,11 @@ std::vector<EventPass> scan_parts_of(const store::Reader& reader, const TrackTab
   passes.reserve(parts);
   for (std::size_t i = 0; i < parts; ++i)
     passes.emplace_back(steps_of(i), options, i > 0 || !from_start, analysed, stages);
-  // The first part's list takes every part's steps in the end: room for all of them now, so
-  // that appending the others never holds an old and a new copy of it.
-  const std::size_t joined_steps = static_cast<std::size_t>(steps.end() - steps_of(0).begin());
+  // The first part's list takes every part's steps in the end: room for all of them now.
   if (joined && parts > 1) {
-    StepFigures& first = passes[0].figures;
-    first.per_step.resize(joined_steps);
-    first.listed_gaps_per_step.reserve(joined_steps);
-    for (std::size_t i = 0; i < parts; ++i)
-      passes[i].figures.write_into(first.per_step.data() +
-                                   (steps_of(i).begin() - steps_of(0).begin()));
-  } else {
+    const std::size_t joined_steps = static_cast<std::size_t>(steps.end() - steps_of(0).begin());
     passes[0].figures.per_step.reserve(joined_steps);
+    passes[0].figures.listed_gaps_per_step.reserve(joined_steps);
   }
   std::vector<std::exception_ptr> errors(parts);
   std::vector<std::thread> threads;
@@ -240,9 +233,6 @@ EventPass scan_events(const store::Reader& reader, const TrackTable& tracks,
   std::vector<EventPass> passes =
       scan_parts_of(reader, tracks, steps, cuts, options, analysed, stages, true);
   for (std::size_t i = 1; i < passes.size(); ++i) passes[0].merge(std::move(passes[i]));
-  // Every step was written into its slot: a part closes each of its steps by the end.
-  if (passes[0].figures.steps_added() != passes[0].figures.per_step.size())
-    throw std::logic_error("analysis: the parallel parts did not analyse every step");
   return std::move(passes[0]);
 }
 

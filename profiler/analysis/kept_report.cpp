@@ -164,14 +164,22 @@ Report reuse_or_analyse(const store::Reader& reader, const AnalysisOptions& opti
   // One that failed its check and was not replaced goes (where the file can be written).
   if (!keeps && how.outcome == KeptUse::Outcome::dropped)
     store::forget_kept_analysis(reader.path(), trace_key(reader, options));
-  if (sink) {
-    sink->take(report.per_step);
-    report.per_step = {};
-  }
+  if (sink) hand_over(report.per_step, *sink);
   return report;
 }
 
 }  // namespace
+
+void hand_over(StepTable& steps, StepSink& sink) {
+  std::vector<StepSummary> run;
+  for (std::size_t at = 0; at < steps.size(); at += kStepsPerPart) {
+    const auto first = steps.begin() + static_cast<std::ptrdiff_t>(at);
+    run.assign(first,
+               first + static_cast<std::ptrdiff_t>(std::min(kStepsPerPart, steps.size() - at)));
+    sink.take(run);
+  }
+  steps = {};
+}
 
 Report analyse_or_reuse(const store::Reader& reader, const AnalysisOptions& options,
                         std::int64_t keep_from_events, KeptUse* use) {

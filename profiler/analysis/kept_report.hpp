@@ -92,6 +92,10 @@ class StepSink {
   virtual void discard() = 0;
 };
 
+// Hands `steps` to `sink` in parts of kStepsPerPart (report_codec.hpp), as a kept report's are,
+// and empties them.
+void hand_over(StepTable& steps, StepSink& sink);
+
 // When a kept report's events are checked: before it is used (report, check), after it is
 // shown (the viewer: the check reads every page of the trace, seconds for a cold 3.6 GB file,
 // and the first look needs none of them), or not at all because it failed (analysed afresh).

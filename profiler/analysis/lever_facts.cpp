@@ -31,9 +31,8 @@ bool conversion_event(std::string_view name) {
 // The steps to sample: every analysed one when there are few, else kLeverSampleSteps spread
 // evenly over each rank's steps, and at least one step of every rank (the per-rank figures, such
 // as the communication overlap, need each rank's own steps). In per_step order. Two passes over
-// the steps (count, then pick) hold nothing per step: a list of pointers to millions of steps
-// would cost more than the figures it samples.
-std::vector<const StepSummary*> sample_steps(const Report& r) {
+// the steps (count, then pick) hold nothing per step but the steps picked.
+std::vector<StepSummary> sample_steps(const Report& r) {
   auto analysed = [](const StepSummary& s) {
     return !s.warmup && s.dur_ns > 0 && s.device_sampled;
   };
@@ -53,13 +52,13 @@ std::vector<const StepSummary*> sample_steps(const Report& r) {
   const std::size_t per_rank =
       by_rank.empty() ? 0 : std::max<std::size_t>(1, kLeverSampleSteps / by_rank.size());
   for (auto& [rank, k] : by_rank) k.take = all ? k.steps : std::min(per_rank, k.steps);
-  std::vector<const StepSummary*> out;
+  std::vector<StepSummary> out;
   for (const StepSummary& s : r.per_step) {
     if (!analysed(s)) continue;
     RankSample& k = by_rank[s.rank_index];
     // The taken-th of `take` evenly spread picks sits at position taken * steps / take.
     if (k.taken < k.take && k.seen == k.taken * k.steps / k.take) {
-      out.push_back(&s);
+      out.push_back(s);
       ++k.taken;
     }
     ++k.seen;
@@ -146,10 +145,10 @@ void attribute_gap(std::int64_t g0, std::int64_t g1, const std::vector<const Hos
 // The peak of the memory counters over the sampled steps (each step counting the value it starts
 // with: a counter is sampled only when it changes), on the counter that fills its memory most
 // (or, where no counter's memory is known, the largest), and that memory.
-void memory_peak(const store::Reader& reader, const std::vector<const StepSummary*>& steps,
+void memory_peak(const store::Reader& reader, const std::vector<StepSummary>& steps,
                  LeverFacts& f) {
   std::int64_t last_end = INT64_MIN;
-  for (const StepSummary* s : steps) last_end = std::max(last_end, sat_add(s->start_ns, s->dur_ns));
+  for (const StepSummary& s : steps) last_end = std::max(last_end, sat_add(s.start_ns, s.dur_ns));
   double best_fill = -1;
   for (const store::Track& t : reader.tracks()) {
     bool host = false;
@@ -162,10 +161,10 @@ void memory_peak(const store::Reader& reader, const std::vector<const StepSummar
     const auto take = [&peak](double v) {
       if (std::isfinite(v)) peak = std::max(peak, v);  // a damaged file's NaN or inf: ignored
     };
-    for (const StepSummary* s : steps) {
-      auto it = std::lower_bound(samples.begin(), samples.end(), s->start_ns, before);
+    for (const StepSummary& s : steps) {
+      auto it = std::lower_bound(samples.begin(), samples.end(), s.start_ns, before);
       if (it != samples.begin()) take(std::prev(it)->value);
-      const std::int64_t end = sat_add(s->start_ns, s->dur_ns);
+      const std::int64_t end = sat_add(s.start_ns, s.dur_ns);
       for (; it != samples.end() && it->ts_ns < end; ++it) take(it->value);
     }
     if (peak <= 0) continue;
@@ -246,17 +245,17 @@ LeverFacts lever_facts(const store::Reader& reader, const TrackTable& tracks, co
   const std::size_t ranks = std::max<std::size_t>(1, r.ranks.size());
   std::vector<double> collective_ns(ranks, 0), overlapped_ns(ranks, 0);
   IntervalSet collective_set, compute_set, both;
-  const std::vector<const StepSummary*> steps = sample_steps(r);
+  const std::vector<StepSummary> steps = sample_steps(r);
   NameTimes per_name, per_region;
   double covered = 0, optimizer = 0, conversion = 0;
   std::int64_t kernels = 0, short_kernels = 0;
-  for (const StepSummary* s : steps) {
-    const std::int64_t t0 = s->start_ns, t1 = sat_add(s->start_ns, s->dur_ns);
+  for (const StepSummary& s : steps) {
+    const std::int64_t t0 = s.start_ns, t1 = sat_add(s.start_ns, s.dur_ns);
     const std::vector<store::Event> events = reader.events(t0, t1);
     std::vector<Interval> device, collectives, computes;
     std::vector<HostEvent> host;
     for (const store::Event& e : events) {
-      if (tracks.role(e.track) == TrackRole::ignored || tracks.group(e.track) != s->rank_index)
+      if (tracks.role(e.track) == TrackRole::ignored || tracks.group(e.track) != s.rank_index)
         continue;
       const std::string_view name = reader.name(e);
       if (contains(name, "_MultiProcessingDataLoaderIter")) f.multiprocess_dataloader = true;
@@ -296,7 +295,7 @@ LeverFacts lever_facts(const store::Reader& reader, const TrackTable& tracks, co
       clip(collectives, window, collective_set);
       clip(computes, window, compute_set);
       intersect(collective_set, compute_set, both);
-      const auto rank = static_cast<std::size_t>(std::max(0, s->rank_index)) % ranks;
+      const auto rank = static_cast<std::size_t>(std::max(0, s.rank_index)) % ranks;
       collective_ns[rank] += static_cast<double>(total_length(collective_set));
       overlapped_ns[rank] += static_cast<double>(total_length(both));
     }
@@ -331,8 +330,8 @@ LeverFacts lever_facts(const store::Reader& reader, const TrackTable& tracks, co
   if (steps.empty()) return f;
   // Per step of each rank: the rank's share of the sampled steps.
   std::vector<double> rank_steps(ranks, 0);
-  for (const StepSummary* s : steps)
-    rank_steps[static_cast<std::size_t>(std::max(0, s->rank_index)) % ranks] += 1;
+  for (const StepSummary& s : steps)
+    rank_steps[static_cast<std::size_t>(std::max(0, s.rank_index)) % ranks] += 1;
   for (std::size_t k = 0; k < ranks; ++k) {
     const double n_k = std::max(1.0, rank_steps[k]);
     f.collective_kernel_ns_per_step.push_back(collective_ns[k] / n_k);

@@ -36,7 +36,7 @@ std::vector<std::int64_t> parse_list(const std::string& text) {
 // its events' cost, its device work is not), idle the rest of the step time, split by cause as
 // in the sampled steps; the breakdown is the sampled steps' shares of their time, applied to
 // the analysed steps' time. No sampled step: no device figures.
-void extrapolate_sampled(const std::vector<StepSummary>& per_step, Report& r) {
+void extrapolate_sampled(const StepTable& per_step, Report& r) {
   Report::DeviceSampling& ds = *r.device_sampling;
   ds.steps = r.steps;
   ds.sampled_steps = 0;
@@ -177,8 +177,8 @@ PhaseFigures phase_from_sums(std::int64_t first, std::int64_t last, std::int64_t
   return p;
 }
 
-std::vector<PhaseFigures> epoch_figures(const std::vector<StepSummary>& per_step,
-                                        const RunShape& shape, const std::string& why) {
+std::vector<PhaseFigures> epoch_figures(const StepTable& per_step, const RunShape& shape,
+                                        const std::string& why) {
   std::vector<PhaseFigures> out;
   if (shape.epoch_first_steps.empty()) return out;
   int last_epoch = 0;
@@ -195,7 +195,7 @@ std::vector<PhaseFigures> epoch_figures(const std::vector<StepSummary>& per_step
   return out;
 }
 
-void sum_analysed(const std::vector<StepSummary>& per_step, Report& r) {
+void sum_analysed(const StepTable& per_step, Report& r) {
   r.breakdown = {};
   r.step_time_total_ns = r.h2d_total_ns = r.input_bound_steps = r.input_bound_steps_high = 0;
   r.steps = 0;

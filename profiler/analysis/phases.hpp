@@ -65,15 +65,15 @@ class StepRule {
 
 // Figures of the steps of `per_step` for which `take` is true (nullopt when none is).
 template <class Take>
-std::optional<PhaseFigures> phase_of(const std::vector<StepSummary>& per_step, Take&& take);
+std::optional<PhaseFigures> phase_of(const StepTable& per_step, Take&& take);
 
 // The epochs of the run, marking those wholly outside the analysed steps as warm-up.
-std::vector<PhaseFigures> epoch_figures(const std::vector<StepSummary>& per_step,
-                                        const RunShape& shape, const std::string& why);
+std::vector<PhaseFigures> epoch_figures(const StepTable& per_step, const RunShape& shape,
+                                        const std::string& why);
 
 // Sums of `per_step` over the analysed steps (StepSummary::warmup false) into the report's
 // step figures: steps, step time, breakdown, input, verdict, device busy/idle.
-void sum_analysed(const std::vector<StepSummary>& per_step, Report& r);
+void sum_analysed(const StepTable& per_step, Report& r);
 
 // --- implementation of the template ---
 
@@ -81,7 +81,7 @@ PhaseFigures phase_from_sums(std::int64_t first, std::int64_t last, std::int64_t
                              std::int64_t total_ns, std::int64_t input_ns, std::int64_t idle_ns);
 
 template <class Take>
-std::optional<PhaseFigures> phase_of(const std::vector<StepSummary>& per_step, Take&& take) {
+std::optional<PhaseFigures> phase_of(const StepTable& per_step, Take&& take) {
   std::int64_t first = 0, last = 0, steps = 0, total = 0, input = 0, idle = 0;
   std::int64_t sampled = 0, busy = 0;  // device busy over the steps holding device events
   for (const StepSummary& s : per_step) {

@@ -13,78 +13,14 @@
 #include <utility>
 #include <vector>
 
+#include "profiler/analysis/step_summary.hpp"
+#include "profiler/analysis/step_table.hpp"
+
 namespace ts::store {
 class Reader;
 }
 
 namespace ts::analysis {
-
-// The parts of a step's wall time, in priority order (profiler/analysis/README.md,
-// "Breakdown"): where intervals of several
-// parts overlap, the earlier part here takes the time. The parts of a step sum to its wall time.
-enum class Part : std::uint8_t {
-  device_compute,
-  collective,  // communication: collective kernels on a device, or the host blocked in one
-  d2h,
-  h2d,
-  input_wait,
-  input_handoff,  // the trainer taking a batch that was ready (trace::Category::input_handoff)
-  launch,
-  sync,
-  host_compute,
-  other,  // also idle time: nothing recorded
-};
-inline constexpr int kPartCount = 10;
-std::string_view part_name(Part p);  // the report --json key: "device_compute", "d2h", ...
-
-struct Breakdown {
-  std::array<std::int64_t, kPartCount> ns{};
-  std::int64_t& operator[](Part p) { return ns[static_cast<int>(p)]; }
-  std::int64_t operator[](Part p) const { return ns[static_cast<int>(p)]; }
-  std::int64_t total() const;
-};
-
-enum class Verdict : std::uint8_t { none, moderate, high };
-std::string_view verdict_name(Verdict v);  // "none", "moderate", "high"
-
-// Why the device sat idle during a gap, first match wins (profiler/analysis/README.md, "Device
-// idle").
-enum class IdleCause : std::uint8_t { input, collective, host, sync, other };
-inline constexpr int kIdleCauseCount = 5;
-// "input", "collective", "host", "sync", "other"
-std::string_view idle_cause_name(IdleCause c);
-
-struct IdleGap {
-  std::int64_t start_ns = 0;
-  std::int64_t end_ns = 0;
-  std::int64_t step = 0;  // the step the gap lies in
-  IdleCause cause = IdleCause::other;
-};
-
-struct StepSummary {
-  std::int64_t step = 0;
-  std::int64_t start_ns = 0;
-  std::int64_t dur_ns = 0;
-  Breakdown parts;                  // parts.total() == dur_ns
-  std::int64_t input_ns = 0;        // input wait + h2d on the critical path
-  double input_pct = 0;             // input_ns / dur_ns * 100
-  std::int64_t device_busy_ns = 0;  // union of all device-queue events inside the step
-  std::array<std::int64_t, kIdleCauseCount> idle_by_cause_ns{};  // device idle, by cause
-  std::int64_t h2d_all_ns = 0;             // every h2d copy inside the step, exposed or hidden
-  std::int64_t input_wait_all_ns = 0;      // the trainer's input wait (before priorities)
-  std::int64_t input_work_in_wait_ns = 0;  // of it, the time during which an input stage ran
-  int rank_index = 0;  // the step's process: an index into Report::ranks (0 if none)
-  int epoch = 0;       // 1-based, when the trace records epochs; 0 otherwise
-  // By the verdict's thresholds (AnalysisOptions::step_input_bound_pct, step_input_high_pct):
-  // high at or above 20 % input, moderate at or above 5 %; input_bound: either of them. (The
-  // one-byte fields sit together at the end: no padding between 8-byte ones, 208 bytes a step.)
-  bool input_bound = false;
-  Verdict input_verdict = Verdict::none;
-  bool warmup = false;  // not analysed: warm-up, or outside AnalysisOptions::steps
-  // false: the capture recorded device events on a sample of steps (Report::device_sampling) and
-  // this step holds none, so its device figures are unknown, not zero.
-  bool device_sampled = true;
-};
 
 struct StepTime {
   double mean_ms = 0, p50_ms = 0, p90_ms = 0, min_ms = 0, max_ms = 0;
@@ -281,8 +217,8 @@ struct Report {
   double idle_cost_per_1000_steps = 0;       // device idle time priced at gpu_hour_price
   double gpu_hour_price = 2.50;              // the AnalysisOptions price and currency used
   std::string currency = "$";
-  std::vector<StepSummary> per_step;  // in step order
-  std::uint64_t dropped_events = 0;   // from meta: the trace is incomplete when nonzero
+  StepTable per_step;                // in step order, packed
+  std::uint64_t dropped_events = 0;  // from meta: the trace is incomplete when nonzero
   // What the trace lacks, one sentence each (never silent): events dropped or lost to a write
   // error, a capture that did not stop (killed), ranks missing from a job, a cut-off import.
   // Empty for a complete trace; `check` fails on them unless told they are expected.

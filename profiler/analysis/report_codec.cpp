@@ -43,7 +43,7 @@ static_assert(sizeof(void*) != 8 || sizeof(JobOverview::Spread) == 24, "Spread c
 static_assert(sizeof(void*) != 8 || sizeof(JobOverview::RankRow) == 40, "RankRow changed");
 static_assert(sizeof(void*) != 8 || sizeof(JobOverview::HoldingBack) == 96, "HoldingBack changed");
 static_assert(sizeof(void*) != 8 || sizeof(JobOverview) == 176, "JobOverview changed");
-static_assert(sizeof(void*) != 8 || sizeof(Report) == 1712, "Report changed");
+static_assert(sizeof(void*) != 8 || sizeof(Report) == 1768, "Report changed");
 
 // Every field of each struct, once, for both directions: S is the struct, const when encoding.
 template <class S, class T>
@@ -322,10 +322,14 @@ std::string encode_report_part(const Report& report, std::size_t part) {
     out(report);
     return std::move(out.bytes);
   }
-  const std::vector<StepSummary>& steps = report.per_step;
+  const StepTable& steps = report.per_step;
   const std::size_t at = (part - 1) * kStepsPerPart;
   const std::size_t n = at < steps.size() ? std::min(kStepsPerPart, steps.size() - at) : 0;
-  return encode_step_run(std::span(steps).subspan(at, n), at == 0 ? nullptr : &steps[at - 1]);
+  const std::vector<StepSummary> run(steps.begin() + static_cast<std::ptrdiff_t>(at),
+                                     steps.begin() + static_cast<std::ptrdiff_t>(at + n));
+  const std::optional<StepSummary> before =
+      at == 0 ? std::nullopt : std::optional<StepSummary>(steps[at - 1]);
+  return encode_step_run(run, before ? &*before : nullptr);
 }
 
 std::string encode_step_run(std::span<const StepSummary> steps, const StepSummary* before) {
@@ -390,18 +394,17 @@ std::vector<std::string> encode_report(const Report& report) {
 bool ReportDecoder::add(std::string_view part, std::uint64_t all_bytes) {
   if (failed_) return false;
   if (parts_++ > 0) {
-    std::vector<StepSummary>& steps = report_.per_step;
-    const std::size_t had = steps.size();
+    std::vector<StepSummary> steps;
     failed_ =
         !decode_step_run(part, last_step_ ? &*last_step_ : nullptr,
                          std::min<std::uint64_t>(kStepsPerPart, steps_ - decoded_steps_), steps);
     if (failed_) return false;
-    decoded_steps_ += steps.size() - had;
+    decoded_steps_ += steps.size();
     last_step_ = steps.back();
-    if (sink_) {
+    if (sink_)
       sink_(steps);
-      steps.clear();
-    }
+    else
+      for (const StepSummary& s : steps) report_.per_step.push_back(s);
     return true;
   }
   In in(part);
@@ -417,7 +420,7 @@ bool ReportDecoder::add(std::string_view part, std::uint64_t all_bytes) {
   }
   in(report_);
   if (!job_indices_valid(report_)) in.fail();
-  report_.per_step.reserve(sink_ ? kStepsPerPart : static_cast<std::size_t>(steps_));
+  if (!sink_) report_.per_step.reserve(static_cast<std::size_t>(steps_));
   if (!in.done()) failed_ = true;
   return !failed_;
 }

@@ -531,20 +531,20 @@ void steps_section(std::string& out, const Report& r) {
   } else {
     out += "steps\n";
   }
-  std::vector<const StepSummary*> shown;
-  for (const std::uint32_t i : index) shown.push_back(&r.per_step[i]);
+  std::vector<StepSummary> shown;
+  for (const std::uint32_t i : index) shown.push_back(r.per_step[i]);
   const bool ranks = !r.ranks.empty();
   out += (ranks ? "  " + rank_column(r) : std::string()) +
          "      step       time     input   device busy\n";
-  for (const StepSummary* s : shown) {
+  for (const StepSummary& s : shown) {
     if (ranks)
       out += "  " + fit(rank_label(r.ranks[static_cast<std::size_t>(
-                            std::clamp<int>(s->rank_index, 0, r.ranks.size() - 1))]),
+                            std::clamp<int>(s.rank_index, 0, r.ranks.size() - 1))]),
                         4);
-    out += right(std::to_string(s->step), 10) + right(fmt::ms(fmt::to_ms(s->dur_ns)), 11) +
-           right(fmt::pct(s->input_pct), 10) +
-           right(r.device.has_device ? fmt::pct(percent(s->device_busy_ns, s->dur_ns)) : "-", 14) +
-           step_class(s->input_verdict) + "\n";
+    out += right(std::to_string(s.step), 10) + right(fmt::ms(fmt::to_ms(s.dur_ns)), 11) +
+           right(fmt::pct(s.input_pct), 10) +
+           right(r.device.has_device ? fmt::pct(percent(s.device_busy_ns, s.dur_ns)) : "-", 14) +
+           step_class(s.input_verdict) + "\n";
   }
   // "highly input-bound: step 626" or "moderately input-bound: 3 steps: 1-3" (a lone number read
   // as a count), each class on its line. With several processes, one line per process: step 3

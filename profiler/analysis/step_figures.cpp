@@ -1,5 +1,7 @@
 #include "profiler/analysis/step_figures.hpp"
 
+#include <algorithm>
+
 namespace ts::analysis {
 
 void StepFigures::add(const store::Step& s, const PartIntervalsWindow& view,
@@ -36,24 +38,18 @@ void StepFigures::add(const store::Step& s, const PartIntervalsWindow& view,
     if (options.keep_gaps) gaps.push_back(g);
   }
   listed_gaps += listed;
-  listed_gaps_per_step.push_back(listed);
+  listed_gaps_per_step.push_back(
+      static_cast<std::uint32_t>(std::min<std::int64_t>(listed, UINT32_MAX)));
 
   for (int p = 0; p < kPartCount; ++p) breakdown.ns[p] += st.parts.ns[p];
   step_time_total_ns += st.dur_ns;
   if (st.input_bound) ++input_bound_steps;
   if (st.input_verdict == Verdict::high) ++input_bound_steps_high;
-  if (slots_ != nullptr)
-    slots_[added_] = st;
-  else
-    per_step.push_back(st);
-  ++added_;
+  per_step.push_back(st);
 }
 
 void StepFigures::append(StepFigures&& later) {
-  // A part that wrote into slots wrote into this list already.
-  if (!later.writes_into_slots())
-    per_step.insert(per_step.end(), later.per_step.begin(), later.per_step.end());
-  added_ += later.added_;
+  per_step.append(later.per_step);
   for (int p = 0; p < kPartCount; ++p) breakdown.ns[p] += later.breakdown.ns[p];
   step_time_total_ns += later.step_time_total_ns;
   h2d_total_ns += later.h2d_total_ns;

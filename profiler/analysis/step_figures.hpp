@@ -17,8 +17,8 @@
 namespace ts::analysis {
 
 struct StepFigures {
-  std::vector<StepSummary> per_step;  // in time order
-  Breakdown breakdown;                // summed
+  StepTable per_step;   // in time order
+  Breakdown breakdown;  // summed
   std::int64_t step_time_total_ns = 0;
   std::int64_t h2d_total_ns = 0;            // all h2d time inside the steps, exposed or not
   std::int64_t input_bound_steps = 0;       // moderately or highly input-bound
@@ -29,7 +29,7 @@ struct StepFigures {
   std::int64_t listed_gaps = 0;  // how many were listed, kept or not (AnalysisOptions::keep_gaps)
   // Of them, each step's (parallel to per_step): a capture that sampled device events has steps
   // without any, whose "gaps" are not device idle time (analyse() drops them).
-  std::vector<std::int64_t> listed_gaps_per_step;
+  std::vector<std::uint32_t> listed_gaps_per_step;  // saturating
 
   // Adds one step, its part intervals narrowed to it (complete for its time).
   void add(const store::Step& step, const PartIntervalsWindow& view,
@@ -37,17 +37,7 @@ struct StepFigures {
   // Appends the figures of later steps.
   void append(StepFigures&& later);
 
-  // Makes add() write its steps into consecutive slots of a list the caller sized, from `first`
-  // on (one slot for each step this part will add), instead of appending them to per_step. The
-  // parts of a parallel pass write straight into the joined list this way, and append() leaves it
-  // as it is, so that the per-step figures (about 200 bytes a step) are never held twice.
-  void write_into(StepSummary* first) { slots_ = first; }
-  bool writes_into_slots() const { return slots_ != nullptr; }
-  std::size_t steps_added() const { return added_; }
-
  private:
-  StepSummary* slots_ = nullptr;
-  std::size_t added_ = 0;
   BreakdownScratch breakdown_scratch_;
   IdleScratch idle_scratch_;
   std::vector<IdleGap> step_gaps_;

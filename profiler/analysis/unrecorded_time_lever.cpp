@@ -5,6 +5,7 @@
 // window without step markers that takes in start-up. The evidence gives the share and the
 // longest stretches (unrecorded_gaps.hpp); the fix is to record that time, or to leave it out.
 #include <algorithm>
+#include <optional>
 
 #include "profiler/analysis/figure_format.hpp"
 #include "profiler/analysis/lever_rules.hpp"
@@ -48,14 +49,14 @@ void warmup_evidence(const Report& r, Lever& l) {
     return;
   }
   // Several steps, none left out: is the unrecorded time in the first one?
-  const StepSummary* first = nullptr;
+  std::optional<StepSummary> first;
   for (const StepSummary& s : r.per_step)
     if (!s.warmup) {
-      first = &s;
+      first = s;
       break;
     }
   const std::int64_t all = r.breakdown[Part::other];
-  if (first != nullptr && all > 0 && 2 * first->parts[Part::other] >= all)
+  if (first && all > 0 && 2 * first->parts[Part::other] >= all)
     l.evidence.push_back("The first analysed step (" + std::to_string(first->step) + ") holds " +
                          fmt::pct(100.0 * static_cast<double>(first->parts[Part::other]) /
                                   static_cast<double>(all)) +

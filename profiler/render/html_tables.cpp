@@ -240,18 +240,25 @@ std::string stages_section(const Report& r) {
 
 std::string steps_section(const Report& r) {
   if (r.per_step.empty()) return "";
-  std::vector<const analysis::StepSummary*> shown;
-  for (const analysis::StepSummary& s : r.per_step) shown.push_back(&s);
+  std::vector<analysis::StepSummary> shown;
   std::string out;
-  if (shown.size() > kMaxStepRows) {
-    std::nth_element(shown.begin(), shown.begin() + kMaxStepRows, shown.end(),
-                     [](const auto* a, const auto* b) { return a->dur_ns > b->dur_ns; });
-    shown.resize(kMaxStepRows);
-    std::sort(shown.begin(), shown.end(), [](const auto* a, const auto* b) {
-      return a->step != b->step ? a->step < b->step : a->rank_index < b->rank_index;
+  if (r.per_step.size() > kMaxStepRows) {
+    // The slowest: (time, place in per_step), the steps decoded once chosen.
+    std::vector<std::pair<std::int64_t, std::uint32_t>> by_time;
+    by_time.reserve(r.per_step.size());
+    for (std::size_t i = 0; i < r.per_step.size(); ++i)
+      by_time.emplace_back(r.per_step[i].dur_ns, static_cast<std::uint32_t>(i));
+    std::nth_element(by_time.begin(), by_time.begin() + kMaxStepRows, by_time.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    by_time.resize(kMaxStepRows);
+    for (const auto& [time, i] : by_time) shown.push_back(r.per_step[i]);
+    std::sort(shown.begin(), shown.end(), [](const auto& a, const auto& b) {
+      return a.step != b.step ? a.step < b.step : a.rank_index < b.rank_index;
     });
     out += "<p class=\"note\">The " + escape(fmt::count(kMaxStepRows)) + " slowest of " +
            escape(fmt::count(static_cast<std::int64_t>(r.per_step.size()))) + " steps.</p>\n";
+  } else {
+    shown = r.per_step.to_vector();
   }
   // A column for each part that holds at least 1 % of the steps' summed time.
   analysis::Breakdown summed;
@@ -268,20 +275,20 @@ std::string steps_section(const Report& r) {
   for (const int p : parts) columns.push_back({std::string(part_label(p)), true});
   columns.push_back({"class", false});
   out += "<div class=\"scroll\">" + table_begin("steps-table", columns);
-  for (const analysis::StepSummary* s : shown) {
-    out += std::string("<tr") + (s->warmup ? " data-warmup=\"1\"" : "") + ">";
+  for (const analysis::StepSummary& s : shown) {
+    out += std::string("<tr") + (s.warmup ? " data-warmup=\"1\"" : "") + ">";
     if (ranks)
       out += text_cell(escape(rank_label(r.ranks[static_cast<std::size_t>(
-          std::clamp<int>(s->rank_index, 0, static_cast<int>(r.ranks.size()) - 1))])));
-    const double busy = pct_of(s->device_busy_ns, s->dur_ns);
-    out += number_cell(std::to_string(s->step), static_cast<double>(s->step)) +
-           number_cell(fmt::ms(fmt::to_ms(s->dur_ns)), fmt::to_ms(s->dur_ns)) +
-           number_cell(fmt::pct(s->input_pct), s->input_pct);
+          std::clamp<int>(s.rank_index, 0, static_cast<int>(r.ranks.size()) - 1))])));
+    const double busy = pct_of(s.device_busy_ns, s.dur_ns);
+    out += number_cell(std::to_string(s.step), static_cast<double>(s.step)) +
+           number_cell(fmt::ms(fmt::to_ms(s.dur_ns)), fmt::to_ms(s.dur_ns)) +
+           number_cell(fmt::pct(s.input_pct), s.input_pct);
     if (r.device.has_device) out += number_cell(fmt::pct(busy), busy);
     for (const int p : parts)
-      out += number_cell(fmt::ms(fmt::to_ms(s->parts.ns[p])), fmt::to_ms(s->parts.ns[p]));
-    out += text_cell(s->warmup ? "<span class=\"tag warmup\">warm-up</span>"
-                               : verdict_tag(s->input_verdict));
+      out += number_cell(fmt::ms(fmt::to_ms(s.parts.ns[p])), fmt::to_ms(s.parts.ns[p]));
+    out += text_cell(s.warmup ? "<span class=\"tag warmup\">warm-up</span>"
+                              : verdict_tag(s.input_verdict));
     out += "</tr>\n";
   }
   out += table_end() + "</div>\n";

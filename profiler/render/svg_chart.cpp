@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <numeric>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "profiler/analysis/figure_format.hpp"
@@ -81,16 +85,19 @@ struct Group {
   std::size_t steps = 0;
 };
 
-std::vector<Group> group_steps(const std::vector<const StepSummary*>& steps, std::size_t max) {
+// `order`: the places in `table` of the steps to draw, in the order drawn.
+std::vector<Group> group_steps(const analysis::StepTable& table,
+                               std::span<const std::uint32_t> order, std::size_t max) {
   std::vector<Group> groups;
-  if (steps.empty()) return groups;
-  const std::size_t size = (steps.size() + max - 1) / std::max<std::size_t>(1, max);
-  for (std::size_t i = 0; i < steps.size(); i += size) {
+  if (order.empty()) return groups;
+  const std::size_t size = (order.size() + max - 1) / std::max<std::size_t>(1, max);
+  for (std::size_t i = 0; i < order.size(); i += size) {
     Group g;
-    g.first = steps[i]->step;
-    g.start_ns = steps[i]->start_ns;
-    for (std::size_t k = i; k < std::min(steps.size(), i + size); ++k) {
-      const StepSummary& s = *steps[k];
+    const StepSummary head = table[order[i]];
+    g.first = head.step;
+    g.start_ns = head.start_ns;
+    for (std::size_t k = i; k < std::min(order.size(), i + size); ++k) {
+      const StepSummary s = table[order[k]];
       g.last = s.step;
       g.end_ns = std::max(g.end_ns, s.start_ns + s.dur_ns);
       g.max_dur_ns = std::max(g.max_dur_ns, s.dur_ns);
@@ -133,9 +140,9 @@ double pct_of(std::int64_t part, std::int64_t whole) {
 }  // namespace
 
 std::string step_time_chart(const Report& r) {
-  std::vector<const StepSummary*> steps;
-  for (const StepSummary& s : r.per_step) steps.push_back(&s);
-  const std::vector<Group> groups = group_steps(steps, kMaxBars);
+  std::vector<std::uint32_t> order(r.per_step.size());
+  std::iota(order.begin(), order.end(), 0u);
+  const std::vector<Group> groups = group_steps(r.per_step, order, kMaxBars);
   constexpr double kTop = 10, kPlot = 200, kHeight = kTop + kPlot + 34;
   std::string out = svg_begin(kHeight, "step time per step");
   std::int64_t max_ns = 0;
@@ -201,10 +208,10 @@ std::string step_time_chart(const Report& r) {
       out += text(kLeft + (groups.size() - 1) * bar + bar, y, std::to_string(groups.back().last),
                   "end");
     out += text(kLeft + kPlotWidth / 2, y + 15,
-                groups.size() < steps.size()
+                groups.size() < order.size()
                     ? fmt::printf("step (each bar: %zu steps, as tall as the slowest, coloured "
                                   "in proportion to their classes)",
-                                  (steps.size() + groups.size() - 1) / groups.size())
+                                  (order.size() + groups.size() - 1) / groups.size())
                     : std::string("step"),
                 "middle");
   }
@@ -214,13 +221,15 @@ std::string step_time_chart(const Report& r) {
 std::string timeline_strip(const Report& r) {
   const std::size_t processes = std::max<std::size_t>(1, r.ranks.size());
   const std::size_t strips = std::min(processes, kMaxStrips);
-  std::vector<std::vector<const StepSummary*>> rows(strips);
+  // Each row's steps by start: (start, place in per_step).
+  std::vector<std::vector<std::pair<std::int64_t, std::uint32_t>>> rows(strips);
   std::int64_t t0 = 0, t1 = 0;
   bool any = false;
-  for (const StepSummary& s : r.per_step) {
+  for (std::size_t i = 0; i < r.per_step.size(); ++i) {
+    const StepSummary s = r.per_step[i];
     const auto row = static_cast<std::size_t>(std::max(0, s.rank_index));
     if (row >= strips) continue;
-    rows[row].push_back(&s);
+    rows[row].emplace_back(s.start_ns, static_cast<std::uint32_t>(i));
     t0 = any ? std::min(t0, s.start_ns) : s.start_ns;
     t1 = any ? std::max(t1, s.start_ns + s.dur_ns) : s.start_ns + s.dur_ns;
     any = true;
@@ -234,9 +243,13 @@ std::string timeline_strip(const Report& r) {
     return kLeft + static_cast<double>(t - t0) / span * kPlotWidth;
   };
   for (std::size_t row = 0; row < strips; ++row) {
-    auto& steps = rows[row];
-    std::sort(steps.begin(), steps.end(),
-              [](const StepSummary* a, const StepSummary* b) { return a->start_ns < b->start_ns; });
+    auto& by_start = rows[row];
+    std::sort(by_start.begin(), by_start.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::uint32_t> steps;
+    steps.reserve(by_start.size());
+    for (const auto& [start, i] : by_start) steps.push_back(i);
+    by_start = {};
     const double top = kTop + row * (kStrip + kGap) + 14;
     std::string label = "run";
     if (!r.ranks.empty()) {
@@ -245,7 +258,7 @@ std::string timeline_strip(const Report& r) {
     }
     out += text(kLeft - 6, top + kStrip / 2 + 4, label, "end");
     const std::vector<Group> groups =
-        group_steps(steps, std::max<std::size_t>(50, kMaxColumns / strips));
+        group_steps(r.per_step, steps, std::max<std::size_t>(50, kMaxColumns / strips));
     std::int64_t warm_start = 0, warm_end = 0;
     bool warm = false;
     for (const Group& g : groups) {

@@ -242,7 +242,7 @@ class TestModels : public QObject {
   void step_model_flags_input_bound_steps() {
     StepModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.set_steps(a_.per_step);
+    model.set_steps(a_.per_step.to_vector());
     QCOMPARE(model.rowCount(), static_cast<int>(a_.per_step.size()));
     read_all(model);
     int bound = 0;
@@ -754,7 +754,8 @@ class TestModels : public QObject {
     Report report = ts::analysis::analyse(reader, o);
     report.per_step = varied_steps(4700);
     QVERIFY(ts::analysis::keep_report(reader, report, o));
-    const std::span<const ts::analysis::StepSummary> all(report.per_step);
+    const std::vector<ts::analysis::StepSummary> steps = report.per_step.to_vector();
+    const std::span<const ts::analysis::StepSummary> all(steps);
     // Parts of 1000, 3000 and 700 steps in place of the one of 4700, kept (and sealed) under
     // the same key after the same head.
     std::string key, head;
@@ -904,12 +905,12 @@ class TestModels : public QObject {
   }
 
   void step_bars_bucket_long_runs() {
-    const auto one = step_bars(a_.per_step, 100000);
+    const auto one = step_bars(a_.per_step.to_vector(), 100000);
     QCOMPARE(one.size(), a_.per_step.size());
     std::size_t marked = 0;
     for (const StepBar& b : one) marked += b.marked();
     QCOMPARE(marked, static_cast<std::size_t>(a_.input_bound_steps));
-    const auto few = step_bars(a_.per_step, 7);
+    const auto few = step_bars(a_.per_step.to_vector(), 7);
     QVERIFY(few.size() <= 7);
     std::size_t steps = 0;
     for (const StepBar& b : few) steps += b.count;

@@ -120,7 +120,7 @@ class TestOverview : public QObject {
 
     // The chart: a bar per step (or per run of steps), input-bound ones marked.
     const auto& bars = w.overview()->chart()->bars();
-    const auto want = step_bars(r.per_step);
+    const auto want = step_bars(r.per_step.to_vector());
     QCOMPARE(bars.size(), want.size());
     std::size_t marked = 0;
     for (std::size_t i = 0; i < bars.size(); ++i) {

@@ -1,6 +1,7 @@
 #include "profiler/import/chrome/interner.hpp"
 
 #include <cstring>
+#include <string>
 
 namespace ts::import {
 
@@ -38,6 +39,28 @@ std::uint64_t hash_bytes(std::string_view text) {
 
 Interner::Interner() : slots_(1024, 0) {
   entries_.push_back({0, 0, 0});
+}
+
+std::uint32_t Interner::intern_name(std::string_view text) {
+  constexpr std::string_view kMarker = "ProfilerStep#";
+  if (text.size() > kMarker.size() && text.size() <= kMarker.size() + 10 &&
+      text.starts_with(kMarker) &&
+      (text[kMarker.size()] != '0' || text.size() == kMarker.size() + 1)) {
+    std::uint64_t n = 0;
+    bool digits = true;
+    for (const char c : text.substr(kMarker.size())) {
+      digits = digits && c >= '0' && c <= '9';
+      n = n * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    if (digits && n < kNumbered) return kNumbered | static_cast<std::uint32_t>(n);
+  }
+  return intern(text);
+}
+
+std::string_view Interner::numbered_text(std::uint32_t id) {
+  thread_local std::string text;
+  text = "ProfilerStep#" + std::to_string(id & ~kNumbered);
+  return text;
 }
 
 std::uint32_t Interner::intern(std::string_view text) {

@@ -14,8 +14,16 @@ class Interner {
   Interner();
 
   std::uint32_t intern(std::string_view text);
-  // Valid until the next intern().
+  // An event's name: as intern(), but a PyTorch step marker's name, "ProfilerStep#N" (N written
+  // as PyTorch writes it: decimal, no sign or leading zero, at most 2^31 - 1), is not stored: its
+  // id is kNumbered | N. A trace of millions of tiny steps then holds none of their names.
+  static constexpr std::uint32_t kNumbered = 0x80000000u;
+  std::uint32_t intern_name(std::string_view text);
+  static bool is_numbered(std::uint32_t id) { return (id & kNumbered) != 0; }
+  // Valid until the next intern(); a numbered id's text is made on the calling thread and valid
+  // until that thread's next text() of a numbered id.
   std::string_view text(std::uint32_t id) const {
+    if (is_numbered(id)) return numbered_text(id);
     const Entry& e = entries_[id];
     return {arena_.data() + e.offset, e.size};
   }
@@ -28,6 +36,7 @@ class Interner {
     std::uint32_t hash;
   };
   void grow();
+  static std::string_view numbered_text(std::uint32_t id);
 
   std::vector<char> arena_;
   std::vector<Entry> entries_;

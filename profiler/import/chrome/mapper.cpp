@@ -208,7 +208,9 @@ class FileMapper {
 
   LabelInfo numbered_step(std::uint32_t name) const {
     LabelInfo li = numbered_step_;
-    li.profiler_step = profiler_step_number(f_.strings.text(name)).value_or(kNone);
+    li.profiler_step = Interner::is_numbered(name)
+                           ? static_cast<std::int64_t>(name & ~Interner::kNumbered)
+                           : profiler_step_number(f_.strings.text(name)).value_or(kNone);
     return li;
   }
 

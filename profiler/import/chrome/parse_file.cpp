@@ -171,7 +171,7 @@ void merge_into(ParsedFile& dst, ParsedFile&& src) {
     }
   }
   src.events.for_each([&](RawEvent& e) {
-    e.name = smap[e.name];
+    if (!Interner::is_numbered(e.name)) e.name = smap[e.name];
     e.cat = smap[e.cat];
     e.thread = tmap[e.thread];
   });

@@ -339,7 +339,7 @@ void Tokenizer::event_value(const char* s, SizeType n, Value v) {
     case K::name:
       if (v == Value::other) break;
       if (n > kMaxNameBytes) out_.skipped.add(Skip::name_truncated);
-      ev_.name = intern_capped(s, n);
+      ev_.name = out_.strings.intern_name(cut_at_boundary({s, n}, kMaxNameBytes));
       break;
     case K::pid:
       pid_ = ident(s, n, v);

@@ -36,19 +36,26 @@ StepIndex::StepIndex(std::vector<StepSpan> spans) {
             [](const StepSpan& a, const StepSpan& b) { return a.start < b.start; });
   starts_.reserve(spans.size());  // exact: a trace can hold millions of steps
   ends_.reserve(spans.size());
-  steps_.reserve(spans.size());
   for (const StepSpan& s : spans) {
     starts_.push_back(s.start);
     ends_.push_back(s.end);
-    steps_.push_back(s.step);
   }
+  // Numbered one after another (the usual case): no list of numbers.
+  if (!spans.empty()) first_step_ = spans.front().step;
+  for (std::size_t i = 0; i < spans.size(); ++i)
+    if (spans[i].step != first_step_ + static_cast<std::int64_t>(i)) {
+      steps_.reserve(spans.size());
+      for (const StepSpan& s : spans) steps_.push_back(s.step);
+      break;
+    }
 }
 
 std::int64_t StepIndex::step_at(std::int64_t t) const {
   const auto it = std::upper_bound(starts_.begin(), starts_.end(), t);
   if (it == starts_.begin()) return kNone;
   const auto i = static_cast<std::size_t>(it - starts_.begin() - 1);
-  return t < ends_[i] ? steps_[i] : kNone;
+  if (t >= ends_[i]) return kNone;
+  return steps_.empty() ? first_step_ + static_cast<std::int64_t>(i) : steps_[i];
 }
 
 std::vector<StepSpan> steps_from_marker(std::vector<StepCandidate> matches) {

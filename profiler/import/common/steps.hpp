@@ -37,7 +37,9 @@ class StepIndex {
   bool empty() const { return starts_.empty(); }
 
  private:
-  std::vector<std::int64_t> starts_, ends_, steps_;
+  std::vector<std::int64_t> starts_, ends_;
+  std::vector<std::int64_t> steps_;  // empty when step i is first_step_ + i
+  std::int64_t first_step_ = 0;
 };
 
 // A host event that could mark a step, as the inference rules see it.

@@ -121,12 +121,13 @@ TEST(KeptReport, ManyStepsSpanSeveralParts) {
   a::Report report;
   report.steps = 40'000;
   for (std::int64_t i = 0; i < 40'000; ++i) {
-    a::StepSummary& s = report.per_step.emplace_back();
+    a::StepSummary s;
     s.step = i * 3 - 7;  // any order of numbers, negative ones too
     s.start_ns = (i % 2 == 0 ? 1 : -1) * i * 1'000'003;
     s.dur_ns = i;
     s.input_pct = static_cast<double>(i) / 7;
     s.parts[a::Part::h2d] = i * 11;
+    report.per_step.push_back(s);
   }
   const std::vector<std::string> parts = a::encode_report(report);
   EXPECT_EQ(parts.size(), 1 + (40'000 + a::kStepsPerPart - 1) / a::kStepsPerPart);
@@ -270,11 +271,12 @@ TEST(KeptReport, StepsGoToASinkAPartAtATime) {
   a::Report many = fresh;  // kept under the trace's key: its steps are what comes back
   many.per_step.clear();
   for (std::int64_t i = 0; i < 40'000; ++i) {
-    a::StepSummary& s = many.per_step.emplace_back();
+    a::StepSummary s;
     s.step = i;
     s.start_ns = i * 1'000'003;
     s.dur_ns = i + 1;
     s.input_bound = i % 3 == 0;
+    many.per_step.push_back(s);
   }
   {
     const ts::store::Reader reader(path);

@@ -126,11 +126,12 @@ TEST(ReportOutput, TextStartsWithTheVerdictAndListsInputBoundSteps) {
   EXPECT_NE(t.find("highly input-bound: 3 steps: 1-3"), std::string::npos) << t;
   a::Report one = r;  // one input-bound step is named as a step, not read as a count
   bool first = true;
-  for (a::StepSummary& s : one.per_step)
+  one.per_step.update([&](a::StepSummary& s) {
     if (s.input_bound && !s.warmup) {
       s.input_bound = std::exchange(first, false);
       if (!s.input_bound) s.input_verdict = a::Verdict::none;
     }
+  });
   const std::string t1 = a::to_text(one);
   EXPECT_NE(t1.find("highly input-bound: step 1\n"), std::string::npos) << t1;
   EXPECT_NE(t.find("bottleneck stage: decode"), std::string::npos) << t;

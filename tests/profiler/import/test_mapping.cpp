@@ -58,6 +58,30 @@ std::string step_trace() {
       "A100\"}]");
 }
 
+// Step markers' names are not stored while parsing when PyTorch wrote them (ProfilerStep#N):
+// they come back whole, and names only like them (a leading zero, a number past 2^31 - 1) are
+// read as before.
+TEST(ImportMapping, StepMarkerNamesComeBackWhole) {
+  ImportDir dir;
+  test::import_text(
+      dir, test::kineto_trace(
+               {x_event("user_annotation", "ProfilerStep#0", 10, 10, "1000", "100"),
+                x_event("user_annotation", "ProfilerStep#07", 10, 10, "1100", "100"),
+                x_event("user_annotation", "ProfilerStep#2147483647", 10, 10, "1200", "100"),
+                x_event("user_annotation", "ProfilerStep#2147483648", 10, 10, "1210", "10")}));
+  store::Reader r(dir.file("out.db"));
+  const auto ev = test::all_events(r);
+  EXPECT_EQ(get(ev, "ProfilerStep#0").e.step, 0);
+  EXPECT_EQ(get(ev, "ProfilerStep#0").category, Category::step);
+  EXPECT_EQ(get(ev, "ProfilerStep#7").e.step, 7);  // the numbered label's name: N as a number
+  EXPECT_EQ(get(ev, "ProfilerStep#2147483647").e.step, 2147483647);
+  EXPECT_NE(get(ev, "ProfilerStep#2147483648").category, Category::step);
+  EXPECT_EQ(get(ev, "ProfilerStep#2147483648").e.step, 2147483647);  // inside that step
+  const auto steps = r.steps();
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[2].step, 2147483647);
+}
+
 TEST(ImportMapping, StepsTracksCategoriesAndCorrelation) {
   ImportDir dir;
   const ImportStats stats = test::import_text(dir, step_trace());

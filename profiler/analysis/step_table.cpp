@@ -1,0 +1,216 @@
+#include "profiler/analysis/step_table.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "profiler/analysis/step_breakdown.hpp"
+#include "profiler/store/varint.hpp"
+
+namespace ts::analysis {
+
+namespace {
+
+namespace varint = store::varint;
+
+using varint::wrapping_add;
+using varint::wrapping_sub;
+
+// fn(figure, predicted) for each figure of a step but its number, start and time, in the order
+// of their mask bits: a figure is coded only when it is not what the figures before it predict
+// (the parts sum to the step's time, the input time is its wait and copies, idle time is the
+// step's time less busy, ...), and then as its difference from that.
+template <class S, class Fn>
+void each_figure(S& s, std::int64_t rank_base, std::int64_t epoch_base, Fn&& fn) {
+  std::int64_t parts = 0;
+  for (int p = 0; p + 1 < kPartCount; ++p) {
+    fn(s.parts.ns[p], 0);
+    parts = wrapping_add(parts, s.parts.ns[p]);
+  }
+  fn(s.parts.ns[kPartCount - 1], wrapping_sub(s.dur_ns, parts));
+  fn(s.input_ns, wrapping_add(s.parts[Part::input_wait], s.parts[Part::h2d]));
+  fn(s.device_busy_ns, wrapping_add(s.parts[Part::device_compute], s.parts[Part::collective]));
+  std::int64_t idle = 0;
+  for (int c = 0; c + 1 < kIdleCauseCount; ++c) {
+    fn(s.idle_by_cause_ns[c], 0);
+    idle = wrapping_add(idle, s.idle_by_cause_ns[c]);
+  }
+  fn(s.idle_by_cause_ns[kIdleCauseCount - 1],
+     wrapping_sub(wrapping_sub(s.dur_ns, s.device_busy_ns), idle));
+  fn(s.h2d_all_ns, s.parts[Part::h2d]);
+  fn(s.input_wait_all_ns, s.parts[Part::input_wait]);
+  fn(s.input_work_in_wait_ns, 0);
+  fn(s.rank_index, rank_base);
+  fn(s.epoch, epoch_base);
+}
+constexpr int kFigures = kPartCount + 2 + kIdleCauseCount + 5;
+static_assert(kFigures <= 64);
+
+enum Flag : unsigned char {
+  kInputBound = 1,
+  kVerdictShift = 1,  // two bits: Verdict
+  kWarmup = 8,
+  kDeviceSampled = 16,
+  kOwnInputPct = 32,  // input_pct is not percent(input_ns, dur_ns): its 8 bytes follow
+};
+
+std::int64_t get_signed(const unsigned char*& p, const unsigned char* end) {
+  std::uint64_t v = 0;
+  if (!varint::get(p, end, v)) throw std::logic_error("packed steps do not decode");
+  return varint::unzigzag(v);
+}
+
+}  // namespace
+
+StepTable::StepTable(std::span<const StepSummary> steps) {
+  reserve(steps.size());
+  for (const StepSummary& s : steps) push_back(s);
+  shrink_to_fit();
+}
+
+void StepTable::encode(const StepSummary& s, const Chunk& c, std::string& out) const {
+  std::uint64_t mask = 0;
+  std::uint64_t deltas[kFigures];
+  int bit = 0, coded = 0;
+  each_figure(s, c.rank_index, c.epoch, [&](const auto& v, std::int64_t predicted) {
+    if (v != predicted) {
+      mask |= std::uint64_t{1} << bit;
+      deltas[coded++] = varint::zigzag(wrapping_sub(v, predicted));
+    }
+    ++bit;
+  });
+  varint::append(out, mask);
+  varint::append(out, varint::zigzag(wrapping_sub(s.step, c.step)));
+  varint::append(out, varint::zigzag(wrapping_sub(s.start_ns, c.start_ns)));
+  varint::append(out, varint::zigzag(s.dur_ns));
+  for (int k = 0; k < coded; ++k) varint::append(out, deltas[k]);
+  const double derived = percent(s.input_ns, s.dur_ns);
+  const bool own_pct = std::memcmp(&derived, &s.input_pct, sizeof derived) != 0;
+  unsigned char flags = static_cast<unsigned char>(
+      (s.input_bound ? kInputBound : 0) |
+      (static_cast<unsigned>(s.input_verdict) << kVerdictShift) | (s.warmup ? kWarmup : 0) |
+      (s.device_sampled ? kDeviceSampled : 0) | (own_pct ? kOwnInputPct : 0));
+  out.push_back(static_cast<char>(flags));
+  if (own_pct) out.append(reinterpret_cast<const char*>(&s.input_pct), sizeof s.input_pct);
+}
+
+StepSummary StepTable::operator[](std::size_t i) const {
+  const Chunk& c = chunks_[i / kChunk];
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes_.data());
+  const unsigned char* p = data + c.begin + offsets_[i];
+  const unsigned char* end = data + bytes_.size();
+  StepSummary s;
+  std::uint64_t mask = 0;
+  if (!varint::get(p, end, mask)) throw std::logic_error("packed steps do not decode");
+  s.step = wrapping_add(c.step, get_signed(p, end));
+  s.start_ns = wrapping_add(c.start_ns, get_signed(p, end));
+  s.dur_ns = get_signed(p, end);
+  int bit = 0;
+  each_figure(s, c.rank_index, c.epoch, [&](auto& v, std::int64_t predicted) {
+    const std::int64_t value =
+        mask >> bit++ & 1 ? wrapping_add(predicted, get_signed(p, end)) : predicted;
+    v = static_cast<std::remove_reference_t<decltype(v)>>(value);
+  });
+  if (p == end) throw std::logic_error("packed steps do not decode");
+  const unsigned char flags = *p++;
+  s.input_bound = (flags & kInputBound) != 0;
+  s.input_verdict = static_cast<Verdict>(flags >> kVerdictShift & 3);
+  s.warmup = (flags & kWarmup) != 0;
+  s.device_sampled = (flags & kDeviceSampled) != 0;
+  if (flags & kOwnInputPct) {
+    if (end - p < static_cast<std::ptrdiff_t>(sizeof s.input_pct))
+      throw std::logic_error("packed steps do not decode");
+    std::memcpy(&s.input_pct, p, sizeof s.input_pct);
+  } else {
+    s.input_pct = percent(s.input_ns, s.dur_ns);
+  }
+  return s;
+}
+
+StepSummary StepTable::at(std::size_t i) const {
+  if (i >= size()) throw std::out_of_range("StepTable::at: no step " + std::to_string(i));
+  return (*this)[i];
+}
+
+void StepTable::push_back(const StepSummary& s) {
+  if (size() % kChunk == 0)
+    chunks_.push_back({bytes_.size(), s.step, s.start_ns, s.rank_index, s.epoch});
+  const Chunk& c = chunks_.back();
+  offsets_.push_back(static_cast<std::uint16_t>(bytes_.size() - c.begin));
+  encode(s, c, bytes_);
+}
+
+void StepTable::append(const StepTable& later) {
+  if (&later == this) {
+    const StepTable copy = later;
+    append(copy);
+    return;
+  }
+  reserve(size() + later.size());
+  for (std::size_t i = 0; i < later.size(); ++i) push_back(later[i]);
+}
+
+void StepTable::set(std::size_t i, const StepSummary& s) {
+  const std::size_t chunk = i / kChunk;
+  const std::size_t first = chunk * kChunk;
+  const std::size_t last = std::min(size(), first + kChunk);
+  const std::size_t begin = chunks_[chunk].begin;
+  const std::size_t end = chunk + 1 < chunks_.size() ? chunks_[chunk + 1].begin : bytes_.size();
+  std::vector<StepSummary> steps;
+  steps.reserve(last - first);
+  for (std::size_t k = first; k < last; ++k) steps.push_back(k == i ? s : (*this)[k]);
+  const StepSummary& head = steps.front();
+  const Chunk c{begin, head.step, head.start_ns, head.rank_index, head.epoch};
+  std::string coded;
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    offsets_[first + k] = static_cast<std::uint16_t>(coded.size());
+    encode(steps[k], c, coded);
+  }
+  bytes_.replace(begin, end - begin, coded);
+  chunks_[chunk] = c;
+  for (std::size_t k = chunk + 1; k < chunks_.size(); ++k)
+    chunks_[k].begin = chunks_[k].begin - (end - begin) + coded.size();
+}
+
+void StepTable::reserve(std::size_t steps) {
+  offsets_.reserve(steps);
+  chunks_.reserve((steps + kChunk - 1) / kChunk);
+}
+
+void StepTable::clear() {
+  bytes_.clear();
+  offsets_.clear();
+  chunks_.clear();
+}
+
+void StepTable::shrink_to_fit() {
+  bytes_.shrink_to_fit();
+  offsets_.shrink_to_fit();
+  chunks_.shrink_to_fit();
+}
+
+std::vector<StepSummary> StepTable::to_vector() const {
+  return {begin(), end()};
+}
+
+std::size_t StepTable::memory_bytes() const {
+  return bytes_.capacity() + offsets_.capacity() * sizeof(std::uint16_t) +
+         chunks_.capacity() * sizeof(Chunk);
+}
+
+bool operator==(const StepTable& a, const StepTable& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const StepSummary x = a[i], y = b[i];
+    std::string cx, cy;
+    const StepTable::Chunk base{};
+    a.encode(x, base, cx);
+    b.encode(y, base, cy);
+    if (cx != cy) return false;
+  }
+  return true;
+}
+
+}  // namespace ts::analysis
