@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "profiler/store/numbered_label.hpp"
+
 namespace ts::gui {
 
 namespace {
@@ -12,15 +14,51 @@ bool before(std::int64_t s1, std::uint32_t t1, std::int64_t s2, std::uint32_t t2
 
 }  // namespace
 
-void EventSearch::set_query(const QString& text, const SummaryData& summary) {
+void EventSearch::set_query(const QString& text, const SummaryData& summary,
+                            const store::Reader* reader) {
   instances_ = kernels_only_ = false;
-  take(text, summary, [&](const LabelStats& stats) {
+  const auto whole = [&](const LabelStats& stats) {
     return QString::fromStdString(stats.name).contains(text, Qt::CaseInsensitive);
-  });
+  };
+  numbered_.clear();
+  number_.reset();
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> steps;  // (bin, 1) per matching marker
+  if (reader != nullptr && !text.isEmpty())
+    for (const auto& [id, stats] : summary.labels) {
+      if (whole(stats) || !store::is_numbered_label(stats.name, stats.category)) continue;
+      if (!number_) number_ = number_query(text, stats.name);
+      if (number_) numbered_.insert(id);
+    }
+  if (number_) {
+    reader->each_step([&](const store::Step& st) {
+      if (number_->matches(st.step)) steps.emplace_back(summary.search_bin(st.start_ns), 1);
+    });
+  }
+  take(text, summary, whole, std::move(steps));
+}
+
+std::optional<EventSearch::NumberQuery> EventSearch::number_query(const QString& text,
+                                                                  std::string_view name) {
+  const std::string query = text.toLower().toStdString();
+  std::size_t digits = query.size();
+  while (digits > 0 && query[digits - 1] >= '0' && query[digits - 1] <= '9') --digits;
+  if (digits == query.size()) return std::nullopt;  // no number: the name alone decides
+  const std::string lead = query.substr(0, digits);
+  const std::string lower =
+      QString::fromUtf8(name.data(), static_cast<int>(name.size())).toLower().toStdString();
+  if (!lead.empty() && !lower.ends_with(lead)) return std::nullopt;
+  return NumberQuery{query.substr(digits), !lead.empty()};
+}
+
+bool EventSearch::NumberQuery::matches(std::int64_t step) const {
+  const std::string number = std::to_string(step);
+  return at_start ? number.starts_with(digits) : number.find(digits) != std::string::npos;
 }
 
 void EventSearch::set_instances(const QString& name, const SummaryData& summary,
                                 bool kernels_only) {
+  numbered_.clear();
+  number_.reset();
   const std::string exact = name.toStdString();
   take(name, summary, [&](const LabelStats& stats) {
     return stats.name == exact && (!kernels_only || stats.category == trace::Category::kernel ||
@@ -31,7 +69,8 @@ void EventSearch::set_instances(const QString& name, const SummaryData& summary,
 }
 
 template <class Match>
-void EventSearch::take(const QString& text, const SummaryData& summary, Match&& match) {
+void EventSearch::take(const QString& text, const SummaryData& summary, Match&& match,
+                       std::vector<std::pair<std::uint32_t, std::uint64_t>> more) {
   query_ = text;
   labels_.clear();
   bins_.clear();
@@ -40,7 +79,8 @@ void EventSearch::take(const QString& text, const SummaryData& summary, Match&& 
   extent_.begin_ns = summary.begin_ns;
   extent_.end_ns = summary.end_ns;
   if (text.isEmpty()) return;
-  std::vector<std::pair<std::uint32_t, std::uint64_t>> counts;  // (bin, matches in it)
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> counts = std::move(more);
+  for (const auto& [bin, n] : counts) matches_ += n;
   for (const auto& [id, stats] : summary.labels) {
     if (!match(stats)) continue;
     labels_.insert(id);
@@ -72,14 +112,14 @@ std::optional<std::uint32_t> EventSearch::next_bin(std::uint32_t from, bool forw
 
 std::optional<store::Event> EventSearch::step(const store::Reader& reader, std::int64_t start_ns,
                                               std::uint32_t track, bool forward) const {
-  if (labels_.empty()) return std::nullopt;
+  if (labels_.empty() && numbered_.empty()) return std::nullopt;
   std::optional<std::uint32_t> bin = next_bin(extent_.search_bin(start_ns), forward);
   while (bin) {
     // A little slack either side: an event on a bin's edge is found whichever bin indexed it.
     const auto [lo, hi] = extent_.search_bin_range(*bin);
     std::optional<store::Event> best;
     reader.scan(lo - 2, hi + 2, 0, [&](const store::Event& e) {
-      if (e.start_ns < lo - 2 || e.start_ns >= hi + 2 || !labels_.count(e.label)) return;
+      if (e.start_ns < lo - 2 || e.start_ns >= hi + 2 || !matches(e)) return;
       const bool after = before(start_ns, track, e.start_ns, e.track);
       const bool is_before = before(e.start_ns, e.track, start_ns, track);
       if (forward ? !after : !is_before) return;
@@ -101,7 +141,7 @@ std::uint64_t EventSearch::ordinal(const store::Reader& reader, const store::Eve
       it == bins_.end() ? matches_ : before_[static_cast<std::size_t>(it - bins_.begin())];
   const auto [lo, hi] = extent_.search_bin_range(bin);
   reader.scan(lo - 2, hi + 2, 0, [&](const store::Event& x) {
-    if (labels_.count(x.label) && extent_.search_bin(x.start_ns) == bin &&
+    if (matches(x) && extent_.search_bin(x.start_ns) == bin &&
         before(x.start_ns, x.track, e.start_ns, e.track))
       ++n;
   });

@@ -9,7 +9,10 @@
 #include <QString>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "gui/models/trace_summary.hpp"
@@ -19,8 +22,13 @@ namespace ts::gui {
 
 class EventSearch {
  public:
-  // Takes the labels matching `text` from the summary (those scanned so far).
-  void set_query(const QString& text, const SummaryData& summary);
+  // Takes the labels matching `text` from the summary (those scanned so far). The step markers
+  // that share one numbered label (store/numbered_label.hpp: "ProfilerStep#12" is the label
+  // "ProfilerStep#" and step 12) match by their full names: with `reader`, a query such as
+  // "ProfilerStep#12" or "#12" finds the markers whose number it names, counted and placed from
+  // the trace's step list.
+  void set_query(const QString& text, const SummaryData& summary,
+                 const store::Reader* reader = nullptr);
   // Takes the labels named exactly `name`, wherever in the trace they run; kernels_only: only
   // kernel and collective labels (a kernel's instances, as the Kernels table counts them).
   void set_instances(const QString& name, const SummaryData& summary, bool kernels_only);
@@ -40,13 +48,29 @@ class EventSearch {
   std::uint64_t ordinal(const store::Reader& reader, const store::Event& e) const;
 
  private:
+  // What a query asks of a numbered marker's step number: its digits, at the number's start
+  // (the query reaches into the name: "Step#12" is 12, 120, 1234...) or anywhere in it ("12").
+  struct NumberQuery {
+    std::string digits;
+    bool at_start = false;
+    bool matches(std::int64_t step) const;
+  };
+  static std::optional<NumberQuery> number_query(const QString& text, std::string_view name);
+  bool matches(const store::Event& e) const {
+    return labels_.count(e.label) || (number_ && numbered_.count(e.label) &&
+                                      e.step != store::kNull && number_->matches(e.step));
+  }
   std::optional<std::uint32_t> next_bin(std::uint32_t from, bool forward) const;
+  // (bin, matches in it) of the labels `match` takes, and of `more`.
   template <class Match>
-  void take(const QString& text, const SummaryData& summary, Match&& match);
+  void take(const QString& text, const SummaryData& summary, Match&& match,
+            std::vector<std::pair<std::uint32_t, std::uint64_t>> more = {});
 
   QString query_;
   bool instances_ = false, kernels_only_ = false;
   std::unordered_set<std::uint32_t> labels_;
+  std::unordered_set<std::uint32_t> numbered_;  // numbered labels matching by step number
+  std::optional<NumberQuery> number_;
   std::vector<std::uint32_t> bins_;    // union of the matching labels' bins, ascending
   std::vector<std::uint64_t> before_;  // matches in the bins before each of bins_
   std::uint64_t matches_ = 0;

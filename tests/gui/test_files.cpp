@@ -10,6 +10,7 @@
 #include <QtTest>
 #include <set>
 
+#include "gui/models/event_search.hpp"
 #include "gui/models/format.hpp"
 #include "gui/widgets/main_window.hpp"
 #include "gui_test_util.hpp"
@@ -235,6 +236,22 @@ class TestFiles : public QObject {
     QVERIFY(w.session()->report());
     QCOMPARE(w.session()->report()->verdict, ts::analysis::Verdict::high);
     QCOMPARE(w.session()->steps().size(), std::size_t{10});
+    // The step markers share one label ("ProfilerStep#"): a search finds one by its full name.
+    const ts::store::Reader& reader = w.session()->reader();
+    const std::int64_t wanted = reader.steps().at(3).step;
+    for (const QString& query :
+         {QStringLiteral("ProfilerStep#%1").arg(wanted), QStringLiteral("step#%1").arg(wanted)}) {
+      EventSearch search;
+      w.session()->summary().read(
+          [&](const SummaryData& d) { search.set_query(query, d, &reader); });
+      QCOMPARE(search.matches(), std::uint64_t{1});
+      const auto found = search.step(reader, std::numeric_limits<std::int64_t>::min(), 0, true);
+      QVERIFY(found.has_value());
+      QCOMPARE(reader.full_name(*found),
+               QStringLiteral("ProfilerStep#%1").arg(wanted).toStdString());
+      QCOMPARE(search.ordinal(reader, *found), std::uint64_t{1});
+      QVERIFY(!search.step(reader, found->start_ns, found->track, true).has_value());
+    }
     QVERIFY(w.compare()->open_b(tuned));
     w.compare()->wait();
     QVERIFY(w.compare()->has_diff());

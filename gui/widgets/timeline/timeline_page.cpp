@@ -152,7 +152,7 @@ void TimelinePage::refresh_search() {
     if (instance_mode_)
       search_.set_instances(search_edit_->text(), d, kernels_only_);
     else
-      search_.set_query(search_edit_->text(), d);
+      search_.set_query(search_edit_->text(), d, &s->reader());
   });
   current_match_ = 0;
   if (search_edit_->text().isEmpty())
