@@ -40,12 +40,12 @@ void figures_table(std::string& out, const Report& r) {
   if (r.device.has_device) {
     head += " device idle |";
     rule += "---:|";
-    row += " " + fmt::pct(r.device.idle_pct) + " |";
+    row.append(" ").append(fmt::pct(r.device.idle_pct)).append(" |");
   }
   if (r.samples_per_s > 0) {
     head += " samples/s |";
     rule += "---:|";
-    row += " " + fmt::count(std::llround(r.samples_per_s)) + " |";
+    row.append(" ").append(fmt::count(std::llround(r.samples_per_s))).append(" |");
   }
   out += head + "\n" + rule + "\n" + row + "\n\n";
 }
@@ -85,8 +85,9 @@ void job_table(std::string& out, const Report& r) {
            " | " + cell(fmt::ms(h.wait_ms_per_step)) + " | " + cell(fmt::pct(h.wait_pct)) + " |\n";
   }
   if (job.holding_back.size() > shown)
-    out += "\n" + fmt::count(static_cast<std::int64_t>(job.holding_back.size() - shown)) +
-           " more in `trainscope report`.\n";
+    out.append("\n")
+        .append(fmt::count(static_cast<std::int64_t>(job.holding_back.size() - shown)))
+        .append(" more in `trainscope report`.\n");
   out += "\n";
 }
 
@@ -108,7 +109,9 @@ void levers_table(std::string& out, const Report& r) {
            markdown_text(l.confidence, 20) + " |\n";
   }
   if (r.levers.size() > kTopLevers)
-    out += "\n" + std::to_string(r.levers.size() - kTopLevers) + " more in `trainscope report`.\n";
+    out.append("\n")
+        .append(std::to_string(r.levers.size() - kTopLevers))
+        .append(" more in `trainscope report`.\n");
   out += "\n";
 }
 
