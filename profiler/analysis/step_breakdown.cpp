@@ -43,10 +43,6 @@ Verdict step_verdict_for(double pct, std::int64_t dur_ns, const AnalysisOptions&
   return pct >= options.step_input_high_pct ? Verdict::high : Verdict::moderate;
 }
 
-double percent(std::int64_t part, std::int64_t whole) {
-  return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
-}
-
 Breakdown break_down(Interval window, const PartIntervalsWindow& intervals, BreakdownScratch& s) {
   Breakdown b;
   if (window.length() == 0) return b;

@@ -44,6 +44,8 @@ inline constexpr double kModerateInputPct = 5.0;
 Verdict step_verdict_for(double pct, std::int64_t dur_ns, const AnalysisOptions& options);
 
 // 100 × part / whole, 0 when whole is 0.
-double percent(std::int64_t part, std::int64_t whole);
+inline double percent(std::int64_t part, std::int64_t whole) {
+  return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
 
 }  // namespace ts::analysis

@@ -56,10 +56,18 @@ enum Flag : unsigned char {
   kOwnInputPct = 32,  // input_pct is not percent(input_ns, dur_ns): its 8 bytes follow
 };
 
-std::int64_t get_signed(const unsigned char*& p, const unsigned char* end) {
+[[noreturn]] void undecodable() { throw std::logic_error("packed steps do not decode"); }
+
+// Most figures take one byte: that case first, inline (a step is read on every pass over them).
+inline std::uint64_t get_unsigned(const unsigned char*& p, const unsigned char* end) {
+  if (p != end && *p < 0x80) return *p++;
   std::uint64_t v = 0;
-  if (!varint::get(p, end, v)) throw std::logic_error("packed steps do not decode");
-  return varint::unzigzag(v);
+  if (!varint::get(p, end, v)) undecodable();
+  return v;
+}
+
+inline std::int64_t get_signed(const unsigned char*& p, const unsigned char* end) {
+  return varint::unzigzag(get_unsigned(p, end));
 }
 
 }  // namespace
@@ -102,8 +110,7 @@ StepSummary StepTable::operator[](std::size_t i) const {
   const unsigned char* p = data + c.begin + offsets_[i];
   const unsigned char* end = data + bytes_.size();
   StepSummary s;
-  std::uint64_t mask = 0;
-  if (!varint::get(p, end, mask)) throw std::logic_error("packed steps do not decode");
+  const std::uint64_t mask = get_unsigned(p, end);
   s.step = wrapping_add(c.step, get_signed(p, end));
   s.start_ns = wrapping_add(c.start_ns, get_signed(p, end));
   s.dur_ns = get_signed(p, end);
@@ -113,15 +120,14 @@ StepSummary StepTable::operator[](std::size_t i) const {
         mask >> bit++ & 1 ? wrapping_add(predicted, get_signed(p, end)) : predicted;
     v = static_cast<std::remove_reference_t<decltype(v)>>(value);
   });
-  if (p == end) throw std::logic_error("packed steps do not decode");
+  if (p == end) undecodable();
   const unsigned char flags = *p++;
   s.input_bound = (flags & kInputBound) != 0;
   s.input_verdict = static_cast<Verdict>(flags >> kVerdictShift & 3);
   s.warmup = (flags & kWarmup) != 0;
   s.device_sampled = (flags & kDeviceSampled) != 0;
   if (flags & kOwnInputPct) {
-    if (end - p < static_cast<std::ptrdiff_t>(sizeof s.input_pct))
-      throw std::logic_error("packed steps do not decode");
+    if (end - p < static_cast<std::ptrdiff_t>(sizeof s.input_pct)) undecodable();
     std::memcpy(&s.input_pct, p, sizeof s.input_pct);
   } else {
     s.input_pct = percent(s.input_ns, s.dur_ns);
