@@ -207,7 +207,8 @@ void fill_figures(Report& r, EventPass& pass) {
     r.device.listed_gaps = f.listed_gaps;
   } else {
     // No device work anywhere: the device figures stay 0 rather than "idle 100 %".
-    r.per_step.update([](StepSummary& st) { st.device_busy_ns = 0; });
+    // (Nothing to change when no step recorded any: the usual case.)
+    if (f.busy_ns != 0) r.per_step.update([](StepSummary& st) { st.device_busy_ns = 0; });
   }
   sum_analysed(r.per_step, r);
   r.step_time = step_time(r.per_step);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <map>
 #include <tuple>
 
 #include "profiler/analysis/step_breakdown.hpp"
@@ -164,6 +165,8 @@ StepSelection select_steps(std::span<const store::Step> steps, const RunShape& s
   return sel;
 }
 
+namespace {
+
 PhaseFigures phase_from_sums(std::int64_t first, std::int64_t last, std::int64_t steps,
                              std::int64_t total_ns, std::int64_t input_ns, std::int64_t idle_ns) {
   PhaseFigures p;
@@ -177,18 +180,39 @@ PhaseFigures phase_from_sums(std::int64_t first, std::int64_t last, std::int64_t
   return p;
 }
 
+}  // namespace
+
+std::optional<PhaseFigures> PhaseSums::figures() const {
+  if (steps_ == 0) return std::nullopt;
+  // Steps without device events (sampled capture): busy extrapolated from the others' mean.
+  std::int64_t idle = idle_;
+  if (sampled_ < steps_)
+    idle = sampled_ == 0 ? 0
+                         : total_ - static_cast<std::int64_t>(std::min(
+                                        static_cast<double>(total_),
+                                        static_cast<double>(busy_) / static_cast<double>(sampled_) *
+                                            static_cast<double>(steps_)));
+  return phase_from_sums(first_, last_, steps_, total_, input_, idle);
+}
+
 std::vector<PhaseFigures> epoch_figures(const StepTable& per_step, const RunShape& shape,
                                         const std::string& why) {
   std::vector<PhaseFigures> out;
   if (shape.epoch_first_steps.empty()) return out;
-  int last_epoch = 0;
-  for (const StepSummary& s : per_step) last_epoch = std::max(last_epoch, s.epoch);
-  for (int e = 1; e <= last_epoch; ++e) {
-    auto p = phase_of(per_step, [&](const StepSummary& s) { return s.epoch == e; });
+  // Every epoch's sums in one pass over the steps (epochs 1 and up; steps follow epochs in
+  // order, so the epoch looked up last is nearly always the next step's).
+  std::map<int, PhaseSums> epochs;
+  std::map<int, PhaseSums>::iterator last = epochs.end();
+  for (const StepSummary& s : per_step) {
+    if (s.epoch < 1) continue;
+    if (last == epochs.end() || last->first != s.epoch) last = epochs.try_emplace(s.epoch).first;
+    last->second.add(s);
+  }
+  for (const auto& [e, sums] : epochs) {
+    auto p = sums.figures();
     if (!p) continue;
     p->name = "epoch " + std::to_string(e);
-    p->warmup = std::all_of(per_step.begin(), per_step.end(),
-                            [&](const StepSummary& s) { return s.epoch != e || s.warmup; });
+    p->warmup = sums.all_warmup();
     if (p->warmup) p->why = why;
     out.push_back(std::move(*p));
   }

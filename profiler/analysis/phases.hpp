@@ -77,34 +77,36 @@ void sum_analysed(const StepTable& per_step, Report& r);
 
 // --- implementation of the template ---
 
-PhaseFigures phase_from_sums(std::int64_t first, std::int64_t last, std::int64_t steps,
-                             std::int64_t total_ns, std::int64_t input_ns, std::int64_t idle_ns);
+// The sums a phase's figures are made of, one step at a time.
+class PhaseSums {
+ public:
+  void add(const StepSummary& s) {
+    if (steps_ == 0 || s.step < first_) first_ = s.step;
+    if (steps_ == 0 || s.step > last_) last_ = s.step;
+    ++steps_;
+    total_ = sat_add(total_, s.dur_ns);
+    input_ = sat_add(input_, s.input_ns);
+    all_warmup_ = all_warmup_ && s.warmup;
+    if (!s.device_sampled) return;
+    ++sampled_;
+    busy_ = sat_add(busy_, s.device_busy_ns);
+    idle_ = sat_add(idle_, s.dur_ns - s.device_busy_ns);
+  }
+  bool all_warmup() const { return all_warmup_; }
+  std::optional<PhaseFigures> figures() const;
+
+ private:
+  std::int64_t first_ = 0, last_ = 0, steps_ = 0, total_ = 0, input_ = 0, idle_ = 0;
+  std::int64_t sampled_ = 0, busy_ = 0;  // device busy over the steps holding device events
+  bool all_warmup_ = true;
+};
 
 template <class Take>
 std::optional<PhaseFigures> phase_of(const StepTable& per_step, Take&& take) {
-  std::int64_t first = 0, last = 0, steps = 0, total = 0, input = 0, idle = 0;
-  std::int64_t sampled = 0, busy = 0;  // device busy over the steps holding device events
-  for (const StepSummary& s : per_step) {
-    if (!take(s)) continue;
-    if (steps == 0 || s.step < first) first = s.step;
-    if (steps == 0 || s.step > last) last = s.step;
-    ++steps;
-    total = sat_add(total, s.dur_ns);
-    input = sat_add(input, s.input_ns);
-    if (!s.device_sampled) continue;
-    ++sampled;
-    busy = sat_add(busy, s.device_busy_ns);
-    idle = sat_add(idle, s.dur_ns - s.device_busy_ns);
-  }
-  if (steps == 0) return std::nullopt;
-  // Steps without device events (sampled capture): busy extrapolated from the others' mean.
-  if (sampled < steps)
-    idle = sampled == 0 ? 0
-                        : total - static_cast<std::int64_t>(std::min(
-                                      static_cast<double>(total), static_cast<double>(busy) /
-                                                                      static_cast<double>(sampled) *
-                                                                      static_cast<double>(steps)));
-  return phase_from_sums(first, last, steps, total, input, idle);
+  PhaseSums sums;
+  for (const StepSummary& s : per_step)
+    if (take(s)) sums.add(s);
+  return sums.figures();
 }
 
 }  // namespace ts::analysis
