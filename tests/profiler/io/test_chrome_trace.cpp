@@ -270,6 +270,24 @@ TEST(ChromeTrace, AFullDiskThrowsWriteError) {
   EXPECT_THROW(ts::io::write_chrome_trace(reader, full), ts::io::WriteError);
 }
 
+// The events are read on a thread of their own: a write that fails while it still reads them
+// stops it (no hang, the error comes out).
+TEST(ChromeTrace, AFullDiskWhileEventsAreReadThrowsWriteError) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  TempDir dir;
+  const std::string path = dir.file("big.db");
+  {
+    ts::store::Writer w(path);
+    ts::test::write_dictionary(w);
+    auto rows = ts::test::step_rows(50000);  // many of the reading thread's batches
+    w.append(std::span<const ts::store::EventRow>(rows));
+    w.finish();
+  }
+  ts::store::Reader reader(path);
+  std::ofstream full("/dev/full");
+  EXPECT_THROW(ts::io::write_chrome_trace(reader, full), ts::io::WriteError);
+}
+
 // Inflates a gzip file with zlib's own reader, as Perfetto UI's does.
 std::string gunzip(const std::string& path) {
   gzFile f = gzopen(path.c_str(), "rb");

@@ -1,0 +1,88 @@
+// Items handed from one producing thread to one consuming thread in batches, at most two batches
+// waiting: the export reads events on one thread while it writes them as JSON on another. Either
+// side can stop the other: the producer by fail() (its exception reaches the consumer's next()),
+// the consumer by cancel() (the producer's next push() throws BatchPipeCancelled).
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace ts::io {
+
+struct BatchPipeCancelled {};
+
+template <class T>
+class BatchPipe {
+ public:
+  explicit BatchPipe(std::size_t batch = 8192) : batch_(batch) { filling_.reserve(batch_); }
+
+  // Producer: adds an item (handed over with its batch when the batch is full).
+  void push(const T& item) {
+    filling_.push_back(item);
+    if (filling_.size() == batch_) hand_over();
+  }
+  // Producer: hands over what is left; no more items follow.
+  void close() {
+    hand_over();
+    const std::lock_guard lock(m_);
+    closed_ = true;
+    cv_.notify_all();
+  }
+  // Producer: ends with an error, rethrown by the consumer's next() once the batches before it
+  // were taken.
+  void fail(std::exception_ptr error) {
+    const std::lock_guard lock(m_);
+    error_ = std::move(error);
+    closed_ = true;
+    cv_.notify_all();
+  }
+
+  // Consumer: the next batch into `out`; false once the producer closed and every batch was
+  // taken. Rethrows the producer's failure.
+  bool next(std::vector<T>& out) {
+    std::unique_lock lock(m_);
+    cv_.wait(lock, [&] { return !ready_.empty() || closed_; });
+    if (ready_.empty()) {
+      if (error_) std::rethrow_exception(error_);
+      return false;
+    }
+    out = std::move(ready_.front());
+    ready_.pop_front();
+    cv_.notify_all();
+    return true;
+  }
+  // Consumer: takes nothing more; the producer stops at its next hand-over.
+  void cancel() {
+    const std::lock_guard lock(m_);
+    cancelled_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  void hand_over() {
+    if (filling_.empty()) return;
+    std::unique_lock lock(m_);
+    cv_.wait(lock, [&] { return ready_.size() < 2 || cancelled_; });
+    if (cancelled_) throw BatchPipeCancelled{};
+    ready_.push_back(std::move(filling_));
+    cv_.notify_all();
+    lock.unlock();
+    filling_ = {};
+    filling_.reserve(batch_);
+  }
+
+  const std::size_t batch_;
+  std::vector<T> filling_;  // the producer's own
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<std::vector<T>> ready_;
+  bool closed_ = false, cancelled_ = false;
+  std::exception_ptr error_;
+};
+
+}  // namespace ts::io
