@@ -510,29 +510,29 @@ void kernel_section(std::string& out, const Report& r, bool wide) {
 
 void steps_section(std::string& out, const Report& r) {
   if (r.per_step.empty()) return;
-  // The analysed steps as 4-byte indices into per_step, in a list of their exact size (a few
-  // bytes a step on a trace of millions; 2^32 steps would take 900 GB of figures first).
-  auto analysed = [](const StepSummary& s) { return !s.warmup; };
-  std::vector<std::uint32_t> index;
-  index.reserve(
-      static_cast<std::size_t>(std::count_if(r.per_step.begin(), r.per_step.end(), analysed)));
-  for (std::size_t i = 0; i < r.per_step.size(); ++i)
-    if (analysed(r.per_step[i])) index.push_back(static_cast<std::uint32_t>(i));
-  if (index.size() > kAllStepsUpTo) {
-    std::partial_sort(index.begin(), index.begin() + kSlowestSteps, index.end(),
-                      [&r](std::uint32_t i, std::uint32_t j) {
-                        const StepSummary& a = r.per_step[i];
-                        const StepSummary& b = r.per_step[j];
-                        return a.dur_ns != b.dur_ns ? a.dur_ns > b.dur_ns : a.step < b.step;
-                      });
-    index.resize(kSlowestSteps);
+  // One pass: every analysed step while there are few, and the slowest ones (slowest first, then
+  // by number), each step decoded once and nothing held per step.
+  const auto slower = [](const StepSummary& a, const StepSummary& b) {
+    return a.dur_ns != b.dur_ns ? a.dur_ns > b.dur_ns : a.step < b.step;
+  };
+  std::vector<StepSummary> few, slowest;
+  std::size_t analysed = 0;
+  for (const StepSummary& s : r.per_step) {
+    if (s.warmup) continue;
+    if (++analysed <= kAllStepsUpTo) few.push_back(s);
+    if (slowest.size() == kSlowestSteps && !slower(s, slowest.back())) continue;
+    slowest.insert(std::upper_bound(slowest.begin(), slowest.end(), s, slower), s);
+    if (slowest.size() > kSlowestSteps) slowest.pop_back();
+  }
+  std::vector<StepSummary> shown;
+  if (analysed > kAllStepsUpTo) {
+    shown = std::move(slowest);
     out += fmt::printf("steps (the %zu slowest of the ", kSlowestSteps) + fmt::count(r.steps) +
            " analysed)\n";
   } else {
+    shown = std::move(few);
     out += "steps\n";
   }
-  std::vector<StepSummary> shown;
-  for (const std::uint32_t i : index) shown.push_back(r.per_step[i]);
   const bool ranks = !r.ranks.empty();
   out += (ranks ? "  " + rank_column(r) : std::string()) +
          "      step       time     input   device busy\n";
