@@ -43,7 +43,7 @@ static_assert(sizeof(void*) != 8 || sizeof(JobOverview::Spread) == 24, "Spread c
 static_assert(sizeof(void*) != 8 || sizeof(JobOverview::RankRow) == 40, "RankRow changed");
 static_assert(sizeof(void*) != 8 || sizeof(JobOverview::HoldingBack) == 96, "HoldingBack changed");
 static_assert(sizeof(void*) != 8 || sizeof(JobOverview) == 176, "JobOverview changed");
-static_assert(sizeof(void*) != 8 || sizeof(Report) == 1768, "Report changed");
+static_assert(sizeof(void*) != 8 || sizeof(Report) == 1760, "Report changed");
 
 // Every field of each struct, once, for both directions: S is the struct, const when encoding.
 template <class S, class T>

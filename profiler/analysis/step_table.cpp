@@ -56,7 +56,9 @@ enum Flag : unsigned char {
   kOwnInputPct = 32,  // input_pct is not percent(input_ns, dur_ns): its 8 bytes follow
 };
 
-[[noreturn]] void undecodable() { throw std::logic_error("packed steps do not decode"); }
+[[noreturn]] void undecodable() {
+  throw std::logic_error("packed steps do not decode");
+}
 
 // Most figures take one byte: that case first, inline (a step is read on every pass over them).
 inline std::uint64_t get_unsigned(const unsigned char*& p, const unsigned char* end) {
@@ -106,9 +108,10 @@ void StepTable::encode(const StepSummary& s, const Chunk& c, std::string& out) c
 
 StepSummary StepTable::operator[](std::size_t i) const {
   const Chunk& c = chunks_[i / kChunk];
-  const auto* data = reinterpret_cast<const unsigned char*>(bytes_.data());
+  const std::string& page = pages_[c.page];
+  const auto* data = reinterpret_cast<const unsigned char*>(page.data());
   const unsigned char* p = data + c.begin + offsets_[i];
-  const unsigned char* end = data + bytes_.size();
+  const unsigned char* end = data + page.size();
   StepSummary s;
   const std::uint64_t mask = get_unsigned(p, end);
   s.step = wrapping_add(c.step, get_signed(p, end));
@@ -141,11 +144,29 @@ StepSummary StepTable::at(std::size_t i) const {
 }
 
 void StepTable::push_back(const StepSummary& s) {
-  if (size() % kChunk == 0)
-    chunks_.push_back({bytes_.size(), s.step, s.start_ns, s.rank_index, s.epoch});
-  const Chunk& c = chunks_.back();
-  offsets_.push_back(static_cast<std::uint16_t>(bytes_.size() - c.begin));
-  encode(s, c, bytes_);
+  if (size() % kChunk == 0) {
+    if (pages_.empty()) new_page();
+    chunks_.push_back({static_cast<std::uint32_t>(pages_.size() - 1),
+                       static_cast<std::uint32_t>(pages_.back().size()), s.step, s.start_ns,
+                       s.rank_index, s.epoch});
+  }
+  Chunk& c = chunks_.back();
+  // No room for the longest step: the chunk moves to a page of its own (pages never grow).
+  if (pages_[c.page].capacity() - pages_[c.page].size() < kMostStepBytes) {
+    const std::string moved = pages_[c.page].substr(c.begin);
+    pages_[c.page].resize(c.begin);
+    new_page();
+    pages_.back() += moved;
+    c.page = static_cast<std::uint32_t>(pages_.size() - 1);
+    c.begin = 0;
+  }
+  std::string& page = pages_[c.page];
+  offsets_.push_back(static_cast<std::uint16_t>(page.size() - c.begin));
+  encode(s, c, page);
+}
+
+void StepTable::new_page() {
+  pages_.emplace_back().reserve(kPageBytes);
 }
 
 void StepTable::append(const StepTable& later) {
@@ -159,25 +180,10 @@ void StepTable::append(const StepTable& later) {
 }
 
 void StepTable::set(std::size_t i, const StepSummary& s) {
-  const std::size_t chunk = i / kChunk;
-  const std::size_t first = chunk * kChunk;
-  const std::size_t last = std::min(size(), first + kChunk);
-  const std::size_t begin = chunks_[chunk].begin;
-  const std::size_t end = chunk + 1 < chunks_.size() ? chunks_[chunk + 1].begin : bytes_.size();
-  std::vector<StepSummary> steps;
-  steps.reserve(last - first);
-  for (std::size_t k = first; k < last; ++k) steps.push_back(k == i ? s : (*this)[k]);
-  const StepSummary& head = steps.front();
-  const Chunk c{begin, head.step, head.start_ns, head.rank_index, head.epoch};
-  std::string coded;
-  for (std::size_t k = 0; k < steps.size(); ++k) {
-    offsets_[first + k] = static_cast<std::uint16_t>(coded.size());
-    encode(steps[k], c, coded);
-  }
-  bytes_.replace(begin, end - begin, coded);
-  chunks_[chunk] = c;
-  for (std::size_t k = chunk + 1; k < chunks_.size(); ++k)
-    chunks_[k].begin = chunks_[k].begin - (end - begin) + coded.size();
+  std::size_t k = 0;
+  update([&](StepSummary& step) {
+    if (k++ == i) step = s;
+  });
 }
 
 void StepTable::reserve(std::size_t steps) {
@@ -186,13 +192,14 @@ void StepTable::reserve(std::size_t steps) {
 }
 
 void StepTable::clear() {
-  bytes_.clear();
+  pages_.clear();
   offsets_.clear();
   chunks_.clear();
 }
 
 void StepTable::shrink_to_fit() {
-  bytes_.shrink_to_fit();
+  if (!pages_.empty()) pages_.back().shrink_to_fit();
+  pages_.shrink_to_fit();
   offsets_.shrink_to_fit();
   chunks_.shrink_to_fit();
 }
@@ -202,8 +209,10 @@ std::vector<StepSummary> StepTable::to_vector() const {
 }
 
 std::size_t StepTable::memory_bytes() const {
-  return bytes_.capacity() + offsets_.capacity() * sizeof(std::uint16_t) +
-         chunks_.capacity() * sizeof(Chunk);
+  std::size_t n = pages_.capacity() * sizeof(std::string) +
+                  offsets_.capacity() * sizeof(std::uint16_t) + chunks_.capacity() * sizeof(Chunk);
+  for (const std::string& page : pages_) n += page.capacity();
+  return n;
 }
 
 bool operator==(const StepTable& a, const StepTable& b) {

@@ -14,6 +14,7 @@
 // once); a step is changed with set(), or every step with update().
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -94,16 +95,22 @@ class StepTable {
 
   void push_back(const StepSummary& s);
   void append(const StepTable& later);
-  void set(std::size_t i, const StepSummary& s);  // i < size(); rewrites its chunk
-  // fn(StepSummary&) on every step, in order, the table packed again once.
+  void set(std::size_t i, const StepSummary& s);  // i < size(); packs the table again
+  // fn(StepSummary&) on every step, in order, the table packed again once: each page of the old
+  // packing is freed as soon as it is read, so the two are never held whole together.
   template <class Fn>
   void update(Fn&& fn) {
     StepTable out;
     out.reserve(size());
-    for (std::size_t i = 0; i < size(); ++i) {
-      StepSummary s = (*this)[i];
-      fn(s);
-      out.push_back(s);
+    for (std::size_t c = 0; c < chunks_.size(); ++c) {
+      const std::size_t last = std::min(size(), (c + 1) * kChunk);
+      for (std::size_t i = c * kChunk; i < last; ++i) {
+        StepSummary s = (*this)[i];
+        fn(s);
+        out.push_back(s);
+      }
+      if (c + 1 == chunks_.size() || chunks_[c + 1].page != chunks_[c].page)
+        pages_[chunks_[c].page] = std::string();
     }
     out.shrink_to_fit();
     *this = std::move(out);
@@ -117,15 +124,23 @@ class StepTable {
   friend bool operator==(const StepTable& a, const StepTable& b);
 
  private:
+  // A chunk's bytes lie in one page, from `begin`.
   struct Chunk {
-    std::size_t begin = 0;  // the offset of its first step's bytes
+    std::uint32_t page = 0, begin = 0;
     // Its first step's, the base of its deltas and what its rank and epoch are taken to be.
     std::int64_t step = 0, start_ns = 0;
     int rank_index = 0, epoch = 0;
   };
   void encode(const StepSummary& s, const Chunk& c, std::string& out) const;
+  void new_page();
+  // The most bytes a step's code takes: its mask, number, start and time, every figure (10
+  // bytes each at most), the flags and the share's 8 bytes.
+  static constexpr std::size_t kMostStepBytes = 10 * 4 + 10 * 22 + 1 + 8;
 
-  std::string bytes_;
+  // The coded steps in pages of kPageBytes, each allocated once (growing never copies the
+  // table, and update() frees the old one a page at a time).
+  static constexpr std::size_t kPageBytes = std::size_t{1} << 18;
+  std::vector<std::string> pages_;
   std::vector<std::uint16_t> offsets_;  // each step's, from its chunk's begin
   std::vector<Chunk> chunks_;           // one per kChunk steps
 };
