@@ -53,7 +53,11 @@ TraceSession::TraceSession(const QString& path, const analysis::AnalysisOptions&
     steps_extent_ = {r.start_ns, r.end_ns};
   }
   windows_ = std::make_unique<WindowCache>(file, snapshot);
-  const bool whole_gaps = steps_.size() <= whole_gaps_steps();
+  // Every idle gap listed at once for a trace of few steps, unless it keeps an analysis: a kept
+  // report holds no gaps, and analysing again to list them (seconds for a job of millions of
+  // events) would keep the overview and the ranks' heat map waiting; they are loaded per view.
+  const bool whole_gaps = steps_.size() <= whole_gaps_steps() &&
+                          !(analyse_ && !live && analysis::keeps_report(*reader_, options));
   if (analyse_ && !whole_gaps) gap_windows_ = std::make_unique<GapWindows>(file, snapshot, options);
 
   snapshot_ = std::move(snapshot);

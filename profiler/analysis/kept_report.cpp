@@ -135,6 +135,14 @@ std::optional<Report> kept_report(const store::Reader& reader, const AnalysisOpt
   return report;
 }
 
+bool keeps_report(const store::Reader& reader, const AnalysisOptions& options) {
+  try {
+    return keeps_parts(reader, trace_key(reader, options));
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 bool keep_report(const store::Reader& reader, const Report& report,
                  const AnalysisOptions& options) {
   return store::keep_analysis(reader.path(), trace_key(reader, options), analysis_build_id(),

@@ -46,6 +46,10 @@ std::string kept_report_key(const AnalysisOptions& options);
 // the kept one does not decode or the file cannot be read.
 std::optional<Report> kept_report(const store::Reader& reader, const AnalysisOptions& options);
 
+// Whether the trace keeps a report for `options` (not yet checked against its events): a caller
+// that could use one without the idle gaps (the viewer loads them per view) asks before choosing.
+bool keeps_report(const store::Reader& reader, const AnalysisOptions& options);
+
 // Keeps `report`, made with `options` from the trace `reader` reads, in its file; false when it
 // cannot (above).
 bool keep_report(const store::Reader& reader, const Report& report, const AnalysisOptions& options);
