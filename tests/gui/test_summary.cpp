@@ -524,6 +524,34 @@ class TestSummary : public QObject {
              session.report()->whole_run.steps);
   }
 
+  // A trace of few steps that keeps an analysis: the session reuses it (its idle gaps load per
+  // view) instead of analysing again to list every gap; one that keeps none lists them all.
+  void session_reuses_a_kept_analysis_of_few_steps() {
+    const QString path = test::synth_trace(dir_, 20000, 0.3, QStringLiteral("few.db"));
+    {
+      TraceSession session(path);
+      session.wait();
+      QVERIFY(session.steps().size() <= TraceSession::whole_gaps_steps());
+      QVERIFY(session.gap_windows() == nullptr);  // nothing kept (too few events): every gap
+      QVERIFY(session.report());
+      QVERIFY(session.report()->device.listed_gaps > 0);
+    }
+    {
+      const ts::store::Reader reader(path.toStdString());
+      ts::analysis::AnalysisOptions o;
+      o.keep_gaps = false;
+      ts::analysis::analyse_or_reuse(reader, o, 0);  // kept, whatever the trace's size
+    }
+    TraceSession session(path);
+    QSignalSpy checked(&session, &TraceSession::keptAnalysisChecked);
+    session.wait();
+    QVERIFY(session.gap_windows() != nullptr);
+    QCOMPARE(checked.count(), 1);  // the kept report was shown, then checked
+    QCOMPARE(checked.at(0).at(0).toBool(), true);
+    QVERIFY(session.report());
+    QVERIFY(session.report()->device.listed_gaps > 0);
+  }
+
   // A kept analysis is shown before its events are checked; the check follows, and one whose
   // events were edited since is replaced by the events' own figures.
   void session_checks_a_kept_analysis_after_showing_it() {
