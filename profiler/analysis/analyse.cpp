@@ -55,13 +55,12 @@ double percentile(const std::vector<std::int64_t>& sorted, double q) {
   return static_cast<double>(sorted[lo]) * (1 - frac) + static_cast<double>(sorted[hi]) * frac;
 }
 
-// Over the analysed (not warm-up) steps; their durations only are copied (a copy of the steps
-// themselves is 216 bytes a step: 430 MB at 2 M steps), into a list of their exact size.
-StepTime step_time(const StepTable& steps) {
+// Over the `analysed` (not warm-up) steps; their durations only are copied, into a list of their
+// exact size.
+StepTime step_time(const StepTable& steps, std::int64_t analysed) {
   StepTime t;
   std::vector<std::int64_t> d;
-  d.reserve(static_cast<std::size_t>(
-      std::count_if(steps.begin(), steps.end(), [](const StepSummary& s) { return !s.warmup; })));
+  d.reserve(static_cast<std::size_t>(std::max<std::int64_t>(0, analysed)));
   double sum = 0;
   for (const StepSummary& s : steps) {
     if (s.warmup) continue;
@@ -211,7 +210,7 @@ void fill_figures(Report& r, EventPass& pass) {
     if (f.busy_ns != 0) r.per_step.update([](StepSummary& st) { st.device_busy_ns = 0; });
   }
   sum_analysed(r.per_step, r);
-  r.step_time = step_time(r.per_step);
+  r.step_time = step_time(r.per_step, r.steps);  // sum_analysed() counted the analysed steps
   if (r.batch && r.step_time_total_ns > 0) {
     r.samples_per_s = static_cast<double>(*r.batch) * static_cast<double>(r.steps) /
                       (static_cast<double>(r.step_time_total_ns) / 1e9);
@@ -329,23 +328,27 @@ void host_cpu(const store::Reader& reader, Interval window, Report& r) {
 
 // The whole run, its warm-up and its epochs.
 void fill_phases(Report& r, const RunShape& shape, const std::string& why) {
-  if (auto whole = phase_of(r.per_step, [](const StepSummary&) { return true; })) {
+  // The whole run and its warm-up in one pass over the steps. The warm-up is what was left out
+  // before the analysed steps; steps after a --steps range are not warm-up (the whole run counts
+  // them).
+  PhaseSums whole_sums, warm_sums;
+  std::int64_t run_ns = 0;
+  for (const StepSummary& s : r.per_step) {
+    whole_sums.add(s);
+    if (s.warmup && s.step < r.analysed_first_step) warm_sums.add(s);
+    run_ns = sat_add(run_ns, s.dur_ns);
+  }
+  if (auto whole = whole_sums.figures()) {
     r.whole_run = *whole;
     r.whole_run.name = "whole run";
   }
-  // The warm-up is what was left out before the analysed steps; steps after a --steps range are
-  // not warm-up (the whole run counts them).
-  if (auto warm = phase_of(r.per_step, [&r](const StepSummary& s) {
-        return s.warmup && s.step < r.analysed_first_step;
-      })) {
+  if (auto warm = warm_sums.figures()) {
     r.warmup = *warm;
     r.warmup.name = "warm-up";
     r.warmup.warmup = true;
     r.warmup.why = why;
   }
   r.epochs = epoch_figures(r.per_step, shape, why);
-  std::int64_t run_ns = 0;
-  for (const StepSummary& s : r.per_step) run_ns = sat_add(run_ns, s.dur_ns);
   r.run_device_hours = static_cast<double>(run_ns) / 3600e9;
 }
 

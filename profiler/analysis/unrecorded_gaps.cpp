@@ -16,22 +16,21 @@ std::vector<UnrecordedGap> longest_unrecorded_gaps(const store::Reader& reader,
                                            static_cast<double>(r.step_time_total_ns) <
                                        kUnrecordedPct)
     return out;
-  // The candidates as 4-byte indices into per_step, in a list of their exact size: a few bytes
-  // a step rather than a pointer and the room a growing list leaves (a list of 2^32 steps would
-  // take 900 GB of figures first).
-  auto candidate = [](const StepSummary& s) { return !s.warmup && s.parts[Part::other] > 0; };
-  std::vector<std::uint32_t> steps;
-  steps.reserve(
-      static_cast<std::size_t>(std::count_if(r.per_step.begin(), r.per_step.end(), candidate)));
-  for (std::size_t i = 0; i < r.per_step.size(); ++i)
-    if (candidate(r.per_step[i])) steps.push_back(static_cast<std::uint32_t>(i));
-  const std::size_t read = std::min(kUnrecordedStepsRead, steps.size());
-  std::partial_sort(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(read), steps.end(),
-                    [&r](std::uint32_t a, std::uint32_t b) {
-                      return r.per_step[a].parts[Part::other] > r.per_step[b].parts[Part::other];
-                    });
+  // The kUnrecordedStepsRead steps with the most unrecorded time, found in one pass (each step
+  // decoded once, nothing held per step): the longest first, the earlier first among equals.
+  std::vector<StepSummary> steps;
+  const auto more = [](const StepSummary& a, const StepSummary& b) {
+    return a.parts[Part::other] > b.parts[Part::other];
+  };
+  for (const StepSummary& s : r.per_step) {
+    if (s.warmup || s.parts[Part::other] <= 0) continue;
+    if (steps.size() == kUnrecordedStepsRead && !more(s, steps.back())) continue;
+    steps.insert(std::upper_bound(steps.begin(), steps.end(), s, more), s);
+    if (steps.size() > kUnrecordedStepsRead) steps.pop_back();
+  }
+  const std::size_t read = steps.size();
   for (std::size_t i = 0; i < read; ++i) {
-    const StepSummary& s = r.per_step[steps[i]];
+    const StepSummary& s = steps[i];
     const Interval window{s.start_ns, sat_add(s.start_ns, s.dur_ns)};
     // The same sorting of events into parts as the breakdown's, over this step only (and this
     // rank's tracks in a trace of several).
