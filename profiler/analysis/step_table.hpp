@@ -97,7 +97,8 @@ class StepTable {
   void append(const StepTable& later);
   void set(std::size_t i, const StepSummary& s);  // i < size(); packs the table again
   // fn(StepSummary&) on every step, in order, the table packed again once: each page of the old
-  // packing is freed as soon as it is read, so the two are never held whole together.
+  // packing is freed as soon as it is read, so the two are never held whole together (fn must
+  // not throw: the table would be left without the pages already read).
   template <class Fn>
   void update(Fn&& fn) {
     StepTable out;
