@@ -1,6 +1,7 @@
 #include "gui/models/event_search.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "profiler/store/numbered_label.hpp"
 
@@ -30,9 +31,18 @@ void EventSearch::set_query(const QString& text, const SummaryData& summary,
       if (number_) numbered_.insert(id);
     }
   if (number_) {
-    reader->each_step([&](const store::Step& st) {
+    const auto add = [&](const store::Step& st) {
       if (number_->matches(st.step)) steps.emplace_back(summary.search_bin(st.start_ns), 1);
-    });
+      return true;
+    };
+    if (number_->at_start) {
+      // Numbers starting with the digits D: D, D0-D9, D00-D99, ... read by number, not every
+      // step (a trace of millions of steps answers in the time its matches take).
+      for (const auto& [first, last] : number_->ranges())
+        reader->each_numbered_step(first, last, add);
+    } else {
+      reader->each_step([&](const store::Step& st) { add(st); });
+    }
   }
   take(text, summary, whole, std::move(steps));
 }
@@ -48,6 +58,19 @@ std::optional<EventSearch::NumberQuery> EventSearch::number_query(const QString&
       QString::fromUtf8(name.data(), static_cast<int>(name.size())).toLower().toStdString();
   if (!lead.empty() && !lower.ends_with(lead)) return std::nullopt;
   return NumberQuery{query.substr(digits), !lead.empty()};
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> EventSearch::NumberQuery::ranges() const {
+  std::vector<std::pair<std::int64_t, std::int64_t>> out;
+  if (digits.size() > 18 || (digits.size() > 1 && digits[0] == '0')) return out;
+  const std::int64_t d = std::stoll(digits);
+  if (d == 0) return {{0, 0}};  // no number starts with 0 but 0
+  for (std::int64_t scale = 1; d <= std::numeric_limits<std::int64_t>::max() / scale - 1;
+       scale *= 10) {
+    out.emplace_back(d * scale, (d + 1) * scale - 1);
+    if (scale > std::numeric_limits<std::int64_t>::max() / 10) break;
+  }
+  return out;
 }
 
 bool EventSearch::NumberQuery::matches(std::int64_t step) const {

@@ -54,6 +54,8 @@ class EventSearch {
     std::string digits;
     bool at_start = false;
     bool matches(std::int64_t step) const;
+    // With at_start: the ranges of step numbers that start with the digits.
+    std::vector<std::pair<std::int64_t, std::int64_t>> ranges() const;
   };
   static std::optional<NumberQuery> number_query(const QString& text, std::string_view name);
   bool matches(const store::Event& e) const {

@@ -240,19 +240,20 @@ RankFigures rank_figures(const store::Reader& reader, std::int64_t process, cons
   return k;
 }
 
-// The steps in order of their start (stable), through a list of starts and places (16 bytes a
-// step) rather than the steps decoded.
-StepTable by_start(const StepTable& steps) {
+// Puts the steps in order of their start (stable), through a list of starts and places (16 bytes
+// a step) rather than the steps decoded; packs them again only when they were out of order.
+void sort_by_start(StepTable& steps) {
   std::vector<std::pair<std::int64_t, std::size_t>> order;
   order.reserve(steps.size());
   for (std::size_t i = 0; i < steps.size(); ++i) order.emplace_back(steps[i].start_ns, i);
-  std::stable_sort(order.begin(), order.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  const auto earlier = [](const auto& a, const auto& b) { return a.first < b.first; };
+  if (std::is_sorted(order.begin(), order.end(), earlier)) return;
+  std::stable_sort(order.begin(), order.end(), earlier);
   StepTable sorted;
   sorted.reserve(steps.size());
   for (const auto& [start, i] : order) sorted.push_back(steps[i]);
   sorted.shrink_to_fit();
-  return sorted;
+  steps = std::move(sorted);
 }
 
 // Several processes: each is analysed on its own (its steps, its tracks), then their passes
@@ -283,7 +284,7 @@ EventPass analyse_groups(const store::Reader& reader, const std::vector<StepGrou
   }
   for (std::size_t g = 1; g < passes.size(); ++g) passes[0].merge(std::move(passes[g]));
   EventPass& all = passes[0];
-  all.figures.per_step = by_start(all.figures.per_step);
+  sort_by_start(all.figures.per_step);
   std::stable_sort(all.figures.gaps.begin(), all.figures.gaps.end(),
                    [](const IdleGap& a, const IdleGap& b) { return a.start_ns < b.start_ns; });
   return std::move(all);

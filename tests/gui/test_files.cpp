@@ -252,6 +252,26 @@ class TestFiles : public QObject {
       QCOMPARE(search.ordinal(reader, *found), std::uint64_t{1});
       QVERIFY(!search.step(reader, found->start_ns, found->track, true).has_value());
     }
+    // "#1" takes the numbers starting with 1, "1" those holding a 1 anywhere: as many matches as
+    // the step list has such steps (10 and 11 here).
+    const auto count_steps = [&](auto&& take) {
+      std::uint64_t n = 0;
+      for (const ts::store::Step& st : reader.steps()) n += take(std::to_string(st.step));
+      return n;
+    };
+    QVERIFY(count_steps([](const std::string& n) { return n.starts_with('1'); }) > 0);
+    for (const auto& [query, want] :
+         {std::pair{QStringLiteral("#1"),
+                    count_steps([](const std::string& n) { return n.starts_with('1'); })},
+          std::pair{QStringLiteral("1"), count_steps([](const std::string& n) {
+                      return n.find('1') != std::string::npos;
+                    })},
+          std::pair{QStringLiteral("#01"), std::uint64_t{0}}}) {  // no number has a leading 0
+      EventSearch search;
+      w.session()->summary().read(
+          [&](const SummaryData& d) { search.set_query(query, d, &reader); });
+      QCOMPARE(search.matches(), want);
+    }
     QVERIFY(w.compare()->open_b(tuned));
     w.compare()->wait();
     QVERIFY(w.compare()->has_diff());
