@@ -145,6 +145,46 @@ void attribute_gap(std::int64_t g0, std::int64_t g1, const std::vector<const Hos
 // The peak of the memory counters over the sampled steps (each step counting the value it starts
 // with: a counter is sampled only when it changes), on the counter that fills its memory most
 // (or, where no counter's memory is known, the largest), and that memory.
+// Hands each of `steps` to fn with the events of its rank overlapping it (an event ending exactly
+// at its start counts), in start order, as Reader::events reads them. The steps are read a group
+// at a time: steps whose times overlap (the same step of a job's ranks) share one scan of their
+// times, where a scan per step read every rank's events once for each rank's step (and the
+// 134 ms before each step that a scan reads for its long events). Groups are in time order.
+void each_step_events(
+    const store::Reader& reader, const TrackTable& tracks, const std::vector<StepSummary>& steps,
+    const std::function<void(const StepSummary&, std::span<const store::Event>)>& fn) {
+  constexpr std::size_t kGroupSteps = 256;
+  const auto end_of = [](const StepSummary& s) { return sat_add(s.start_ns, s.dur_ns); };
+  std::vector<std::size_t> order(steps.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return steps[a].start_ns < steps[b].start_ns;
+  });
+  std::vector<std::vector<store::Event>> events;
+  std::map<int, std::vector<std::size_t>> by_rank;  // rank group -> places in the group
+  for (std::size_t first = 0; first < order.size();) {
+    std::int64_t t0 = steps[order[first]].start_ns, t1 = end_of(steps[order[first]]);
+    std::size_t past = first + 1;
+    while (past < order.size() && past - first < kGroupSteps && steps[order[past]].start_ns < t1)
+      t1 = std::max(t1, end_of(steps[order[past++]]));
+    events.assign(past - first, {});
+    by_rank.clear();
+    for (std::size_t k = first; k < past; ++k)
+      by_rank[steps[order[k]].rank_index].push_back(k - first);
+    reader.scan(t0, t1, 0, [&](const store::Event& e) {
+      if (tracks.role(e.track) == TrackRole::ignored) return;
+      const auto it = by_rank.find(tracks.group(e.track));
+      if (it == by_rank.end()) return;
+      for (const std::size_t place : it->second) {
+        const StepSummary& s = steps[order[first + place]];
+        if (e.start_ns < end_of(s) && e.end_ns() >= s.start_ns) events[place].push_back(e);
+      }
+    });
+    for (std::size_t k = first; k < past; ++k) fn(steps[order[k]], events[k - first]);
+    first = past;
+  }
+}
+
 void memory_peak(const store::Reader& reader, const std::vector<StepSummary>& steps,
                  LeverFacts& f) {
   std::int64_t last_end = INT64_MIN;
@@ -249,83 +289,83 @@ LeverFacts lever_facts(const store::Reader& reader, const TrackTable& tracks, co
   NameTimes per_name, per_region;
   double covered = 0, optimizer = 0, conversion = 0;
   std::int64_t kernels = 0, short_kernels = 0;
-  for (const StepSummary& s : steps) {
-    const std::int64_t t0 = s.start_ns, t1 = sat_add(s.start_ns, s.dur_ns);
-    const std::vector<store::Event> events = reader.events(t0, t1);
-    std::vector<Interval> device, collectives, computes;
-    std::vector<HostEvent> host;
-    for (const store::Event& e : events) {
-      if (tracks.role(e.track) == TrackRole::ignored || tracks.group(e.track) != s.rank_index)
-        continue;
-      const std::string_view name = reader.name(e);
-      if (contains(name, "_MultiProcessingDataLoaderIter")) f.multiprocess_dataloader = true;
-      if (contains(name, "Pinned -> Device")) f.pinned_copies = true;
-      if (contains(name, "ParallelMap") || contains(name, "ParallelInterleave"))
-        f.parallel_map = true;
-      if (contains(name, "::Prefetch")) f.data_prefetch = true;
-      if (contains(name, "::Cache") || contains(name, "::MemoryCache")) f.data_cache = true;
-      const bool conv = conversion_event(name);
-      if (tracks.role(e.track) == TrackRole::device) {
-        device.push_back({e.start_ns, e.end_ns()});
-        if (e.category == Category::collective) collectives.push_back({e.start_ns, e.end_ns()});
-        if (e.category == Category::kernel) computes.push_back({e.start_ns, e.end_ns()});
-        if (e.category == Category::kernel && e.start_ns >= t0) {
-          ++kernels;
-          if (e.dur_ns < kShortKernelNs) ++short_kernels;
-          if (conv) conversion += static_cast<double>(e.dur_ns);
+  each_step_events(
+      reader, tracks, steps, [&](const StepSummary& s, std::span<const store::Event> events) {
+        const std::int64_t t0 = s.start_ns, t1 = sat_add(s.start_ns, s.dur_ns);
+        std::vector<Interval> device, collectives, computes;
+        std::vector<HostEvent> host;
+        for (const store::Event& e : events) {
+          if (tracks.role(e.track) == TrackRole::ignored || tracks.group(e.track) != s.rank_index)
+            continue;
+          const std::string_view name = reader.name(e);
+          if (contains(name, "_MultiProcessingDataLoaderIter")) f.multiprocess_dataloader = true;
+          if (contains(name, "Pinned -> Device")) f.pinned_copies = true;
+          if (contains(name, "ParallelMap") || contains(name, "ParallelInterleave"))
+            f.parallel_map = true;
+          if (contains(name, "::Prefetch")) f.data_prefetch = true;
+          if (contains(name, "::Cache") || contains(name, "::MemoryCache")) f.data_cache = true;
+          const bool conv = conversion_event(name);
+          if (tracks.role(e.track) == TrackRole::device) {
+            device.push_back({e.start_ns, e.end_ns()});
+            if (e.category == Category::collective) collectives.push_back({e.start_ns, e.end_ns()});
+            if (e.category == Category::kernel) computes.push_back({e.start_ns, e.end_ns()});
+            if (e.category == Category::kernel && e.start_ns >= t0) {
+              ++kernels;
+              if (e.dur_ns < kShortKernelNs) ++short_kernels;
+              if (conv) conversion += static_cast<double>(e.dur_ns);
+            }
+          } else if (tracks.role(e.track) == TrackRole::trainer && e.category != Category::step) {
+            host.push_back({std::max(e.start_ns, t0), std::min(e.end_ns(), t1), name, e.category});
+            if (conv) conversion += static_cast<double>(host.back().end - host.back().start);
+          }
         }
-      } else if (tracks.role(e.track) == TrackRole::trainer && e.category != Category::step) {
-        host.push_back({std::max(e.start_ns, t0), std::min(e.end_ns(), t1), name, e.category});
-        if (conv) conversion += static_cast<double>(host.back().end - host.back().start);
-      }
-    }
-    // The optimizer's host time: the union of its events (they nest).
-    std::int64_t opt_end = t0;
-    for (const HostEvent& h : host) {
-      if (!optimizer_region(h)) continue;
-      const std::int64_t from = std::max(h.start, opt_end);
-      if (h.end > from) optimizer += static_cast<double>(h.end - from);
-      opt_end = std::max(opt_end, h.end);
-    }
-    // Communication-computation overlap: the collective kernels' time with a compute kernel.
-    if (!collectives.empty()) {
-      const Interval window{t0, t1};
-      normalise(collectives);
-      normalise(computes);
-      clip(collectives, window, collective_set);
-      clip(computes, window, compute_set);
-      intersect(collective_set, compute_set, both);
-      const auto rank = static_cast<std::size_t>(std::max(0, s.rank_index)) % ranks;
-      collective_ns[rank] += static_cast<double>(total_length(collective_set));
-      overlapped_ns[rank] += static_cast<double>(total_length(both));
-    }
-    // Device-idle gaps of the step, each attributed to the host events open during it. Without
-    // a device the whole step is one: what the host ran, by name, is then where the step went.
-    const std::vector<Interval> busy = busy_intervals(std::move(device), t0, t1);
-    std::vector<Interval> gaps;
-    std::int64_t at = t0;
-    for (const Interval& b : busy) {
-      if (b.start > at) gaps.push_back({at, b.start});
-      at = std::max(at, b.end);
-    }
-    if (at < t1) gaps.push_back({at, t1});
-    if (!r.device.has_device) {
-      // A step without a device: its input and collective time have levers of their own.
-      IntervalSet elsewhere, rest;
-      for (const HostEvent& h : host)
-        if (input_or_collective(h.category)) elsewhere.push_back({h.start, h.end});
-      normalise(elsewhere);
-      subtract(gaps, elsewhere, rest);
-      gaps.swap(rest);
-    }
-    std::vector<const HostEvent*> open;
-    std::size_t next = 0;  // host events are in start order (Reader::events)
-    for (const Interval& g : gaps) {
-      while (next < host.size() && host[next].start < g.end) open.push_back(&host[next++]);
-      std::erase_if(open, [&](const HostEvent* e) { return e->end <= g.start; });
-      attribute_gap(g.start, g.end, open, per_name, per_region, covered);
-    }
-  }
+        // The optimizer's host time: the union of its events (they nest).
+        std::int64_t opt_end = t0;
+        for (const HostEvent& h : host) {
+          if (!optimizer_region(h)) continue;
+          const std::int64_t from = std::max(h.start, opt_end);
+          if (h.end > from) optimizer += static_cast<double>(h.end - from);
+          opt_end = std::max(opt_end, h.end);
+        }
+        // Communication-computation overlap: the collective kernels' time with a compute kernel.
+        if (!collectives.empty()) {
+          const Interval window{t0, t1};
+          normalise(collectives);
+          normalise(computes);
+          clip(collectives, window, collective_set);
+          clip(computes, window, compute_set);
+          intersect(collective_set, compute_set, both);
+          const auto rank = static_cast<std::size_t>(std::max(0, s.rank_index)) % ranks;
+          collective_ns[rank] += static_cast<double>(total_length(collective_set));
+          overlapped_ns[rank] += static_cast<double>(total_length(both));
+        }
+        // Device-idle gaps of the step, each attributed to the host events open during it. Without
+        // a device the whole step is one: what the host ran, by name, is then where the step went.
+        const std::vector<Interval> busy = busy_intervals(std::move(device), t0, t1);
+        std::vector<Interval> gaps;
+        std::int64_t at = t0;
+        for (const Interval& b : busy) {
+          if (b.start > at) gaps.push_back({at, b.start});
+          at = std::max(at, b.end);
+        }
+        if (at < t1) gaps.push_back({at, t1});
+        if (!r.device.has_device) {
+          // A step without a device: its input and collective time have levers of their own.
+          IntervalSet elsewhere, rest;
+          for (const HostEvent& h : host)
+            if (input_or_collective(h.category)) elsewhere.push_back({h.start, h.end});
+          normalise(elsewhere);
+          subtract(gaps, elsewhere, rest);
+          gaps.swap(rest);
+        }
+        std::vector<const HostEvent*> open;
+        std::size_t next = 0;  // host events are in start order (Reader::events)
+        for (const Interval& g : gaps) {
+          while (next < host.size() && host[next].start < g.end) open.push_back(&host[next++]);
+          std::erase_if(open, [&](const HostEvent* e) { return e->end <= g.start; });
+          attribute_gap(g.start, g.end, open, per_name, per_region, covered);
+        }
+      });
   f.sampled_steps = static_cast<std::int64_t>(steps.size());
   if (steps.empty()) return f;
   // Per step of each rank: the rank's share of the sampled steps.

@@ -106,7 +106,7 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
   const std::string partial = out_path + ".partial";
   ImportStats stats;
   try {
-    TraceSink sink(partial, input_bytes);
+    TraceSink sink(partial, input_bytes, files.size());
     stats = write_import_meta(reader.read(files, read_options, sink), sink);
     sink.finish();
     if (options.progress && progress.files_done == progress.files) {

@@ -19,14 +19,31 @@ constexpr std::uint32_t kMaxTracks = 65535;  // events.id keeps 16 bits of track
 constexpr std::size_t kBatchRows = 32768;
 constexpr std::uint64_t kMaxBulkCacheMib = 512;
 
-store::WriterOptions bulk_options(std::uint64_t input_bytes) {
+// While merging, each run holds one coded block and the block decoded (about 4.7 times as many
+// bytes): the block size keeps that near kMergeMemory whatever the number of files.
+constexpr std::size_t kMergeMemory = std::size_t{64} << 20;
+constexpr std::size_t kMinRunBlock = 4096, kMaxRunBlock = 256 << 10;
+
+std::size_t run_block_bytes(std::size_t files) {
+  return std::clamp<std::size_t>(kMergeMemory * 2 / 11 / std::max<std::size_t>(files, 1),
+                                 kMinRunBlock, kMaxRunBlock);
+}
+
+std::string folder_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+store::WriterOptions bulk_options(std::uint64_t input_bytes, std::size_t files) {
   store::WriterOptions o;
   o.bulk = true;
   if (input_bytes < (std::uint64_t{4} << 20)) o.page_size = 4096;
-  // The ranks of a job overlap in time, so each file's rows land all over the trace's b-tree: a
-  // page cache holding the whole trace (about a fifth of the JSON) spares re-reading and
-  // re-writing every page once per file. Up to kMaxBulkCacheMib, within the import's memory
-  // target.
+  if (files > 1) return o;  // events come merged, in key order: appended, no page read back
+  // One file's rows come in key order too, but a file whose rows start far apart from its first
+  // writes the deferred ones last: a page cache holding the whole trace (about a fifth of the
+  // JSON) spares re-reading and re-writing pages for them. Up to kMaxBulkCacheMib, within the
+  // import's memory target.
   const auto trace_mib =
       static_cast<int>(std::min<std::uint64_t>(input_bytes / 4 >> 20, kMaxBulkCacheMib));
   o.cache_mib = std::max(o.cache_mib, trace_mib);
@@ -214,8 +231,10 @@ std::int64_t key_origin_for(const std::vector<std::vector<Row>>& chunks) {
 
 }  // namespace
 
-TraceSink::TraceSink(const std::string& path, std::uint64_t input_bytes)
-    : writer_(path, bulk_options(input_bytes)) {}
+TraceSink::TraceSink(const std::string& path, std::uint64_t input_bytes, std::size_t files)
+    : writer_(path, bulk_options(input_bytes, files)) {
+  if (files > 1) runs_.emplace(folder_of(path), run_block_bytes(files));
+}
 
 std::uint32_t TraceSink::string_id(std::string_view raw) {
   std::string text = clean_text(raw);
@@ -252,7 +271,24 @@ void TraceSink::put_meta(std::string_view key, std::string_view value) {
 
 WriteResult TraceSink::write_events(std::vector<std::vector<Row>>& chunks) {
   WriteResult result;
-  {
+  if (runs_) {
+    // The first file with rows fixes the origin; finish() writes the rows from it on first.
+    if (!origin_fixed_) origin_ = key_origin_for(chunks);
+    MergeFeed feed(chunks, INT64_MIN);
+    std::int64_t first_keyed = store::kNull;
+    while (const std::vector<store::EventRow>* batch = feed.next()) {
+      runs_->add(*batch);
+      if (first_keyed == store::kNull)
+        for (const store::EventRow& r : *batch)
+          if (store::has_key(r.start_ns, origin_)) {
+            first_keyed = r.start_ns;
+            break;
+          }
+    }
+    runs_->end_run();
+    result = feed.result;
+    result.first_start = first_keyed;
+  } else {
     // The first rows written fix the key origin: chosen where most rows have a key.
     MergeFeed feed(chunks, origin_fixed_ ? INT64_MIN : key_origin_for(chunks));
     while (const std::vector<store::EventRow>* batch = feed.next()) writer_.append(*batch);
@@ -261,6 +297,15 @@ WriteResult TraceSink::write_events(std::vector<std::vector<Row>>& chunks) {
   origin_fixed_ = origin_fixed_ || result.written > 0;
   chunks.clear();
   return result;
+}
+
+void TraceSink::write_runs() {
+  if (!runs_ || runs_->rows() == 0) return;
+  const auto append = [&](std::span<const store::EventRow> rows) { writer_.append(rows); };
+  // From the origin on first (the first row written keys the trace), then what starts before.
+  runs_->merge(origin_, INT64_MAX, append);
+  if (origin_ > INT64_MIN) runs_->merge(INT64_MIN, origin_ - 1, append);
+  runs_.reset();
 }
 
 std::uint64_t TraceSink::write_counters(std::vector<store::CounterRow>& rows) {
@@ -272,6 +317,7 @@ std::uint64_t TraceSink::write_counters(std::vector<store::CounterRow>& rows) {
 }
 
 void TraceSink::finish() {
+  write_runs();
   writer_.finish();
 }
 

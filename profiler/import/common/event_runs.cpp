@@ -1,0 +1,186 @@
+#include "profiler/import/common/event_runs.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "profiler/store/error.hpp"
+
+namespace ts::import {
+
+namespace {
+
+// A block in the file: its coded size (4 bytes, little-endian), then its bytes.
+constexpr std::size_t kFrameBytes = 4;
+// Coded blocks are written to the file in writes of about this size.
+constexpr std::size_t kWriteBytes = std::size_t{4} << 20;
+// Rows are coded this many at a time, so that a block is cut close to its size.
+constexpr std::size_t kCodeRows = 256;
+
+std::string system_error(const std::string& what, const std::string& path, int error) {
+  return what + " " + path + ": " + std::strerror(error);
+}
+
+bool key_less(const store::EventRow& a, const store::EventRow& b) {
+  return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.track < b.track;
+}
+
+}  // namespace
+
+// One run read back a block at a time.
+class EventRuns::Cursor {
+ public:
+  Cursor(const EventRuns& runs, const Run& run) : runs_(runs), at_(run.begin), end_(run.end) {
+    load();
+  }
+  bool valid() const { return next_ < block_.events.size(); }
+  const store::EventRow& row() const { return block_.events[next_]; }
+  void advance() {
+    if (++next_ == block_.events.size()) load();
+  }
+
+ private:
+  // The next block of the run that holds a row (none: the run is done).
+  void load() {
+    block_.clear();
+    next_ = 0;
+    while (block_.events.empty() && at_ < end_) {
+      unsigned char frame[kFrameBytes];
+      if (end_ - at_ < kFrameBytes) damaged();
+      runs_.read_at(at_, frame, kFrameBytes);
+      const std::uint32_t size =
+          static_cast<std::uint32_t>(frame[0]) | static_cast<std::uint32_t>(frame[1]) << 8 |
+          static_cast<std::uint32_t>(frame[2]) << 16 | static_cast<std::uint32_t>(frame[3]) << 24;
+      at_ += kFrameBytes;
+      if (size > end_ - at_) damaged();
+      coded_.resize(size);
+      runs_.read_at(at_, coded_.data(), size);
+      at_ += size;
+      if (!store::decode_block(coded_, block_)) damaged();
+    }
+  }
+  [[noreturn]] void damaged() const {
+    throw store::Error("the import's temporary file of events (" + runs_.path_ +
+                       ") reads back damaged");
+  }
+
+  const EventRuns& runs_;
+  std::uint64_t at_, end_;
+  std::vector<unsigned char> coded_;
+  store::DecodedBlock block_;
+  std::size_t next_ = 0;
+};
+
+EventRuns::EventRuns(const std::string& folder, std::size_t block_bytes)
+    : path_((folder.empty() ? std::string(".") : folder) + "/.trainscope-events-XXXXXX"),
+      block_bytes_(std::max<std::size_t>(block_bytes, 1024)) {
+  fd_ = ::mkstemp(path_.data());
+  if (fd_ < 0) throw store::Error(system_error("cannot create", path_, errno));
+  ::unlink(path_.c_str());
+}
+
+EventRuns::~EventRuns() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void EventRuns::add(std::span<const store::EventRow> rows) {
+  for (std::size_t i = 0; i < rows.size(); i += kCodeRows) {
+    const std::span<const store::EventRow> part =
+        rows.subspan(i, std::min(kCodeRows, rows.size() - i));
+    block_.append(part);
+    if (block_.size() >= block_bytes_) cut_block();
+  }
+  run_rows_ += rows.size();
+}
+
+void EventRuns::end_run() {
+  cut_block();
+  write_out(true);
+  if (run_rows_ > 0) runs_.push_back({run_begin_, file_end_});
+  rows_ += run_rows_;
+  run_rows_ = 0;
+  run_begin_ = file_end_;
+}
+
+void EventRuns::cut_block() {
+  if (block_.empty()) return;
+  const std::vector<unsigned char>& coded = block_.bytes();
+  const auto size = static_cast<std::uint32_t>(coded.size());
+  const unsigned char frame[kFrameBytes] = {
+      static_cast<unsigned char>(size), static_cast<unsigned char>(size >> 8),
+      static_cast<unsigned char>(size >> 16), static_cast<unsigned char>(size >> 24)};
+  out_.insert(out_.end(), frame, frame + kFrameBytes);
+  out_.insert(out_.end(), coded.begin(), coded.end());
+  block_.clear();
+  write_out(false);
+}
+
+void EventRuns::write_out(bool all) {
+  if (out_.empty() || (!all && out_.size() < kWriteBytes)) return;
+  std::size_t done = 0;
+  while (done < out_.size()) {
+    const ssize_t n =
+        ::pwrite(fd_, out_.data() + done, out_.size() - done, static_cast<off_t>(file_end_ + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw store::Error(system_error("cannot write", path_, n < 0 ? errno : ENOSPC));
+    done += static_cast<std::size_t>(n);
+  }
+  file_end_ += out_.size();
+  out_.clear();
+}
+
+void EventRuns::read_at(std::uint64_t offset, void* into, std::size_t bytes) const {
+  auto* p = static_cast<unsigned char*>(into);
+  std::size_t done = 0;
+  while (done < bytes) {
+    const ssize_t n = ::pread(fd_, p + done, bytes - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw store::Error(system_error("cannot read", path_, n < 0 ? errno : EIO));
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void EventRuns::merge(std::int64_t first, std::int64_t last,
+                      const std::function<void(std::span<const store::EventRow>)>& out) const {
+  std::vector<Cursor> cursors;
+  cursors.reserve(runs_.size());
+  std::vector<std::uint32_t> heap;  // indices of the cursors with a row in range
+  for (const Run& run : runs_) {
+    Cursor& c = cursors.emplace_back(*this, run);
+    while (c.valid() && c.row().start_ns < first) c.advance();
+    if (c.valid() && c.row().start_ns <= last)
+      heap.push_back(static_cast<std::uint32_t>(cursors.size() - 1));
+  }
+  // A max-heap on "later": the top is the cursor whose row comes first.
+  const auto later = [&](std::uint32_t a, std::uint32_t b) {
+    const store::EventRow& ra = cursors[a].row();
+    const store::EventRow& rb = cursors[b].row();
+    if (key_less(rb, ra)) return true;
+    if (key_less(ra, rb)) return false;
+    return a > b;
+  };
+  std::make_heap(heap.begin(), heap.end(), later);
+  std::vector<store::EventRow> batch;
+  batch.reserve(kBatchRows);
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    const std::uint32_t k = heap.back();
+    Cursor& c = cursors[k];
+    batch.push_back(c.row());
+    c.advance();
+    if (c.valid() && c.row().start_ns <= last)
+      std::push_heap(heap.begin(), heap.end(), later);
+    else
+      heap.pop_back();
+    if (batch.size() == kBatchRows) {
+      out(batch);
+      batch.clear();
+    }
+  }
+  if (!batch.empty()) out(batch);
+}
+
+}  // namespace ts::import
