@@ -9,12 +9,11 @@
 #include <fstream>
 #include <limits>
 #include <optional>
-#include <thread>
 #include <vector>
 
-#include "profiler/io/batch_pipe.hpp"
 #include "profiler/io/gzip_stream.hpp"
 #include "profiler/io/output_file.hpp"
+#include "profiler/store/batch_pipe.hpp"
 #include "profiler/store/reader.hpp"
 #include "trainscope/meta_keys.hpp"
 
@@ -173,28 +172,14 @@ class Exporter {
       store::Event e;
       store::EventArgs a;
     };
-    BatchPipe<Item> pipe;
-    std::thread reading([&] {
-      try {
-        r_.scan_with_args(kMin, kMax, [&](const store::Event& e, const store::EventArgs& a) {
-          pipe.push({e, a});
-        });
-        pipe.close();
-      } catch (const BatchPipeCancelled&) {
-      } catch (...) {
-        pipe.fail(std::current_exception());
-      }
+    store::BatchProducer<Item> reading([&](store::BatchPipe<Item>& pipe) {
+      r_.scan_with_args(kMin, kMax, [&](const store::Event& e, const store::EventArgs& a) {
+        pipe.push({e, a});
+      });
     });
-    try {
-      std::vector<Item> batch;
-      while (pipe.next(batch))
-        for (const Item& item : batch) event(item.e, item.a);
-    } catch (...) {
-      pipe.cancel();
-      reading.join();
-      throw;
-    }
-    reading.join();
+    std::vector<Item> batch;
+    while (reading.next(batch))
+      for (const Item& item : batch) event(item.e, item.a);
   }
 
   void event(const store::Event& e, const store::EventArgs& a) {

@@ -1,14 +1,10 @@
 #include "profiler/import/common/trace_sink.hpp"
 
 #include <algorithm>
-#include <condition_variable>
-#include <deque>
-#include <exception>
-#include <mutex>
 #include <queue>
-#include <thread>
 
 #include "profiler/import/common/text_clean.hpp"
+#include "profiler/store/batch_pipe.hpp"
 #include "profiler/store/event_key.hpp"
 
 namespace ts::import {
@@ -62,140 +58,55 @@ store::EventRow to_event_row(const Row& r) {
   return e;
 }
 
-// Merges sorted chunks into batches of EventRows, dropping duplicates; runs on its own thread
-// and hands full batches to the writing thread through a queue of two.
-class MergeFeed {
- public:
-  // Rows starting before `defer_before` are written last, after every other row: the first row
-  // written fixes the trace's key origin (event_key.hpp), so a stray early event must not.
-  MergeFeed(std::vector<std::vector<Row>>& chunks, std::int64_t defer_before)
-      : chunks_(chunks), defer_before_(defer_before) {
-    thread_ = std::thread([this] { run(); });
-  }
-  ~MergeFeed() {
-    {
-      std::lock_guard lock(m_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
-  // The next batch (empty at the end); the previous one is given back.
-  const std::vector<store::EventRow>* next() {
-    std::unique_lock lock(m_);
-    if (holding_) {
-      free_.push_back(std::move(held_));
-      holding_ = false;
-      cv_.notify_all();
-    }
-    cv_.wait(lock, [&] { return !full_.empty() || done_; });
-    if (full_.empty()) {
-      if (error_) std::rethrow_exception(error_);
-      return nullptr;
-    }
-    held_ = std::move(full_.front());
-    full_.pop_front();
-    holding_ = true;
-    cv_.notify_all();
-    return &held_;
-  }
-
-  WriteResult result;
-
- private:
-  void run() {
-    try {
-      merge();
-    } catch (...) {
-      std::lock_guard lock(m_);
-      error_ = std::current_exception();
-    }
-    {
-      std::lock_guard lock(m_);
-      done_ = true;
-    }
-    cv_.notify_all();
-  }
-
-  bool hand_over(std::vector<store::EventRow>& batch) {
-    std::unique_lock lock(m_);
-    cv_.wait(lock, [&] { return stop_ || full_.size() < 2; });
-    if (stop_) return false;
-    full_.push_back(std::move(batch));
-    cv_.notify_all();
-    if (!free_.empty()) {
-      batch = std::move(free_.back());
-      free_.pop_back();
-    }
-    batch.clear();
-    return true;
-  }
-
-  void merge() {
-    struct Cursor {
-      const Row* at;
-      const Row* end;
-    };
-    const auto later = [](const Cursor& a, const Cursor& b) { return row_less(*b.at, *a.at); };
-    std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(later);
-    for (const auto& c : chunks_)
-      if (!c.empty()) heap.push({c.data(), c.data() + c.size()});
-    std::vector<store::EventRow> batch;
-    batch.reserve(kBatchRows);
-    // The labels of the rows sharing the current (start, track, duration).
-    const Row* run_head = nullptr;
-    std::vector<std::uint32_t> run_labels;
-    while (!heap.empty()) {
-      Cursor c = heap.top();
-      heap.pop();
-      const Row& r = *c.at;
-      if (++c.at != c.end) heap.push(c);
-      if (run_head != nullptr && run_head->start_ns == r.start_ns && run_head->track == r.track &&
-          run_head->dur_ns == r.dur_ns) {
-        if (std::find(run_labels.begin(), run_labels.end(), r.label) != run_labels.end()) {
-          ++result.duplicates;
-          continue;
-        }
-      } else {
-        run_head = &r;
-        run_labels.clear();
-      }
-      run_labels.push_back(r.label);
-      ++result.written;
-      if (r.start_ns < defer_before_) {
-        deferred.push_back(to_event_row(r));
+// Merges one file's sorted chunks into `out`, dropping duplicates, counting what it wrote into
+// `result`. Rows starting before `defer_before` come last, after every other row: the first row
+// written fixes the trace's key origin (event_key.hpp), so a stray early event must not.
+void merge_chunks(const std::vector<std::vector<Row>>& chunks, std::int64_t defer_before,
+                  store::BatchPipe<store::EventRow>& out, WriteResult& result) {
+  struct Cursor {
+    const Row* at;
+    const Row* end;
+  };
+  const auto later = [](const Cursor& a, const Cursor& b) { return row_less(*b.at, *a.at); };
+  std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(later);
+  for (const auto& c : chunks)
+    if (!c.empty()) heap.push({c.data(), c.data() + c.size()});
+  std::vector<store::EventRow> deferred;
+  // The labels of the rows sharing the current (start, track, duration).
+  const Row* run_head = nullptr;
+  std::vector<std::uint32_t> run_labels;
+  while (!heap.empty()) {
+    Cursor c = heap.top();
+    heap.pop();
+    const Row& r = *c.at;
+    if (++c.at != c.end) heap.push(c);
+    if (run_head != nullptr && run_head->start_ns == r.start_ns && run_head->track == r.track &&
+        run_head->dur_ns == r.dur_ns) {
+      if (std::find(run_labels.begin(), run_labels.end(), r.label) != run_labels.end()) {
+        ++result.duplicates;
         continue;
       }
-      if (result.first_start == store::kNull) result.first_start = r.start_ns;
-      batch.push_back(to_event_row(r));
-      if (batch.size() == kBatchRows && !hand_over(batch)) return;
+    } else {
+      run_head = &r;
+      run_labels.clear();
     }
-    // The deferred rows the origin keys (the store drops and counts the others) start earlier.
-    for (const store::EventRow& e : deferred)
-      if (result.first_start == store::kNull || store::has_key(e.start_ns, result.first_start)) {
-        result.first_start = e.start_ns;
-        break;
-      }
-    for (const store::EventRow& e : deferred) {
-      batch.push_back(e);
-      if (batch.size() == kBatchRows && !hand_over(batch)) return;
+    run_labels.push_back(r.label);
+    ++result.written;
+    if (r.start_ns < defer_before) {
+      deferred.push_back(to_event_row(r));
+      continue;
     }
-    if (!batch.empty()) hand_over(batch);
+    if (result.first_start == store::kNull) result.first_start = r.start_ns;
+    out.push(to_event_row(r));
   }
-
-  std::vector<std::vector<Row>>& chunks_;
-  const std::int64_t defer_before_;
-  std::vector<store::EventRow> deferred;
-  std::mutex m_;
-  std::condition_variable cv_;
-  std::deque<std::vector<store::EventRow>> full_;
-  std::vector<std::vector<store::EventRow>> free_;
-  std::vector<store::EventRow> held_;
-  bool holding_ = false, done_ = false, stop_ = false;
-  std::exception_ptr error_;
-  std::thread thread_;
-};
+  // The deferred rows the origin keys (the store drops and counts the others) start earlier.
+  for (const store::EventRow& e : deferred)
+    if (result.first_start == store::kNull || store::has_key(e.start_ns, result.first_start)) {
+      result.first_start = e.start_ns;
+      break;
+    }
+  for (const store::EventRow& e : deferred) out.push(e);
+}
 
 // The start to key the trace from (the first row to write) so that as many rows as possible
 // have a key: the start s maximising the rows within [s - L, s + L), L = store::kKeyOffsetLimit
@@ -271,28 +182,36 @@ void TraceSink::put_meta(std::string_view key, std::string_view value) {
 
 WriteResult TraceSink::write_events(std::vector<std::vector<Row>>& chunks) {
   WriteResult result;
-  if (runs_) {
-    // The first file with rows fixes the origin; finish() writes the rows from it on first.
-    if (!origin_fixed_) origin_ = key_origin_for(chunks);
-    MergeFeed feed(chunks, INT64_MIN);
+  if (runs_ && !origin_fixed_) origin_ = key_origin_for(chunks);
+  // The first rows written fix the key origin: chosen where most rows have a key. Spilled rows
+  // keep their order: finish() writes the rows from the origin on first.
+  const std::int64_t defer_before = runs_ || origin_fixed_ ? INT64_MIN : key_origin_for(chunks);
+  {
+    store::BatchProducer<store::EventRow> merged(
+        [&](store::BatchPipe<store::EventRow>& out) {
+          merge_chunks(chunks, defer_before, out, result);
+        },
+        kBatchRows);
+    std::vector<store::EventRow> batch;
     std::int64_t first_keyed = store::kNull;
-    while (const std::vector<store::EventRow>* batch = feed.next()) {
-      runs_->add(*batch);
+    while (merged.next(batch)) {
+      if (!runs_) {
+        writer_.append(batch);
+        continue;
+      }
+      runs_->add(batch);
       if (first_keyed == store::kNull)
-        for (const store::EventRow& r : *batch)
+        for (const store::EventRow& r : batch)
           if (store::has_key(r.start_ns, origin_)) {
             first_keyed = r.start_ns;
             break;
           }
     }
-    runs_->end_run();
-    result = feed.result;
-    result.first_start = first_keyed;
-  } else {
-    // The first rows written fix the key origin: chosen where most rows have a key.
-    MergeFeed feed(chunks, origin_fixed_ ? INT64_MIN : key_origin_for(chunks));
-    while (const std::vector<store::EventRow>* batch = feed.next()) writer_.append(*batch);
-    result = feed.result;
+    merged.join();
+    if (runs_) {
+      runs_->end_run();
+      result.first_start = first_keyed;
+    }
   }
   origin_fixed_ = origin_fixed_ || result.written > 0;
   chunks.clear();
@@ -301,10 +220,20 @@ WriteResult TraceSink::write_events(std::vector<std::vector<Row>>& chunks) {
 
 void TraceSink::write_runs() {
   if (!runs_ || runs_->rows() == 0) return;
-  const auto append = [&](std::span<const store::EventRow> rows) { writer_.append(rows); };
-  // From the origin on first (the first row written keys the trace), then what starts before.
-  runs_->merge(origin_, INT64_MAX, append);
-  if (origin_ > INT64_MIN) runs_->merge(INT64_MIN, origin_ - 1, append);
+  // Merged on a thread of their own while this one stores them: from the origin on first (the
+  // first row written keys the trace), then what starts before.
+  store::BatchProducer<store::EventRow> merged(
+      [&](store::BatchPipe<store::EventRow>& out) {
+        const auto push = [&](std::span<const store::EventRow> rows) {
+          for (const store::EventRow& r : rows) out.push(r);
+        };
+        runs_->merge(origin_, INT64_MAX, push);
+        if (origin_ > INT64_MIN) runs_->merge(INT64_MIN, origin_ - 1, push);
+      },
+      kBatchRows);
+  std::vector<store::EventRow> batch;
+  while (merged.next(batch)) writer_.append(batch);
+  merged.join();
   runs_.reset();
 }
 

@@ -1,7 +1,9 @@
 // Items handed from one producing thread to one consuming thread in batches, at most two batches
-// waiting: the export reads events on one thread while it writes them as JSON on another. Either
-// side can stop the other: the producer by fail() (its exception reaches the consumer's next()),
-// the consumer by cancel() (the producer's next push() throws BatchPipeCancelled).
+// waiting: the export reads events on one thread while it writes them as JSON on another; an
+// import merges rows on one thread while SQLite stores them on another. Either side can stop the
+// other: the producer by fail() (its exception reaches the consumer's next()), the consumer by
+// cancel() (the producer's next push() throws BatchPipeCancelled). BatchProducer runs the
+// producing side on a thread of its own.
 #pragma once
 
 #include <condition_variable>
@@ -9,10 +11,11 @@
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
-namespace ts::io {
+namespace ts::store {
 
 struct BatchPipeCancelled {};
 
@@ -85,4 +88,40 @@ class BatchPipe {
   std::exception_ptr error_;
 };
 
-}  // namespace ts::io
+// produce(pipe) run on a thread of its own, pushing items; the calling thread takes them with
+// next(). What produce throws reaches next() once the batches before it were taken. Destroyed
+// before the end, it cancels the producer and waits for it.
+template <class T>
+class BatchProducer {
+ public:
+  template <class Produce>
+  explicit BatchProducer(Produce produce, std::size_t batch = 8192)
+      : pipe_(batch), thread_([this, produce = std::move(produce)]() mutable {
+          try {
+            produce(pipe_);
+            pipe_.close();
+          } catch (const BatchPipeCancelled&) {
+          } catch (...) {
+            pipe_.fail(std::current_exception());
+          }
+        }) {}
+  ~BatchProducer() {
+    pipe_.cancel();
+    join();
+  }
+  BatchProducer(const BatchProducer&) = delete;
+  BatchProducer& operator=(const BatchProducer&) = delete;
+
+  // The next batch; false once produce returned and every batch was taken.
+  bool next(std::vector<T>& out) { return pipe_.next(out); }
+  // Waits for produce to return (after next() answered false: what produce left is then seen).
+  void join() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  BatchPipe<T> pipe_;
+  std::thread thread_;  // after pipe_: started once the pipe is made
+};
+
+}  // namespace ts::store
