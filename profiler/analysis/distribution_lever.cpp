@@ -16,13 +16,9 @@ namespace ts::analysis::lever_rules {
 namespace {
 
 std::string overlap_text(const Report& r) {
-  std::string per_rank;
-  for (const RankFigures& k : r.ranks)
-    if (k.communication_overlap_pct)
-      per_rank +=
-          (per_rank.empty() ? "" : ", ") +
-          (k.rank ? "rank " + std::to_string(*k.rank) : "process " + std::to_string(k.process)) +
-          " " + fmt::pct(*k.communication_overlap_pct);
+  const std::string per_rank = per_rank_text(
+      r, [](const RankFigures& k) { return k.communication_overlap_pct; },
+      [](double v) { return fmt::pct(v); });
   return fmt::pct(*r.communication_overlap_pct) +
          " of the collective kernels' time overlaps compute kernels" +
          (per_rank.empty() ? "" : " (" + per_rank + ")");

@@ -14,10 +14,6 @@ double per_step_ms(std::int64_t ns, std::int64_t steps) {
   return steps > 0 ? static_cast<double>(ns) / static_cast<double>(steps) / 1e6 : 0.0;
 }
 
-std::string rank_name(const RankFigures& k) {
-  return k.rank ? "rank " + std::to_string(*k.rank) : "process " + std::to_string(k.process);
-}
-
 // How the straggler sentence names its cause: "rank 3 is input-bound (...)".
 std::string held_back_by(const std::string& cause) {
   if (cause == "input") return " is input-bound";
@@ -26,6 +22,38 @@ std::string held_back_by(const std::string& cause) {
 }
 
 }  // namespace
+
+std::string rank_name(const RankFigures& k) {
+  return k.rank ? "rank " + std::to_string(*k.rank) : "process " + std::to_string(k.process);
+}
+
+std::string per_rank_text(const Report& r,
+                          const std::function<std::optional<double>(const RankFigures&)>& value,
+                          const std::function<std::string(double)>& format) {
+  std::vector<std::pair<double, const RankFigures*>> with;
+  for (const RankFigures& k : r.ranks)
+    if (const std::optional<double> v = value(k)) with.emplace_back(*v, &k);
+  std::string text;
+  if (with.size() <= kListedRanks) {
+    for (const auto& [v, k] : with)
+      text += (text.empty() ? "" : ", ") + rank_name(*k) + " " + format(v);
+    return text;
+  }
+  const auto by_value = [](const auto& a, const auto& b) { return a.first < b.first; };
+  const auto [low, high] = std::minmax_element(with.begin(), with.end(), by_value);
+  const std::string low_text = format(low->first) + " (" + rank_name(*low->second) + ")";
+  const std::string high_text = format(high->first) + " (" + rank_name(*high->second) + ")";
+  std::vector<double> values;
+  values.reserve(with.size());
+  for (const auto& w : with) values.push_back(w.first);
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  const bool processes = std::none_of(with.begin(), with.end(),
+                                      [](const auto& w) { return w.second->rank.has_value(); });
+  return fmt::count(static_cast<std::int64_t>(with.size())) +
+         (processes ? " processes from " : " ranks from ") + low_text + " to " + high_text +
+         ", median " + format(*middle);
+}
 
 void analyse_ranks(Report& r) {
   if (r.ranks.size() < 2) return;

@@ -5,6 +5,7 @@
 
 #include "profiler/analysis/figure_format.hpp"
 #include "profiler/analysis/pipeline_stats.hpp"
+#include "profiler/analysis/ranks.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
 
 namespace ts::analysis {
@@ -44,17 +45,12 @@ namespace {
 
 std::string input_bound(const Report& r) {
   std::string text = "Input is " + fmt::pct(r.input_pct) + " of step time";
-  if (!r.ranks.empty()) {
-    text += " (";
-    for (std::size_t i = 0; i < r.ranks.size(); ++i) {
-      const RankFigures& k = r.ranks[i];
-      text +=
-          (i > 0 ? ", " : "") +
-          (k.rank ? "rank " + std::to_string(*k.rank) : "process " + std::to_string(k.process)) +
-          " " + fmt::pct(k.input_pct);
-    }
-    text += ")";
-  }
+  if (!r.ranks.empty())
+    text += " (" +
+            per_rank_text(
+                r, [](const RankFigures& k) { return std::optional<double>(k.input_pct); },
+                [](double v) { return fmt::pct(v); }) +
+            ")";
   const PipelineStats& p = r.pipeline;
   if (p.busy_during_waits_pct && *p.busy_during_waits_pct < kBusyDuringWaitsPct)
     return text + ", yet no input stage ran during " + fmt::pct(100.0 - *p.busy_during_waits_pct) +

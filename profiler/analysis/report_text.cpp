@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "profiler/analysis/job_overview.hpp"
 #include "profiler/analysis/kernel_names.hpp"
 #include "profiler/analysis/printable.hpp"
+#include "profiler/analysis/ranks.hpp"
 #include "profiler/analysis/report.hpp"
 #include "profiler/analysis/step_breakdown.hpp"
 
@@ -24,9 +26,10 @@ constexpr std::size_t kAllStepsUpTo = 12;
 constexpr std::size_t kTopKernels = 10;
 constexpr std::size_t kMaxRanges = 20;
 constexpr std::size_t kNameWidth = 48;  // a kernel table row is 100 columns
-// Up to this many processes the report lists each; more get the job overview's distribution.
-constexpr std::size_t kListedRanks = 8;
+// Up to this many processes holding the job back the report lists each.
 constexpr std::size_t kListedHoldingBack = 10;
+// Lines of input-bound steps per class, each for the processes with the same steps.
+constexpr std::size_t kListedBoundLines = 8;
 
 constexpr std::string_view kPartLabels[kPartCount] = {
     "device compute",  "collective", "d2h copies", "h2d copies",   "input wait",
@@ -103,21 +106,21 @@ std::string threshold_pct(double pct) {
   return fmt::printf("%g %%", pct);
 }
 
-// Step numbers as ranges: "0-3, 5, 7-62", at most kMaxRanges of them.
-std::string ranges(const std::vector<std::int64_t>& steps) {
+// Numbers as ranges: "0-3, 5, 7-62", at most kMaxRanges of them, then "… (12 more steps)".
+std::string ranges(const std::vector<std::int64_t>& numbers, const char* noun = "steps") {
   std::string out;
   std::size_t shown = 0, i = 0;
-  while (i < steps.size()) {
+  while (i < numbers.size()) {
     std::size_t j = i;
-    while (j + 1 < steps.size() && steps[j + 1] == steps[j] + 1) ++j;
+    while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1) ++j;
     if (shown == kMaxRanges) {
-      out += fmt::printf(", … (%zu more steps)", steps.size() - i);
+      out += fmt::printf(", … (%zu more %s)", numbers.size() - i, noun);
       break;
     }
     if (!out.empty()) out += ", ";
-    out += j > i ? fmt::printf("%lld-%lld", static_cast<long long>(steps[i]),
-                               static_cast<long long>(steps[j]))
-                 : fmt::printf("%lld", static_cast<long long>(steps[i]));
+    out += j > i ? fmt::printf("%lld-%lld", static_cast<long long>(numbers[i]),
+                               static_cast<long long>(numbers[j]))
+                 : fmt::printf("%lld", static_cast<long long>(numbers[i]));
     ++shown;
     i = j + 1;
   }
@@ -207,28 +210,28 @@ std::string rank_word(const Report& r, bool plural = false) {
   return any_rank(r) ? (plural ? "ranks" : "rank") : (plural ? "processes" : "process");
 }
 
+// Processes in a sentence (indices into Report::ranks, in order): "rank 3", "ranks 0-1, 3-255",
+// "p1, p4" (processes without a rank).
+std::string processes_text(const Report& r, const std::vector<std::size_t>& who) {
+  if (who.size() == 1) return process_label(r.ranks[who[0]]);
+  std::vector<std::int64_t> numbers;
+  for (const std::size_t g : who)
+    if (r.ranks[g].rank) numbers.push_back(*r.ranks[g].rank);
+  if (numbers.size() == who.size()) {
+    std::sort(numbers.begin(), numbers.end());
+    return "ranks " + ranges(numbers, "ranks");
+  }
+  std::string text;
+  for (const std::size_t g : who) text += (text.empty() ? "" : ", ") + rank_label(r.ranks[g]);
+  return text;
+}
+
 // HTA's communication-computation overlap, over all and per rank that has collective kernels.
 void overlap_line(std::string& out, const Report& r) {
   if (!r.communication_overlap_pct) return;
-  std::vector<const RankFigures*> with;
-  for (const RankFigures& k : r.ranks)
-    if (k.communication_overlap_pct) with.push_back(&k);
-  std::string per_rank;
-  if (with.size() > kListedRanks) {
-    // Many ranks: the range, not a list.
-    const auto [low, high] = std::minmax_element(
-        with.begin(), with.end(), [](const RankFigures* a, const RankFigures* b) {
-          return *a->communication_overlap_pct < *b->communication_overlap_pct;
-        });
-    per_rank = fmt::count(static_cast<std::int64_t>(with.size())) + " " + rank_word(r, true) +
-               " from " + fmt::pct(*(*low)->communication_overlap_pct) + " (" +
-               process_label(**low) + ") to " + fmt::pct(*(*high)->communication_overlap_pct) +
-               " (" + process_label(**high) + ")";
-  } else {
-    for (const RankFigures* k : with)
-      per_rank += (per_rank.empty() ? "" : ", ") + process_label(*k) + " " +
-                  fmt::pct(*k->communication_overlap_pct);
-  }
+  const std::string per_rank = per_rank_text(
+      r, [](const RankFigures& k) { return k.communication_overlap_pct; },
+      [](double v) { return fmt::pct(v); });
   out += wrap("overlap     " + fmt::pct(*r.communication_overlap_pct) +
                   " of collective kernel time overlaps compute kernels" +
                   (per_rank.empty() ? "" : " (" + per_rank + ")"),
@@ -488,7 +491,16 @@ void kernel_section(std::string& out, const Report& r, bool wide) {
   const std::size_t shown = std::min(r.kernels.size(), kTopKernels);
   std::vector<std::string> names;
   for (std::size_t i = 0; i < shown; ++i) names.push_back(printable(r.kernels[i].name));
-  const std::string figures = "    count      total       mean        max   share";
+  // Columns as wide as their widest figure needs (a job's launch counts run to millions), so
+  // neighbouring figures never run together.
+  std::size_t count_width = 9, total_width = 11;
+  for (std::size_t i = 0; i < shown; ++i) {
+    count_width = std::max(count_width, text_columns(fmt::count(r.kernels[i].count)) + 1);
+    total_width =
+        std::max(total_width, text_columns(fmt::ms(fmt::to_ms(r.kernels[i].total_ns))) + 1);
+  }
+  const std::string figures =
+      right("count", count_width) + right("total", total_width) + "       mean        max   share";
   if (wide) {
     out += "\n" + figures + "  name\n";
   } else {
@@ -497,8 +509,8 @@ void kernel_section(std::string& out, const Report& r, bool wide) {
   }
   for (std::size_t i = 0; i < shown; ++i) {
     const KernelStat& k = r.kernels[i];
-    const std::string row = right(fmt::count(k.count), 9) +
-                            right(fmt::ms(fmt::to_ms(k.total_ns)), 11) +
+    const std::string row = right(fmt::count(k.count), count_width) +
+                            right(fmt::ms(fmt::to_ms(k.total_ns)), total_width) +
                             right(fmt::duration(k.mean_ns), 11) +
                             right(fmt::duration(k.max_ns), 11) + right(fmt::pct(k.share_pct), 8);
     if (wide)
@@ -507,6 +519,8 @@ void kernel_section(std::string& out, const Report& r, bool wide) {
       out += "  " + names[i] + std::string(kNameWidth - text_columns(names[i]), ' ') + row + "\n";
   }
 }
+
+void input_bound_lines(std::string& out, const Report& r);
 
 void steps_section(std::string& out, const Report& r) {
   if (r.per_step.empty()) return;
@@ -546,26 +560,60 @@ void steps_section(std::string& out, const Report& r) {
            right(r.device.has_device ? fmt::pct(percent(s.device_busy_ns, s.dur_ns)) : "-", 14) +
            step_class(s.input_verdict) + "\n";
   }
-  // "highly input-bound: step 626" or "moderately input-bound: 3 steps: 1-3" (a lone number read
-  // as a count), each class on its line. With several processes, one line per process: step 3
-  // of one host is not step 3 of another, and one merged list would read "2, 2-3, 3-4".
+  input_bound_lines(out, r);
+}
+
+// "highly input-bound: step 626" or "moderately input-bound: 3 steps: 1-3" (a lone number read
+// as a count), each class on its line. With several processes, one line per process: step 3 of
+// one host is not step 3 of another, and one merged list would read "2, 2-3, 3-4". Processes with
+// the same steps share a line ("ranks 0-1, 3-255: 857 steps each: 1-857"), and a class lists at
+// most kListedBoundLines lines: a job of hundreds of ranks reads in a few lines. One pass over
+// the steps.
+void input_bound_lines(std::string& out, const Report& r) {
+  const bool ranks = !r.ranks.empty();
   const std::size_t groups = ranks ? r.ranks.size() : 1;
-  for (const Verdict v : {Verdict::high, Verdict::moderate}) {
+  std::vector<std::vector<std::int64_t>> bound[2];  // [high, moderate][process]
+  for (auto& b : bound) b.resize(groups);
+  for (const StepSummary& s : r.per_step) {
+    if (s.warmup || (s.input_verdict != Verdict::high && s.input_verdict != Verdict::moderate))
+      continue;
+    bound[s.input_verdict == Verdict::high ? 0 : 1][ranks ? rank_of(r, s) : 0].push_back(s.step);
+  }
+  for (int v = 0; v < 2; ++v) {
+    // The processes of each distinct list of steps, in process order.
+    std::map<std::vector<std::int64_t>, std::vector<std::size_t>> by_steps;
+    std::vector<const std::vector<std::int64_t>*> order;
     for (std::size_t g = 0; g < groups; ++g) {
-      std::vector<std::int64_t> bound;
-      for (const StepSummary& s : r.per_step)
-        if (s.input_verdict == v && !s.warmup && (!ranks || rank_of(r, s) == static_cast<int>(g)))
-          bound.push_back(s.step);
-      std::sort(bound.begin(), bound.end());
-      bound.erase(std::unique(bound.begin(), bound.end()), bound.end());
-      if (bound.empty()) continue;
-      out += wrap(std::string(v == Verdict::high ? "highly" : "moderately") + " input-bound" +
-                      (ranks ? ", " + process_label(r.ranks[g]) : std::string()) + ": " +
-                      (bound.size() == 1 ? std::string("step ")
-                                         : std::to_string(bound.size()) + " steps: ") +
-                      ranges(bound),
-                  2, 4);
+      std::vector<std::int64_t>& steps = bound[v][g];
+      if (steps.empty()) continue;
+      std::sort(steps.begin(), steps.end());
+      steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+      const auto [it, added] = by_steps.try_emplace(std::move(steps));
+      it->second.push_back(g);
+      if (added) order.push_back(&it->first);
     }
+    std::size_t lines = 0, left = 0;
+    for (const std::vector<std::int64_t>* steps : order) {
+      const std::vector<std::size_t>& who = by_steps.at(*steps);
+      if (lines == kListedBoundLines) {
+        left += who.size();
+        continue;
+      }
+      ++lines;
+      std::string line = std::string(v == 0 ? "highly" : "moderately") + " input-bound";
+      if (ranks) line += ", " + processes_text(r, who);
+      line += ": " +
+              (steps->size() == 1 ? std::string("step ")
+                                  : std::to_string(steps->size()) +
+                                        (who.size() > 1 ? " steps each: " : " steps: ")) +
+              ranges(*steps);
+      out += wrap(line, 2, 4);
+    }
+    if (left > 0)
+      out += wrap(std::string(v == 0 ? "highly" : "moderately") + " input-bound, " +
+                      fmt::count(static_cast<std::int64_t>(left)) + " more " +
+                      rank_word(r, left > 1) + " with other steps (report --json lists every step)",
+                  2, 4);
   }
 }
 

@@ -252,3 +252,89 @@ TEST(ReportOutput, KernelTableKeepsLongNamesApartAndWidePrintsThemInFull) {
   for (const a::KernelStat& k : r.kernels)
     EXPECT_NE(w.find("  50.0 %  " + k.name + "\n"), std::string::npos) << w;
 }
+
+// A job of many ranks reads in a few lines: ranks with the same input-bound steps share a line,
+// a figure per rank in a sentence becomes its range, and a class lists at most eight lines.
+TEST(ReportOutput, ManyRanksShareLinesAndSentencesGiveTheirRange) {
+  a::Report r = sample_report();
+  r.per_step.clear();
+  constexpr int kRanks = 40;
+  for (int rank = 0; rank < kRanks; ++rank) {
+    a::RankFigures k;
+    k.process = rank + 1;
+    k.rank = rank;
+    k.communication_overlap_pct = rank == 7 ? 30.0 : 10.0 + 0.01 * rank;
+    k.steps = 3;
+    r.ranks.push_back(k);
+    for (int step = 1; step <= 3; ++step) {
+      a::StepSummary s;
+      s.step = step;
+      s.dur_ns = 10'000'000;
+      s.rank_index = rank;
+      // Every rank moderately bound in steps 1-3, but rank 7 highly; ranks 20 and up each
+      // highly bound in a step of their own.
+      const bool high = rank == 7 || (rank >= 20 && step == 1 + rank % 3 && rank % 2 == 0);
+      s.input_pct = high ? 30 : 10;
+      s.input_bound = true;
+      s.input_verdict = high ? a::Verdict::high : a::Verdict::moderate;
+      r.per_step.push_back(s);
+    }
+  }
+  r.communication_overlap_pct = 12.0;
+  // Sentences wrap: read them as one line.
+  const auto unwrapped = [](std::string text) {
+    for (std::size_t at = text.find("\n "); at != std::string::npos; at = text.find("\n ", at)) {
+      std::size_t end = at + 1;
+      while (end < text.size() && text[end] == ' ') ++end;
+      text.replace(at, end - at, " ");
+    }
+    return text;
+  };
+  const std::string t = a::to_text(r);
+  EXPECT_NE(t.find("highly input-bound, rank 7: 3 steps: 1-3\n"), std::string::npos) << t;
+  // Ranks 20, 26, 32, 38 are highly bound in step 3, 22, 28, 34 in step 2, ...: each group of
+  // equal steps on one line.
+  EXPECT_NE(t.find("highly input-bound, ranks 20, 26, 32, 38: step 3\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("highly input-bound, ranks 22, 28, 34: step 2\n"), std::string::npos) << t;
+  EXPECT_EQ(t.find("highly input-bound, rank 20:"), std::string::npos) << t;
+  std::size_t moderate_lines = 0;
+  for (std::size_t at = t.find("moderately input-bound, "); at != std::string::npos;
+       at = t.find("moderately input-bound, ", at + 1))
+    ++moderate_lines;
+  EXPECT_LE(moderate_lines, 9u) << t;  // eight lines, then the count of the others
+  EXPECT_NE(t.find("moderately input-bound, ranks 0-6, 8-19, 21, 23, 25"), std::string::npos) << t;
+  // A figure of every rank in a sentence is its range, not forty figures.
+  EXPECT_NE(unwrapped(t).find("(40 ranks from 10.0 % (rank 0) to 30.0 % (rank 7), median 10.2 %)"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("rank 1 10.0 %"), std::string::npos) << t;
+  // Eight ranks or fewer are listed.
+  r.ranks.resize(3);
+  const std::string few = a::to_text(r);
+  EXPECT_NE(unwrapped(few).find("(rank 0 10.0 %, rank 1 10.0 %, rank 2 10.0 %)"), std::string::npos)
+      << few;
+}
+
+// Counts and totals of millions keep a space between them: columns grow with their figures.
+TEST(ReportOutput, KernelTableFiguresNeverRunTogether) {
+  a::Report r = sample_report();
+  r.kernels.clear();
+  a::KernelStat k;
+  k.name = "ampere_sgemm_128x64_tn";
+  k.count = 7'898'112;
+  k.total_ns = 1'906'708'000'000'000;
+  k.mean_ns = 241'400;
+  k.max_ns = 626'100;
+  k.share_pct = 37;
+  r.kernels.push_back(k);
+  const std::string t = a::to_text(r);
+  EXPECT_NE(t.find(" 7 898 112 1 906 708 000 ms "), std::string::npos) << t;
+  const std::size_t header = t.find("\n  name ");
+  ASSERT_NE(header, std::string::npos) << t;
+  const std::string head = t.substr(header + 1, t.find('\n', header + 1) - header - 1);
+  const std::size_t row_at = t.find('\n', header + 1) + 1;
+  const std::string row = t.substr(row_at, t.find('\n', row_at) - row_at);
+  // The headings end where their figures end.
+  EXPECT_EQ(head.find("count") + 5, row.find("7 898 112") + 9) << head << "\n" << row;
+  EXPECT_EQ(head.find("total") + 5, row.find(" ms ") + 3) << head << "\n" << row;
+}
