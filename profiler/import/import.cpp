@@ -107,10 +107,19 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
   ImportStats stats;
   try {
     TraceSink sink(partial, input_bytes, files.size());
+    if (options.progress)
+      sink.on_writing([&](std::uint64_t written, std::uint64_t events) {
+        progress.seconds = seconds();
+        if (progress.events == 0) progress.writing_since = progress.seconds;
+        progress.events_written = written;
+        progress.events = events;
+        options.progress(progress);
+      });
     stats = write_import_meta(reader.read(files, read_options, sink), sink);
     sink.finish();
     if (options.progress && progress.files_done == progress.files) {
       progress.seconds = seconds();
+      progress.finished = true;
       options.progress(progress);
     }
     // Never silent: events the store could not key are reported as skipped (and the trace's

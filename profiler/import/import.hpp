@@ -17,9 +17,14 @@ namespace ts::import {
 
 // How far an import is, for a progress line (progress.hpp prints it).
 struct ImportProgress {
-  std::size_t files_done = 0, files = 0;    // files written, files to import
+  std::size_t files_done = 0, files = 0;    // files read, files to import
   std::uint64_t bytes_done = 0, bytes = 0;  // their sizes on disk (compressed for gzip)
   double seconds = 0;                       // since the import started
+  // Once every file is read, an import of several files writes their events merged in time
+  // order (the longest part of a job's import after the reading): events > 0 from then on.
+  std::uint64_t events_written = 0, events = 0;
+  double writing_since = 0;  // `seconds` when the writing began
+  bool finished = false;     // the trace is complete: the last report
 };
 
 struct ImportOptions {

@@ -32,6 +32,14 @@ std::string bytes_text(double bytes) {
   return printf_text("%.1f MB", bytes / 1e6);
 }
 
+// "52 M", "840 k", "312" events.
+std::string count_text(std::uint64_t n) {
+  if (n >= 10'000'000) return printf_text("%.0f M", static_cast<double>(n) / 1e6);
+  if (n >= 1'000'000) return printf_text("%.1f M", static_cast<double>(n) / 1e6);
+  if (n >= 10'000) return printf_text("%.0f k", static_cast<double>(n) / 1e3);
+  return std::to_string(n);
+}
+
 std::string rate_text(double bytes_per_second) {
   if (bytes_per_second >= 1e9) return printf_text("%.2f GB/s", bytes_per_second / 1e9);
   return printf_text("%.0f MB/s", bytes_per_second / 1e6);
@@ -49,7 +57,23 @@ std::string format_import_progress(const ImportProgress& p) {
       "import: " + std::to_string(p.files_done) + "/" + std::to_string(p.files) + " files, ";
   const auto done = static_cast<double>(p.bytes_done);
   const double rate = p.seconds > 0 && p.files_done > 0 ? done / p.seconds : 0;
-  if (p.files_done == p.files) {
+  if (!p.finished && p.events > 0) {
+    // Writing the events of every file, merged: its own rate and time left.
+    text = "import: " + std::to_string(p.files) + "/" + std::to_string(p.files) +
+           " files read, writing their events: " +
+           printf_text("%.0f %%", 100.0 * static_cast<double>(p.events_written) /
+                                      static_cast<double>(p.events)) +
+           " of " + count_text(p.events);
+    const double writing = p.seconds - p.writing_since;
+    if (writing > 0 && p.events_written > 0) {
+      const double per_second = static_cast<double>(p.events_written) / writing;
+      text += ", " + seconds_left_text(
+                         static_cast<double>(p.events - std::min(p.events_written, p.events)) /
+                         per_second);
+    }
+    return text;
+  }
+  if (p.finished) {
     text += bytes_text(static_cast<double>(p.bytes)) + printf_text(" in %.1f s", p.seconds);
     if (rate > 0) text += ", " + rate_text(rate);
     return text;
@@ -77,7 +101,7 @@ ProgressPrinter::~ProgressPrinter() {
 
 void ProgressPrinter::update(const ImportProgress& p) {
   if (style_ == ProgressStyle::off) return;
-  const bool last = p.files_done == p.files;
+  const bool last = p.finished;
   if (last) {
     if (!printed_) return;  // a short import says nothing
   } else if (!printed_) {

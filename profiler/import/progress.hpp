@@ -12,7 +12,8 @@
 namespace ts::import {
 
 // "import: 12/64 files, 1.2 GB of 5.4 GB, 410 MB/s, 9 s left" (rate and time left once a file
-// is written); when every file is written, "import: 64/64 files, 5.4 GB in 13 s, 410 MB/s".
+// is read); then, for several files, "import: 64/64 files read, writing their events: 40 % of
+// 52 M, 12 s left"; once the trace is finished, "import: 64/64 files, 5.4 GB in 13 s, 410 MB/s".
 std::string format_import_progress(const ImportProgress& p);
 
 enum class ProgressStyle {
@@ -40,7 +41,8 @@ class ProgressPrinter {
   ProgressPrinter& operator=(const ProgressPrinter&) = delete;
 
   // Prints `p` when the import is long, at most every kInPlaceEverySeconds (in place) or
-  // kLinesEverySeconds (lines); the last file always once anything was printed, ending the line.
+  // kLinesEverySeconds (lines); the finished import always once anything was printed, ending the
+  // line.
   void update(const ImportProgress& p);
 
  private:

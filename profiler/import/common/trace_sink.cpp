@@ -231,8 +231,15 @@ void TraceSink::write_runs() {
         if (origin_ > INT64_MIN) runs_->merge(INT64_MIN, origin_ - 1, push);
       },
       kBatchRows);
+  const std::uint64_t events = runs_->rows();
+  std::uint64_t written = 0;
+  if (writing_progress_) writing_progress_(0, events);
   std::vector<store::EventRow> batch;
-  while (merged.next(batch)) writer_.append(batch);
+  while (merged.next(batch)) {
+    writer_.append(batch);
+    written += batch.size();
+    if (writing_progress_) writing_progress_(written, events);
+  }
   merged.join();
   runs_.reset();
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -55,6 +56,11 @@ class TraceSink {
 
   // Writes the spilled events (every file's, merged), commits and closes the file.
   void finish();
+  // Called while finish() writes spilled events: events written so far, events to write (once
+  // at 0, then after each batch).
+  void on_writing(std::function<void(std::uint64_t written, std::uint64_t events)> progress) {
+    writing_progress_ = std::move(progress);
+  }
   // Events the store left out because their start lies too far from the trace's first event to
   // be keyed (known after finish()).
   std::uint64_t events_out_of_key_range() const { return writer_.events_out_of_key_range(); }
@@ -65,6 +71,7 @@ class TraceSink {
   store::Writer writer_;
   std::optional<EventRuns> runs_;  // several files: their events until finish()
   std::int64_t origin_ = 0;        // with runs_: the start the trace is keyed from
+  std::function<void(std::uint64_t, std::uint64_t)> writing_progress_;
   std::unordered_map<std::string, std::uint32_t> strings_;
   std::unordered_map<std::uint64_t, std::uint32_t> labels_;
   std::uint32_t next_track_ = 1;

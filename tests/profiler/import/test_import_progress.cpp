@@ -19,6 +19,18 @@ ImportProgress progress(std::size_t done, std::size_t files, double gb_done, dou
   p.bytes_done = static_cast<std::uint64_t>(gb_done * 1e9);
   p.bytes = static_cast<std::uint64_t>(gb * 1e9);
   p.seconds = seconds;
+  p.finished = done == files;
+  return p;
+}
+
+// Every file read, `written` of `events` written since `since`.
+ImportProgress writing(std::size_t files, double gb, std::uint64_t written, std::uint64_t events,
+                       double since, double seconds) {
+  ImportProgress p = progress(files, files, gb, gb, seconds);
+  p.finished = false;
+  p.events_written = written;
+  p.events = events;
+  p.writing_since = since;
   return p;
 }
 
@@ -35,6 +47,30 @@ TEST(ImportProgress, Text) {
             "import: 64/64 files, 5.4 GB in 4.5 s, 1.20 GB/s");
   EXPECT_EQ(format_import_progress(progress(2, 2, 0.0042, 0.0042, 0.5)),
             "import: 2/2 files, 4.2 MB in 0.5 s, 8 MB/s");
+  // The files' events written merged, once every file is read: their own rate.
+  EXPECT_EQ(format_import_progress(writing(256, 10.9, 0, 52'066'872, 29.0, 29.0)),
+            "import: 256/256 files read, writing their events: 0 % of 52 M");
+  EXPECT_EQ(format_import_progress(writing(256, 10.9, 13'000'000, 52'000'000, 29.0, 34.0)),
+            "import: 256/256 files read, writing their events: 25 % of 52 M, 15 s left");
+  EXPECT_EQ(format_import_progress(writing(4, 1.0, 600'000, 2'400'000, 1.0, 1.5)),
+            "import: 4/4 files read, writing their events: 25 % of 2.4 M, 2 s left");
+  EXPECT_EQ(format_import_progress(writing(2, 0.01, 4'000, 12'000, 1.0, 1.5)),
+            "import: 2/2 files read, writing their events: 33 % of 12 k, 1 s left");
+}
+
+// The writing is shown as the reading was; the line ends only when the trace is finished.
+TEST(ImportProgress, TheWritingOfAJobsEventsIsShownUntilTheTraceIsFinished) {
+  std::ostringstream out;
+  ProgressPrinter printer(out, ProgressStyle::lines);
+  printer.update(progress(0, 2, 0, 1.0, 0));
+  printer.update(writing(2, 1.0, 0, 1'000'000, 6.0, 6.0));
+  printer.update(writing(2, 1.0, 500'000, 1'000'000, 6.0, 12.0));
+  printer.update(progress(2, 2, 1.0, 1.0, 18.0));
+  EXPECT_EQ(out.str(),
+            "import: 0/2 files, 0.0 MB of 1.0 GB\n"
+            "import: 2/2 files read, writing their events: 0 % of 1.0 M\n"
+            "import: 2/2 files read, writing their events: 50 % of 1.0 M, 6 s left\n"
+            "import: 2/2 files, 1.0 GB in 18.0 s, 56 MB/s\n");
 }
 
 TEST(ImportProgress, InPlaceOnATerminalForALargeImport) {

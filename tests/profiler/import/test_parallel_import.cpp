@@ -221,16 +221,35 @@ TEST(ParallelImport, ProgressIsReportedAfterEachFileInOrder) {
   o.progress = [&](const ImportProgress& p) { seen.push_back(p); };
   const std::vector<std::string> sources{dir.file("job")};
   import_traces(sources, dir.file("out.db"), o);
-  ASSERT_EQ(seen.size(), 6u);  // at the start, then after each file
-  for (std::size_t i = 0; i < seen.size(); ++i) {
+  // At the start, after each file but the last, then while the files' events are written (at
+  // 0, then after each batch), then once the trace is finished.
+  ASSERT_GE(seen.size(), 8u);
+  for (std::size_t i = 0; i < 5; ++i) {
     EXPECT_EQ(seen[i].files_done, i);
+    EXPECT_EQ(seen[i].events, 0u);
+    if (i > 0) {
+      EXPECT_GT(seen[i].bytes_done, seen[i - 1].bytes_done);
+    }
+  }
+  std::uint64_t written = 0;
+  for (std::size_t i = 5; i + 1 < seen.size(); ++i) {
+    EXPECT_EQ(seen[i].files_done, 5u);
+    EXPECT_GT(seen[i].events, 0u);
+    EXPECT_GE(seen[i].events_written, written);
+    EXPECT_LE(seen[i].events_written, seen[i].events);
+    EXPECT_FALSE(seen[i].finished);
+    written = seen[i].events_written;
+  }
+  EXPECT_EQ(seen[5].events_written, 0u);
+  EXPECT_EQ(written, seen[5].events);  // every event written
+  for (std::size_t i = 0; i < seen.size(); ++i) {
     EXPECT_EQ(seen[i].files, 5u);
     EXPECT_EQ(seen[i].bytes, on_disk);
     if (i > 0) {
-      EXPECT_GT(seen[i].bytes_done, seen[i - 1].bytes_done);
       EXPECT_GE(seen[i].seconds, seen[i - 1].seconds);
     }
   }
+  EXPECT_TRUE(seen.back().finished);
   EXPECT_EQ(seen.back().bytes_done, on_disk);
 }
 
