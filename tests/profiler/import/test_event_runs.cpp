@@ -2,8 +2,10 @@
 // common/trace_sink.hpp): the merge against a stable sort of the same rows, ranges of starts, the
 // file left behind (none), and a trace written from runs against the one written file by file.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <random>
 #include <tuple>
@@ -53,7 +55,8 @@ std::vector<std::vector<EventRow>> random_runs(std::size_t runs, std::uint32_t s
     }
     std::stable_sort(out[k].begin(), out[k].end(), key_less);
   }
-  out[1].push_back({INT64_MAX - 5, INT64_MAX, 3, 7, INT64_MIN + 1, INT64_MAX, 0, INT64_MAX});
+  if (runs > 1)
+    out[1].push_back({INT64_MAX - 5, INT64_MAX, 3, 7, INT64_MIN + 1, INT64_MAX, 0, INT64_MAX});
   return out;
 }
 
@@ -134,6 +137,31 @@ TEST(EventRuns, LeavesNoFileBehindAndSaysWhenItCannotMakeOne) {
   } catch (const store::Error& e) {
     EXPECT_NE(std::string(e.what()).find("no/such/folder"), std::string::npos) << e.what();
   }
+}
+
+// A disk that fills up (here: the file size limit) is one error naming the file, not a crash.
+TEST(EventRuns, AFullDiskIsOneError) {
+  test::ImportDir dir;
+  rlimit before{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &before), 0);
+  const auto restore_signal = std::signal(SIGXFSZ, SIG_IGN);  // the write fails with EFBIG
+  rlimit small = before;
+  small.rlim_cur = 64 << 10;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string error;
+  try {
+    EventRuns spilled(dir.path().string(), 4096);
+    for (int k = 0; k < 20; ++k) {
+      spilled.add(random_runs(3, static_cast<std::uint32_t>(k))[0]);
+      spilled.end_run();
+    }
+  } catch (const store::Error& e) {
+    error = e.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &before);
+  std::signal(SIGXFSZ, restore_signal);
+  EXPECT_NE(error.find("cannot write " + dir.path().string()), std::string::npos) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
 }
 
 // What a trace holds, whatever order its pages were written in.
