@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "profiler/store/batch_pipe.hpp"
+
 namespace ts::store {
 
 int DepthTracker::push(std::uint32_t track, std::int64_t start_ns, std::int64_t end_ns) {
@@ -140,8 +142,18 @@ Overview build_overview(const Reader& reader, const TimeRange& extent) {
   out.counters = read_counters(reader);
   const TimeRange range = reader.time_range();
   OverviewBuilder builder(extent, reader.tracks(), out);
-  reader.scan(range.start_ns, sat_add(range.end_ns, 1), 0,
-              [&](const Event& e) { builder.take(e); });
+  {
+    // The events are read on a thread of their own while this one builds: SQLite's stepping is
+    // most of the time, and the builder runs beside it instead of after each row.
+    BatchProducer<Event> events([&](BatchPipe<Event>& pipe) {
+      reader.scan(range.start_ns, sat_add(range.end_ns, 1), 0,
+                  [&](const Event& e) { pipe.push(e); });
+    });
+    std::vector<Event> batch;
+    while (events.next(batch))
+      for (const Event& e : batch) builder.take(e);
+    events.join();  // the reader is this thread's again
+  }
   builder.publish(
       out, [&](std::uint32_t id) -> const Label& { return reader.label(id); }, true);
   return out;
