@@ -137,12 +137,19 @@ void RankHeatmapView::paintEvent(QPaintEvent*) {
                  Qt::AlignRight | Qt::AlignVCenter, map_.ranks[i].name);
   // Step numbers along the top, about every 90 px.
   const auto ticks = std::max<std::size_t>(1, static_cast<std::size_t>(r.width() / 90));
+  double previous_right = -1e9;
   for (std::size_t t = 0; t <= ticks; ++t) {
     const auto column = std::min(map_.columns - 1, t * map_.columns / ticks);
     const double x = r.left() + (static_cast<double>(column) + 0.5) * r.width() /
                                     static_cast<double>(map_.columns);
-    p.drawText(QRectF(x - 45, 2, 90, kAxisHeight - 4), Qt::AlignCenter,
-               QStringLiteral("step %1").arg(map_.steps_of(column).first));
+    // Over the cells (the first would run into the scale over the names), and never into the
+    // label before it.
+    const QString label = QStringLiteral("step %1").arg(map_.steps_of(column).first);
+    const double width = fontMetrics().horizontalAdvance(label) + 4;
+    const double left = std::clamp(x - width / 2, r.left(), std::max(r.left(), r.right() - width));
+    if (left < previous_right + 8) continue;
+    p.drawText(QRectF(left, 2, width, kAxisHeight - 4), Qt::AlignCenter, label);
+    previous_right = left + width;
   }
   // The scale, top left over the names.
   QLinearGradient g(0, 0, kNamesWidth - 10, 0);
