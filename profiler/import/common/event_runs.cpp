@@ -74,9 +74,10 @@ class EventRuns::Cursor {
   std::size_t next_ = 0;
 };
 
-EventRuns::EventRuns(const std::string& folder, std::size_t block_bytes)
+EventRuns::EventRuns(const std::string& folder, std::size_t block_bytes, std::size_t merge_width)
     : path_((folder.empty() ? std::string(".") : folder) + "/.trainscope-events-XXXXXX"),
-      block_bytes_(std::max<std::size_t>(block_bytes, 1024)) {
+      block_bytes_(std::max<std::size_t>(block_bytes, 1024)),
+      merge_width_(std::max<std::size_t>(merge_width, 2)) {
   fd_ = ::mkstemp(path_.data());
   if (fd_ < 0) throw store::Error(system_error("cannot create", path_, errno));
   ::unlink(path_.c_str());
@@ -144,11 +145,34 @@ void EventRuns::read_at(std::uint64_t offset, void* into, std::size_t bytes) con
 }
 
 void EventRuns::merge(std::int64_t first, std::int64_t last,
-                      const std::function<void(std::span<const store::EventRow>)>& out) const {
+                      const std::function<void(std::span<const store::EventRow>)>& out) {
+  narrow();
+  merge_runs(runs_, first, last, out);
+}
+
+void EventRuns::narrow() {
+  while (runs_.size() > merge_width_) {
+    std::vector<Run> longer;
+    for (std::size_t i = 0; i < runs_.size(); i += merge_width_) {
+      const std::span<const Run> group(runs_.data() + i, std::min(merge_width_, runs_.size() - i));
+      merge_runs(group, INT64_MIN, INT64_MAX,
+                 [&](std::span<const store::EventRow> rows) { add(rows); });
+      cut_block();
+      write_out(true);
+      longer.push_back({run_begin_, file_end_});
+      run_rows_ = 0;  // counted in rows_ when they were first added
+      run_begin_ = file_end_;
+    }
+    runs_ = std::move(longer);
+  }
+}
+
+void EventRuns::merge_runs(std::span<const Run> runs, std::int64_t first, std::int64_t last,
+                           const std::function<void(std::span<const store::EventRow>)>& out) const {
   std::vector<Cursor> cursors;
-  cursors.reserve(runs_.size());
+  cursors.reserve(runs.size());
   std::vector<std::uint32_t> heap;  // indices of the cursors with a row in range
-  for (const Run& run : runs_) {
+  for (const Run& run : runs) {
     Cursor& c = cursors.emplace_back(*this, run);
     while (c.valid() && c.row().start_ns < first) c.advance();
     if (c.valid() && c.row().start_ns <= last)

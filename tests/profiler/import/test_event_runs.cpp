@@ -60,7 +60,7 @@ std::vector<std::vector<EventRow>> random_runs(std::size_t runs, std::uint32_t s
   return out;
 }
 
-std::vector<EventRow> merged(const EventRuns& runs, std::int64_t first, std::int64_t last) {
+std::vector<EventRow> merged(EventRuns& runs, std::int64_t first, std::int64_t last) {
   std::vector<EventRow> out;
   runs.merge(first, last, [&](std::span<const EventRow> rows) {
     EXPECT_LE(rows.size(), EventRuns::kBatchRows);
@@ -95,6 +95,32 @@ TEST(EventRuns, MergesTheRunsInKeyOrderAndKeepsTheirTies) {
   expect_same(merged(spilled, INT64_MIN, INT64_MAX), want);
   // About a dozen bytes an event.
   EXPECT_LT(spilled.file_bytes(), want.size() * 24);
+}
+
+// More runs than are merged at once (a job of thousands of ranks): groups of them are merged into
+// longer runs first, in as many passes as it takes, and the rows come out as from one merge.
+TEST(EventRuns, ManyRunsAreMergedInPassesWithTheSameResult) {
+  test::ImportDir dir;
+  const auto runs = random_runs(40, 5);
+  EventRuns spilled(dir.path().string(), 1024, 3);  // 34 runs -> 12 -> 4 -> 2
+  std::vector<EventRow> want;
+  for (const auto& run : runs) {
+    spilled.add(run);
+    spilled.end_run();
+    want.insert(want.end(), run.begin(), run.end());
+  }
+  std::stable_sort(want.begin(), want.end(), key_less);
+  const std::uint64_t bytes = spilled.file_bytes();
+  expect_same(merged(spilled, INT64_MIN, INT64_MAX), want);
+  EXPECT_LE(spilled.runs(), 3u);
+  EXPECT_GT(spilled.file_bytes(), bytes);  // the longer runs were written after the others
+  EXPECT_EQ(spilled.rows(), want.size());
+  expect_same(merged(spilled, INT64_MIN, INT64_MAX), want);
+  const std::int64_t cut = want[want.size() / 2].start_ns;
+  std::vector<EventRow> before;
+  for (const EventRow& r : want)
+    if (r.start_ns < cut) before.push_back(r);
+  expect_same(merged(spilled, INT64_MIN, cut - 1), before);
 }
 
 TEST(EventRuns, MergesTheRowsOfARangeOfStarts) {
