@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdint>
 #include <filesystem>
 #include <random>
 #include <tuple>
@@ -75,19 +76,26 @@ void expect_same(const std::vector<EventRow>& got, const std::vector<EventRow>& 
     ASSERT_EQ(fields(got[i]), fields(want[i])) << "row " << i;
 }
 
+// Adds each of `runs` as a run, in parts of `part` rows; returns every row in the order a merge
+// gives them (a stable sort by key of the runs one after another).
+std::vector<EventRow> spill(EventRuns& spilled, const std::vector<std::vector<EventRow>>& runs,
+                            std::size_t part = SIZE_MAX) {
+  std::vector<EventRow> all;
+  for (const auto& run : runs) {
+    for (std::size_t i = 0; i < run.size(); i += part)
+      spilled.add(std::span(run).subspan(i, std::min(part, run.size() - i)));
+    spilled.end_run();
+    all.insert(all.end(), run.begin(), run.end());
+  }
+  std::stable_sort(all.begin(), all.end(), key_less);
+  return all;
+}
+
 TEST(EventRuns, MergesTheRunsInKeyOrderAndKeepsTheirTies) {
   test::ImportDir dir;
   const auto runs = random_runs(40, 7);
-  EventRuns spilled(dir.path().string(), 1024);  // small blocks: many per run
-  std::vector<EventRow> want;
-  for (const auto& run : runs) {
-    // A run added in parts of any size.
-    for (std::size_t i = 0; i < run.size(); i += 333)
-      spilled.add(std::span(run).subspan(i, std::min<std::size_t>(333, run.size() - i)));
-    spilled.end_run();
-    want.insert(want.end(), run.begin(), run.end());
-  }
-  std::stable_sort(want.begin(), want.end(), key_less);
+  EventRuns spilled(dir.path().string(), 1024);                  // small blocks: many per run
+  const std::vector<EventRow> want = spill(spilled, runs, 333);  // runs added in parts
   EXPECT_EQ(spilled.rows(), want.size());
   EXPECT_EQ(spilled.runs(), 40u - 6u);  // the empty runs are dropped
   expect_same(merged(spilled, INT64_MIN, INT64_MAX), want);
@@ -103,13 +111,7 @@ TEST(EventRuns, ManyRunsAreMergedInPassesWithTheSameResult) {
   test::ImportDir dir;
   const auto runs = random_runs(40, 5);
   EventRuns spilled(dir.path().string(), 1024, 3);  // 34 runs -> 12 -> 4 -> 2
-  std::vector<EventRow> want;
-  for (const auto& run : runs) {
-    spilled.add(run);
-    spilled.end_run();
-    want.insert(want.end(), run.begin(), run.end());
-  }
-  std::stable_sort(want.begin(), want.end(), key_less);
+  const std::vector<EventRow> want = spill(spilled, runs);
   const std::uint64_t bytes = spilled.file_bytes();
   expect_same(merged(spilled, INT64_MIN, INT64_MAX), want);
   EXPECT_LE(spilled.runs(), 3u);
@@ -127,13 +129,7 @@ TEST(EventRuns, MergesTheRowsOfARangeOfStarts) {
   test::ImportDir dir;
   const auto runs = random_runs(9, 11);
   EventRuns spilled(dir.path().string(), 4096);
-  std::vector<EventRow> all;
-  for (const auto& run : runs) {
-    spilled.add(run);
-    spilled.end_run();
-    all.insert(all.end(), run.begin(), run.end());
-  }
-  std::stable_sort(all.begin(), all.end(), key_less);
+  const std::vector<EventRow> all = spill(spilled, runs);
   const std::int64_t cut = all[all.size() / 3].start_ns;
   const auto in = [&](std::int64_t first, std::int64_t last) {
     std::vector<EventRow> out;
