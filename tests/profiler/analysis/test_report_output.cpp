@@ -282,13 +282,17 @@ TEST(ReportOutput, ManyRanksShareLinesAndSentencesGiveTheirRange) {
   }
   r.communication_overlap_pct = 12.0;
   // Sentences wrap: read them as one line.
-  const auto unwrapped = [](std::string text) {
-    for (std::size_t at = text.find("\n "); at != std::string::npos; at = text.find("\n ", at)) {
-      std::size_t end = at + 1;
-      while (end < text.size() && text[end] == ' ') ++end;
-      text.replace(at, end - at, " ");
+  const auto unwrapped = [](const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (text[i] != '\n' || i + 1 == text.size() || text[i + 1] != ' ') {
+        out += text[i];
+        continue;
+      }
+      out += ' ';  // a line break and the next line's indent: one space
+      while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
     }
-    return text;
+    return out;
   };
   const std::string t = a::to_text(r);
   EXPECT_NE(t.find("highly input-bound, rank 7: 3 steps: 1-3\n"), std::string::npos) << t;
