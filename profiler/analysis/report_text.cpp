@@ -610,10 +610,11 @@ void input_bound_lines(std::string& out, const Report& r) {
       out += wrap(line, 2, 4);
     }
     if (left > 0)
-      out += wrap(std::string(v == 0 ? "highly" : "moderately") + " input-bound, " +
-                      fmt::count(static_cast<std::int64_t>(left)) + " more " +
-                      rank_word(r, left > 1) + " with other steps (report --json lists every step)",
-                  2, 4);
+      out +=
+          wrap(std::string(v == 0 ? "highly" : "moderately") + " input-bound, " +
+                   fmt::count(static_cast<std::int64_t>(left)) + " more " + rank_word(r, left > 1) +
+                   " with other steps (the viewer's Steps page lists every step)",
+               2, 4);
   }
 }
 

@@ -312,6 +312,26 @@ TEST(ReportOutput, ManyRanksShareLinesAndSentencesGiveTheirRange) {
             std::string::npos)
       << t;
   EXPECT_EQ(t.find("rank 1 10.0 %"), std::string::npos) << t;
+  // Past eight lines a class says how many more ranks have other steps.
+  a::Report distinct = r;
+  distinct.per_step.clear();
+  for (int rank = 0; rank < 12; ++rank) {
+    a::StepSummary s;
+    s.step = rank + 1;  // every rank bound in a step of its own
+    s.dur_ns = 10'000'000;
+    s.rank_index = rank;
+    s.input_pct = 30;
+    s.input_bound = true;
+    s.input_verdict = a::Verdict::high;
+    distinct.per_step.push_back(s);
+  }
+  const std::string d = a::to_text(distinct);
+  EXPECT_NE(d.find("highly input-bound, rank 7: step 8\n"), std::string::npos) << d;
+  EXPECT_EQ(d.find("highly input-bound, rank 8: step 9\n"), std::string::npos) << d;
+  EXPECT_NE(unwrapped(d).find("highly input-bound, 4 more ranks with other steps (the viewer's "
+                              "Steps page lists every step)"),
+            std::string::npos)
+      << d;
   // Eight ranks or fewer are listed.
   r.ranks.resize(3);
   const std::string few = a::to_text(r);
