@@ -13,7 +13,6 @@ namespace {
 
 constexpr std::uint32_t kMaxTracks = 65535;  // events.id keeps 16 bits of track
 constexpr std::size_t kBatchRows = 32768;
-constexpr std::uint64_t kMaxBulkCacheMib = 512;
 
 // While merging, each run holds one coded block and the block decoded (about 4.7 times as many
 // bytes): the block size keeps that near kMergeMemory whatever the number of files.
@@ -31,18 +30,12 @@ std::string folder_of(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-store::WriterOptions bulk_options(std::uint64_t input_bytes, std::size_t files) {
+// Rows reach the writer in key order, a file's as they are merged, several files' as their runs
+// are: SQLite appends them and never reads a page back, so its default page cache does.
+store::WriterOptions bulk_options(std::uint64_t input_bytes) {
   store::WriterOptions o;
   o.bulk = true;
   if (input_bytes < (std::uint64_t{4} << 20)) o.page_size = 4096;
-  if (files > 1) return o;  // events come merged, in key order: appended, no page read back
-  // One file's rows come in key order too, but a file whose rows start far apart from its first
-  // writes the deferred ones last: a page cache holding the whole trace (about a fifth of the
-  // JSON) spares re-reading and re-writing pages for them. Up to kMaxBulkCacheMib, within the
-  // import's memory target.
-  const auto trace_mib =
-      static_cast<int>(std::min<std::uint64_t>(input_bytes / 4 >> 20, kMaxBulkCacheMib));
-  o.cache_mib = std::max(o.cache_mib, trace_mib);
   return o;
 }
 
@@ -143,7 +136,7 @@ std::int64_t key_origin_for(const std::vector<std::vector<Row>>& chunks) {
 }  // namespace
 
 TraceSink::TraceSink(const std::string& path, std::uint64_t input_bytes, std::size_t files)
-    : writer_(path, bulk_options(input_bytes, files)) {
+    : writer_(path, bulk_options(input_bytes)) {
   if (files > 1) runs_.emplace(folder_of(path), run_block_bytes(files));
 }
 

@@ -162,16 +162,33 @@ TEST(EventRuns, LeavesNoFileBehindAndSaysWhenItCannotMakeOne) {
 }
 
 // A disk that fills up (here: the file size limit) is one error naming the file, not a crash.
+// The file size limit of this process set low, and set back whatever happens.
+class SmallFileSizeLimit {
+ public:
+  explicit SmallFileSizeLimit(rlim_t bytes) {
+    ::getrlimit(RLIMIT_FSIZE, &before_);
+    signal_ = std::signal(SIGXFSZ, SIG_IGN);  // a write past it fails with EFBIG
+    rlimit small = before_;
+    small.rlim_cur = std::min(bytes, before_.rlim_max);
+    ::setrlimit(RLIMIT_FSIZE, &small);
+  }
+  ~SmallFileSizeLimit() {
+    ::setrlimit(RLIMIT_FSIZE, &before_);
+    std::signal(SIGXFSZ, signal_);
+  }
+  SmallFileSizeLimit(const SmallFileSizeLimit&) = delete;
+  SmallFileSizeLimit& operator=(const SmallFileSizeLimit&) = delete;
+
+ private:
+  rlimit before_{};
+  void (*signal_)(int) = SIG_DFL;
+};
+
 TEST(EventRuns, AFullDiskIsOneError) {
   test::ImportDir dir;
-  rlimit before{};
-  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &before), 0);
-  const auto restore_signal = std::signal(SIGXFSZ, SIG_IGN);  // the write fails with EFBIG
-  rlimit small = before;
-  small.rlim_cur = 64 << 10;
-  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
   std::string error;
   try {
+    const SmallFileSizeLimit limit(64 << 10);
     EventRuns spilled(dir.path().string(), 4096);
     for (int k = 0; k < 20; ++k) {
       spilled.add(random_runs(3, static_cast<std::uint32_t>(k))[0]);
@@ -180,8 +197,6 @@ TEST(EventRuns, AFullDiskIsOneError) {
   } catch (const store::Error& e) {
     error = e.what();
   }
-  ::setrlimit(RLIMIT_FSIZE, &before);
-  std::signal(SIGXFSZ, restore_signal);
   EXPECT_NE(error.find("cannot write " + dir.path().string()), std::string::npos) << error;
   EXPECT_EQ(error.find('\n'), std::string::npos) << error;
 }
