@@ -48,6 +48,17 @@ const std::vector<ts::store::Track> kOneDevice = {
     {5, "prefetch buffer fill", TrackKind::counter, kNull, kNull},
 };
 
+// What a draw list is built from: `layout`'s lanes over `area`, from the trace's summary.
+DrawContext summary_context(const LaneLayout& layout, const SummaryData& d, const TimeMapping& m,
+                            QRectF area) {
+  DrawContext ctx;
+  ctx.mapping = &m;
+  ctx.layout = &layout;
+  ctx.area = area;
+  ctx.summary = &d;
+  return ctx;
+}
+
 QStringList titles(const LaneLayout& l) {
   QStringList out;
   for (const Lane& lane : l.lanes()) out << lane.title;
@@ -190,11 +201,7 @@ class TestLanes : public QObject {
     const auto draw = [&](double capacity) {
       std::unordered_map<std::uint32_t, double> capacities;
       if (capacity > 0) capacities[2] = capacity;
-      DrawContext ctx;
-      ctx.mapping = &m;
-      ctx.layout = &layout;
-      ctx.area = QRectF(200, 26, 1000, 600);
-      ctx.summary = &d;
+      DrawContext ctx = summary_context(layout, d, m, QRectF(200, 26, 1000, 600));
       ctx.capacities = &capacities;
       return build_draw_list(ctx);
     };
@@ -299,6 +306,46 @@ class TestLanes : public QObject {
     QVERIFY(l.group_lane(LaneLayout::device_group(2, QStringLiteral("GPU 0"))));
     QVERIFY2(titles(l).contains(QStringLiteral("▸ rank 0 (5 lanes folded)")),
              qPrintable(titles(l).join(" | ")));
+  }
+
+  // A folded rank still shows when its devices worked: its header's row draws the top row of
+  // its device queues (the events stay selectable), and a rank without device queues its threads.
+  void a_folded_rank_draws_its_device_queues_in_its_header() {
+    LaneLayout l;
+    const QString rank0 = LaneLayout::process_group(1);
+    l.build(kTwoRanks, kRanks, true, one_row, {{rank0}, {}, {}});
+    const Lane* header = l.group_lane(rank0);
+    QVERIFY(header && header->collapsed);
+    QCOMPARE(header->folded_tracks, (std::vector<std::uint32_t>{2, 3, 4}));
+    QVERIFY(l.group_lane(LaneLayout::process_group(2))->folded_tracks.empty());  // unfolded
+    const std::vector<ts::store::Track> cpu_only = {{1, "main", TrackKind::thread, kNull, 1},
+                                                    {11, "main", TrackKind::thread, kNull, 2}};
+    LaneLayout cpu;
+    cpu.build(cpu_only, kRanks, false, one_row, {{rank0}, {}, {}});
+    QCOMPARE(cpu.group_lane(rank0)->folded_tracks, std::vector<std::uint32_t>{1});
+
+    SummaryData d;
+    d.has_extent = true;
+    d.begin_ns = 0;
+    d.end_ns = 1000;
+    for (const std::uint32_t track : {2u, 4u, 12u}) {
+      TrackRows rows;
+      rows.track = track;
+      rows.row(0).push(Zone{100 * track, 100 * track + 50, 1, 1});
+      d.tracks.push_back(rows);
+    }
+    LabelCache labels;
+    const TimeMapping m(0, 2000, 1000);
+    DrawContext ctx = summary_context(l, d, m, QRectF(200, 26, 1000, 600));
+    ctx.labels = &labels;
+    const DrawList list = build_draw_list(ctx);
+    const double header_top = ctx.area.top() + l.view_y(*header, header->y, 0);
+    std::set<std::uint32_t> in_header;
+    for (const DrawBox& b : list.boxes)
+      if (b.hit.kind == Selection::Kind::event && b.rect.top() >= header_top &&
+          b.rect.bottom() <= header_top + LaneLayout::kRowHeight)
+        in_header.insert(b.hit.track);
+    QCOMPARE(in_header, (std::set<std::uint32_t>{2, 4}));  // rank 0's queues, not rank 1's
   }
 
   void a_single_device_holds_the_idle_lane_and_folds_with_it() {

@@ -44,6 +44,7 @@ class Builder {
           steps_lane(lane, shown);
           break;
         case LaneKind::group:  // a header: its title is drawn with the lane names
+          if (lane.collapsed) folded_lane(lane);
           break;
         case LaneKind::thread:
         case LaneKind::device:
@@ -104,52 +105,65 @@ class Builder {
     for (std::size_t depth = 0; depth < rows->rows.size(); ++depth) {
       const double top = top_of(lane) + static_cast<double>(depth) * LaneLayout::kRowHeight;
       if (!visible(lane, top, LaneLayout::kRowHeight)) continue;
-      const Row& row = rows->rows[depth];
-      items_.clear();
-      build_row_items(row, m_, c_.min_px, items_);
-      for (const DrawItem& it : items_) {
-        const Zone& first = row.zones[it.first];
-        const Zone& last = row.zones[it.first + it.zones - 1];
-        const LabelInfo& info = c_.labels->get(row.zones[it.longest].label);
-        DrawBox b;
-        b.rect = rect(it, top + 1, LaneLayout::kRowHeight - 2);
-        b.pinned = lane.pinned;
-        b.events = it.events;
-        b.hit = {Selection::Kind::event,
-                 lane.track,
-                 static_cast<int>(depth),
-                 first.start_ns,
-                 last.end_ns,
-                 first.label,
-                 0,
-                 {}};
-        if (it.merged()) {
-          b.style = DrawBox::Style::merged;
-          // The colour of the category holding most of the run's time, not of one member.
-          const Mix mix = mix_of(row, it);
-          b.fill = category_color(mix.dominant);
-          b.text_color = text_color_on(b.fill);
-          b.coverage = coverage(mix.busy_ns, row, it);
-          b.detail = mix.text + QStringLiteral("\n") +
-                     (mix.exact ? QStringLiteral("busy %1 of this span")
-                                : QStringLiteral("busy at most %1 of this span (merged events)"))
-                         .arg(format_pct(100 * b.coverage));
-          b.text = fit(
-              {QStringLiteral("%1 events").arg(format_count(static_cast<std::int64_t>(it.events))),
-               format_count(static_cast<std::int64_t>(it.events))},
-              b.rect.width());
-        } else {
-          b.fill = info.color;
-          b.text_color = info.text;
-          if (b.rect.width() >= 20)
-            b.text = fit(
-                {info.name + "  " + format_ns(static_cast<double>(first.end_ns - first.start_ns)),
-                 info.name},
-                b.rect.width());
-        }
-        out_.events_shown += it.events;
-        out_.boxes.push_back(std::move(b));
+      zone_row(lane.track, lane.pinned, rows->rows[depth], depth, top);
+    }
+  }
+
+  // A folded group's header: the top row of each of its folded tracks, one over the other.
+  void folded_lane(const Lane& lane) {
+    const double top = top_of(lane);
+    if (!visible(lane, top, LaneLayout::kRowHeight)) return;
+    for (const std::uint32_t track : lane.folded_tracks)
+      if (const TrackRows* rows = rows_of(track); rows && !rows->rows.empty())
+        zone_row(track, lane.pinned, rows->rows[0], 0, top);
+  }
+
+  // One row of a track's zones, at `top`.
+  void zone_row(std::uint32_t track, bool pinned, const Row& row, std::size_t depth, double top) {
+    items_.clear();
+    build_row_items(row, m_, c_.min_px, items_);
+    for (const DrawItem& it : items_) {
+      const Zone& first = row.zones[it.first];
+      const Zone& last = row.zones[it.first + it.zones - 1];
+      const LabelInfo& info = c_.labels->get(row.zones[it.longest].label);
+      DrawBox b;
+      b.rect = rect(it, top + 1, LaneLayout::kRowHeight - 2);
+      b.pinned = pinned;
+      b.events = it.events;
+      b.hit = {Selection::Kind::event,
+               track,
+               static_cast<int>(depth),
+               first.start_ns,
+               last.end_ns,
+               first.label,
+               0,
+               {}};
+      if (it.merged()) {
+        b.style = DrawBox::Style::merged;
+        // The colour of the category holding most of the run's time, not of one member.
+        const Mix mix = mix_of(row, it);
+        b.fill = category_color(mix.dominant);
+        b.text_color = text_color_on(b.fill);
+        b.coverage = coverage(mix.busy_ns, row, it);
+        b.detail = mix.text + QStringLiteral("\n") +
+                   (mix.exact ? QStringLiteral("busy %1 of this span")
+                              : QStringLiteral("busy at most %1 of this span (merged events)"))
+                       .arg(format_pct(100 * b.coverage));
+        b.text = fit(
+            {QStringLiteral("%1 events").arg(format_count(static_cast<std::int64_t>(it.events))),
+             format_count(static_cast<std::int64_t>(it.events))},
+            b.rect.width());
+      } else {
+        b.fill = info.color;
+        b.text_color = info.text;
+        if (b.rect.width() >= 20)
+          b.text =
+              fit({info.name + "  " + format_ns(static_cast<double>(first.end_ns - first.start_ns)),
+                   info.name},
+                  b.rect.width());
       }
+      out_.events_shown += it.events;
+      out_.boxes.push_back(std::move(b));
     }
   }
 

@@ -194,8 +194,11 @@ void names(QPainter& p, const LaneLayout& layout, const TimelineGeometry& g, boo
     const double indent = 8 + 10 * l.level;
     const double room = g.names.width() - indent - (l.kind == LaneKind::group ? 24 : 4);
     const QRectF r(g.names.left() + indent, top, std::max(0.0, room), LaneLayout::kRowHeight);
+    // A group header keeps its start ("▸ rank 12 (pid …"): the rank is what tells the rows
+    // apart; other lanes keep both ends of their names.
+    const Qt::TextElideMode elide = l.kind == LaneKind::group ? Qt::ElideRight : Qt::ElideMiddle;
     p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter,
-               p.fontMetrics().elidedText(l.title, Qt::ElideMiddle, static_cast<int>(r.width())));
+               p.fontMetrics().elidedText(l.title, elide, static_cast<int>(r.width())));
     if (l.kind == LaneKind::group) pin_glyph(p, pin_button(g, top), l.pinned);
   }
   p.setFont(plain);

@@ -205,11 +205,17 @@ void LaneLayout::build(const std::vector<store::Track>& tracks,
   for (Entry& h : all) {
     if (h.lane.kind != LaneKind::group) continue;
     int members = 0;
-    for (const Entry& e : all)
-      members +=
-          e.lane.kind != LaneKind::group && (e.outer == h.lane.group || e.inner == h.lane.group);
+    std::vector<std::uint32_t> devices, threads;
+    for (const Entry& e : all) {
+      if (e.lane.kind == LaneKind::group || (e.outer != h.lane.group && e.inner != h.lane.group))
+        continue;
+      ++members;
+      if (e.lane.kind == LaneKind::device) devices.push_back(e.lane.track);
+      if (e.lane.kind == LaneKind::thread) threads.push_back(e.lane.track);
+    }
     h.lane.name = h.lane.title;
     h.lane.collapsed = groups.collapsed.count(h.lane.group) > 0;
+    if (h.lane.collapsed) h.lane.folded_tracks = devices.empty() ? threads : devices;
     h.lane.title =
         (h.lane.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + h.lane.title +
         (h.lane.collapsed ? QStringLiteral(" (%1 lanes folded)").arg(members) : QString());

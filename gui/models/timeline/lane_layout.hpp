@@ -5,7 +5,9 @@
 //     prefixed with its rank);
 //   - a device: its queues (a device's queues are named "<device> <queue>", "GPU n stream m"),
 //     with the device-idle lane when the trace has a single device.
-// A folded group shows only its header ("▸ name (n lanes folded)"). A pinned group is laid out
+// A folded group shows only its header ("▸ name (n lanes folded)"), in whose row the top row of
+// its device queues is drawn (of its threads, without one): a folded rank still shows when its
+// device worked. A pinned group is laid out
 // in a band at the top of the lanes that does not scroll (Perfetto's pinned tracks): its lanes'
 // y are below pinned_height(), every other lane's at or past it. A lane is as tall as its
 // deepest nesting; y positions are in content coordinates (before vertical scrolling).
@@ -36,6 +38,9 @@ struct Lane {
   int level = 0;           // group headers above it (its name is indented by as many steps)
   bool pinned = false;     // in the band at the top that does not scroll
   bool collapsed = false;  // group lanes: folded
+  // Folded group lanes: the tracks drawn in the header's row (its device queues, else its
+  // threads).
+  std::vector<std::uint32_t> folded_tracks;
   QString title;
   int rows = 1;
   double y = 0, height = 0;
