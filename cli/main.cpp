@@ -1,5 +1,6 @@
 // trainscope: train with a built-in engine and profile why training is slow.
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -47,6 +48,10 @@ int fail(const std::string& message, int status, bool agreed = false) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file grown past the process's size limit (`ulimit -f`, a quota-like full disk) is a write
+  // error each writer reports as one clear error, cleaning up after itself, rather than a signal
+  // that kills the command and leaves a half-written trace under its temporary name.
+  std::signal(SIGXFSZ, SIG_IGN);
   if (argc < 2) {
     std::cerr << ts::cli::usage();
     return 2;

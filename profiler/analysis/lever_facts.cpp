@@ -142,9 +142,6 @@ void attribute_gap(std::int64_t g0, std::int64_t g1, const std::vector<const Hos
   }
 }
 
-// The peak of the memory counters over the sampled steps (each step counting the value it starts
-// with: a counter is sampled only when it changes), on the counter that fills its memory most
-// (or, where no counter's memory is known, the largest), and that memory.
 // Hands each of `steps` to fn with the events of its rank overlapping it (an event ending exactly
 // at its start counts), in start order, as Reader::events reads them. The steps are read a group
 // at a time: steps whose times overlap (the same step of a job's ranks) share one scan of their
@@ -185,6 +182,9 @@ void each_step_events(
   }
 }
 
+// The peak of the memory counters over the sampled steps (each step counting the value it starts
+// with: a counter is sampled only when it changes), on the counter that fills its memory most
+// (or, where no counter's memory is known, the largest), and that memory.
 void memory_peak(const store::Reader& reader, const std::vector<StepSummary>& steps,
                  LeverFacts& f) {
   std::int64_t last_end = INT64_MIN;

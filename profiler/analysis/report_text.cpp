@@ -211,7 +211,7 @@ std::string rank_word(const Report& r, bool plural = false) {
 }
 
 // Processes in a sentence (indices into Report::ranks, in order): "rank 3", "ranks 0-1, 3-255",
-// "p1, p4" (processes without a rank).
+// "p1, p4" (processes without a rank; past kMaxRanges of them, how many more).
 std::string processes_text(const Report& r, const std::vector<std::size_t>& who) {
   if (who.size() == 1) return process_label(r.ranks[who[0]]);
   std::vector<std::int64_t> numbers;
@@ -222,7 +222,13 @@ std::string processes_text(const Report& r, const std::vector<std::size_t>& who)
     return "ranks " + ranges(numbers, "ranks");
   }
   std::string text;
-  for (const std::size_t g : who) text += (text.empty() ? "" : ", ") + rank_label(r.ranks[g]);
+  for (std::size_t i = 0; i < who.size(); ++i) {
+    if (i == kMaxRanges) {
+      text += fmt::printf(", … (%zu more processes)", who.size() - i);
+      break;
+    }
+    text += (text.empty() ? "" : ", ") + rank_label(r.ranks[who[i]]);
+  }
   return text;
 }
 

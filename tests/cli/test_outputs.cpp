@@ -73,6 +73,25 @@ TEST(Outputs, StandardOutputOnAFullDeviceIsOneError) {
   }
 }
 
+// Past the file size limit (`ulimit -f`: a disk that fills up), an import of a job directory, its
+// events spilled to a temporary file and merged, is one error and leaves no file behind.
+TEST(Outputs, AnImportPastTheFileSizeLimitIsOneErrorAndLeavesNothing) {
+  TempDir dir;
+  const std::string err = dir.file("err");
+  const std::string out = dir.file("out") + "/job.db";
+  fs::create_directory(dir.file("out"));
+  const std::string cmd = "ulimit -f 64 && " TRAINSCOPE_BIN
+                          " import tests/data/pytorch/two_ranks -o " +
+                          out + " 2>" + err + " >/dev/null";
+  const int raw = std::system(("sh -c '" + cmd + "'").c_str());
+  ASSERT_TRUE(WIFEXITED(raw)) << "killed by signal " << (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
+  EXPECT_EQ(WEXITSTATUS(raw), 2);
+  const std::string text = read_file(err);
+  EXPECT_EQ(line_count(text), 1u) << text;
+  EXPECT_NE(text.find("File too large"), std::string::npos) << text;
+  EXPECT_TRUE(fs::is_empty(dir.file("out"))) << "left behind in " << dir.file("out");
+}
+
 TEST(Outputs, AFifoWithAReaderReceivesTheExport) {
   TempDir dir;
   const std::string fifo = dir.file("trace.fifo");

@@ -20,8 +20,10 @@ constexpr std::size_t kWriteBytes = std::size_t{4} << 20;
 // Rows are coded this many at a time, so that a block is cut close to its size.
 constexpr std::size_t kCodeRows = 256;
 
+// "cannot write the import's temporary file of events /out/.trainscope-events-ab12Cd: No space
+// left on device" (the file is unlinked: the folder is what the user can act on).
 std::string system_error(const std::string& what, const std::string& path, int error) {
-  return what + " " + path + ": " + std::strerror(error);
+  return what + " the import's temporary file of events " + path + ": " + std::strerror(error);
 }
 
 bool key_less(const store::EventRow& a, const store::EventRow& b) {

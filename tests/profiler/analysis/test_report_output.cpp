@@ -332,6 +332,14 @@ TEST(ReportOutput, ManyRanksShareLinesAndSentencesGiveTheirRange) {
                               "Steps page lists every step)"),
             std::string::npos)
       << d;
+  // Processes without a rank are named one by one, up to twenty.
+  a::Report unranked = r;
+  for (a::RankFigures& k : unranked.ranks) k.rank.reset();
+  const std::string u = unwrapped(a::to_text(unranked));
+  EXPECT_NE(u.find("moderately input-bound, p1, p2, p3, p4, p5, p6, p7, p9, p10,"),
+            std::string::npos)
+      << u;
+  EXPECT_NE(u.find("p20, p22, … (9 more processes): 3 steps each: 1-3"), std::string::npos) << u;
   // Eight ranks or fewer are listed.
   r.ranks.resize(3);
   const std::string few = a::to_text(r);

@@ -197,7 +197,9 @@ TEST(EventRuns, AFullDiskIsOneError) {
   } catch (const store::Error& e) {
     error = e.what();
   }
-  EXPECT_NE(error.find("cannot write " + dir.path().string()), std::string::npos) << error;
+  EXPECT_NE(error.find("cannot write the import's temporary file of events " + dir.path().string()),
+            std::string::npos)
+      << error;
   EXPECT_EQ(error.find('\n'), std::string::npos) << error;
 }
 
