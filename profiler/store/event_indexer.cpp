@@ -42,22 +42,16 @@ EventIndexer::EventIndexer(Db& db, Existing) : db_(db) {
 }
 
 void EventIndexer::prepare() {
-  const int key_columns = keyed_ ? 1 : 2;
-  ins_event_ = MultiRowInsert(db_, "INSERT OR IGNORE INTO event VALUES ", key_columns + 4, kWrite);
-  ins_event_ignore1_ = Stmt(db_,
-                            keyed_ ? "INSERT OR IGNORE INTO event VALUES (?,?,?,?,?)"
-                                   : "INSERT OR IGNORE INTO event VALUES (?,?,?,?,?,?)",
-                            kWrite);
-  find_event_ = Stmt(db_,
-                     keyed_ ? "SELECT dur_ns, label, step, bytes FROM event WHERE id = ?"
-                            : "SELECT dur_ns, label, step, bytes FROM event "
-                              "WHERE start_ns = ? AND track = ?",
-                     kWrite);
-  ins_arg_ =
-      MultiRowInsert(db_, "INSERT OR IGNORE INTO event_arg VALUES ", key_columns + 2, kWrite);
-  ins_step_ = MultiRowInsert(db_, "INSERT OR IGNORE INTO step_span VALUES ", 4, kWrite);
+  sql_.emplace(db_, keyed_, key_origin_);
+  table_ = &*sql_;
   ins_counter_ = Stmt(db_, "INSERT OR IGNORE INTO counter_sample VALUES (?,?,?)", kWrite);
   put_meta_ = Stmt(db_, "INSERT OR REPLACE INTO meta VALUES (?,?)", kWrite);
+}
+
+void EventIndexer::use_table(EventTable* table) {
+  flush_batch();
+  flush_extras();
+  table_ = table != nullptr ? table : &*sql_;
 }
 
 void EventIndexer::fix_key_origin(std::span<const EventRow> rows) {
@@ -116,31 +110,12 @@ void EventIndexer::drop_pending() {
 }
 
 void EventIndexer::release() {
-  for (Stmt* s : {&ins_event_ignore1_, &find_event_, &ins_counter_, &put_meta_}) *s = Stmt();
-  for (MultiRowInsert* m : {&ins_event_, &ins_arg_, &ins_step_}) m->clear();
+  for (Stmt* st : {&ins_counter_, &put_meta_}) *st = Stmt();
+  if (sql_) sql_->release();
 }
 
 bool EventIndexer::keyless(const EventRow& r) const {
   return keyed_ && !has_key(r.start_ns, key_origin_.value_or(r.start_ns));
-}
-
-// Binds an event's key at parameter p; returns the next parameter.
-int EventIndexer::bind_key(Stmt& st, int p, std::int64_t start, std::uint32_t track) const {
-  if (keyed_) {
-    st.bind(p, event_key(start, track, key_origin_.value_or(start)));
-    return p + 1;
-  }
-  st.bind(p, start);
-  st.bind(p + 1, std::int64_t{track});
-  return p + 2;
-}
-
-void EventIndexer::bind_event(Stmt& st, int p, const EventRow& r) const {
-  p = bind_key(st, p, r.start_ns, r.track);
-  st.bind(p, r.dur_ns);
-  st.bind(p + 1, std::int64_t{r.label});
-  st.bind_opt(p + 2, r.step, kNull);
-  st.bind_opt(p + 3, r.bytes, kNull);
 }
 
 // The last start an event moved in `direction` may take: the end of the keys' range.
@@ -184,17 +159,15 @@ void EventIndexer::insert(std::span<const EventRow> rows) {
 }
 
 void EventIndexer::flush_batch() {
-  ins_event_.insert(
-      std::span<EventRow>(batch_),
-      [&](Stmt& st, int p, const EventRow& r) { bind_event(st, p, r); },
-      [&](std::span<EventRow> chunk, std::size_t inserted) {
-        if (inserted != chunk.size()) {
-          resolve_collisions(chunk);
-          return;
-        }
-        inserted_ += chunk.size();
-        insert_extras(chunk);
-      });
+  if (batch_.empty()) return;
+  table_->insert_new(batch_, [&](std::span<EventRow> chunk, std::size_t inserted) {
+    if (inserted != chunk.size()) {
+      resolve_collisions(chunk);
+      return;
+    }
+    inserted_ += chunk.size();
+    insert_extras(chunk);
+  });
   batch_.clear();
 }
 
@@ -203,17 +176,10 @@ void EventIndexer::flush_batch() {
 void EventIndexer::resolve_collisions(std::span<EventRow> rows) {
   std::vector<std::pair<std::int64_t, std::uint32_t>> claimed;
   for (EventRow& r : rows) {
-    bind_key(find_event_, 1, r.start_ns, r.track);
-    bool present = false;
-    if (find_event_.step()) {
-      const auto opt = [&](int c) {
-        return find_event_.col_null(c) ? kNull : find_event_.col_int(c);
-      };
-      present = find_event_.col_int(0) == r.dur_ns &&
-                find_event_.col_int(1) == std::int64_t{r.label} && opt(2) == r.step &&
-                opt(3) == r.bytes;
-    }
-    find_event_.reset();
+    const std::optional<StoredEvent> there = table_->find(r.start_ns, r.track);
+    const bool present = there && there->dur_ns == r.dur_ns &&
+                         there->label == std::int64_t{r.label} && there->step == r.step &&
+                         there->bytes == r.bytes;
     const std::pair key{r.start_ns, r.track};
     if (present && std::find(claimed.begin(), claimed.end(), key) == claimed.end()) {
       claimed.push_back(key);
@@ -253,9 +219,8 @@ void EventIndexer::place_same_start(std::span<const EventRow> group) {
   } else {
     const std::int64_t start = group_[0].start_ns;
     std::int64_t taken_end = start;
-    bind_key(find_event_, 1, start, group_[0].track);
-    if (find_event_.step()) taken_end = sat_add(taken_end, find_event_.col_int(0));
-    find_event_.reset();
+    if (const auto there = table_->find(start, group_[0].track))
+      taken_end = sat_add(taken_end, there->dur_ns);
     keeper = 0;  // rows [0, keeper) enclose the event there, rows [keeper, n) lie inside it
     while (keeper < n && sat_add(start, group_[keeper].dur_ns) >= taken_end) ++keeper;
     if (keeper < n)
@@ -268,9 +233,7 @@ void EventIndexer::place_same_start(std::span<const EventRow> group) {
 }
 
 bool EventIndexer::try_insert(const EventRow& r) {
-  bind_event(ins_event_ignore1_, 1, r);
-  ins_event_ignore1_.run();
-  return sqlite3_changes(db_.get()) == 1;
+  return table_->try_insert(r);
 }
 
 // Inserts r at the first free start from r.start_ns on in `direction` (-1 or +1), keeping its
@@ -306,24 +269,16 @@ void EventIndexer::written_one(const EventRow& r) {
 // Arguments and steps of inserted events wait for flush_extras(), to go in multi-row INSERTs.
 void EventIndexer::insert_extras(std::span<const EventRow> rows) {
   for (const EventRow& r : rows) {
-    if (r.work_size != kNull || r.correlation != kNull) args_.push_back(r);
+    if ((r.work_size != kNull || r.correlation != kNull) && !table_->stores_args_with_events())
+      args_.push_back(r);
     if (r.step != kNull && is_step_label(r.label)) steps_.push_back(r);
   }
 }
 
 void EventIndexer::flush_extras() {
-  ins_arg_.insert(std::span<const EventRow>(args_), [&](Stmt& st, int p, const EventRow& r) {
-    p = bind_key(st, p, r.start_ns, r.track);
-    st.bind_opt(p, r.work_size, kNull);
-    st.bind_opt(p + 1, r.correlation, kNull);
-  });
+  if (!args_.empty()) table_->insert_args(args_);
   args_.clear();
-  ins_step_.insert(std::span<const EventRow>(steps_), [](Stmt& st, int p, const EventRow& r) {
-    st.bind(p, r.start_ns);
-    st.bind(p + 1, std::int64_t{r.track});
-    st.bind(p + 2, r.step);
-    st.bind(p + 3, r.dur_ns);
-  });
+  if (!steps_.empty()) table_->insert_steps(steps_);
   steps_.clear();
 }
 

@@ -18,9 +18,10 @@
 #include <unordered_set>
 #include <vector>
 
-#include "profiler/store/multi_insert.hpp"
+#include "profiler/store/event_table.hpp"
 #include "profiler/store/placement.hpp"
 #include "profiler/store/rows.hpp"
+#include "profiler/store/sql_event_table.hpp"
 #include "profiler/store/sqlite.hpp"
 
 namespace ts::store {
@@ -59,6 +60,13 @@ class EventIndexer {
 
   // Stores in meta how many events had no key (event.out_of_key_range), when any had none.
   void note_out_of_key_range();
+  // Stores the events inserted from now on in `table` (which outlives its use), or in SQLite's
+  // tables again when null; what was pending goes to the table used so far first.
+  void use_table(EventTable* table);
+  // Stores step_span rows of events stored before (PageEventTable's steps()).
+  void insert_steps(std::span<const EventRow> rows) { table_->insert_steps(rows); }
+  const std::optional<std::int64_t>& key_origin() const { return key_origin_; }
+
   // Forgets rows not yet inserted (after a rollback).
   void drop_pending();
   // Finalizes the prepared statements, so that the database can be closed.
@@ -74,8 +82,6 @@ class EventIndexer {
  private:
   void prepare();
   bool keyless(const EventRow& r) const;
-  int bind_key(Stmt& st, int p, std::int64_t start, std::uint32_t track) const;
-  void bind_event(Stmt& st, int p, const EventRow& r) const;
   std::optional<std::int64_t> last_start(int direction) const;
   void flush_batch();
   void resolve_collisions(std::span<EventRow> rows);
@@ -91,8 +97,9 @@ class EventIndexer {
   Db& db_;
   bool keyed_ = true;
   std::optional<std::int64_t> key_origin_;
-  MultiRowInsert ins_event_, ins_arg_, ins_step_;
-  Stmt ins_event_ignore1_, find_event_, ins_counter_, put_meta_;
+  std::optional<SqlEventTable> sql_;
+  EventTable* table_ = nullptr;  // where events go: sql_ or one given to use_table()
+  Stmt ins_counter_, put_meta_;
   std::vector<bool> step_labels_;                         // ids below kDenseLabels
   std::unordered_set<std::uint32_t> sparse_step_labels_;  // the others
   std::vector<std::int64_t> track_max_start_;             // per track: the latest start written

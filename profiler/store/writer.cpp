@@ -66,7 +66,10 @@ void clear_path(const std::string& path) {
 }  // namespace
 
 Writer::Writer(const std::string& path, const WriterOptions& options)
-    : staged_mode_(options.staged), overview_(options.overview), cache_mib_(options.cache_mib) {
+    : staged_mode_(options.staged),
+      bulk_(options.bulk),
+      overview_(options.overview),
+      cache_mib_(options.cache_mib) {
   PathLock::check_unheld(path);  // never replace a file a running capture is writing
   clear_path(path);
   db_.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, kCreate);
@@ -135,6 +138,7 @@ Writer::~Writer() {
 }
 
 void Writer::begin() {
+  if (pages_) throw Error(db_.path() + ": only events may be written while pages are appended");
   if (in_txn_) return;
   begin_.run();
   in_txn_ = true;
@@ -148,8 +152,39 @@ void Writer::commit() {
   events_committed_ = events_written_;
 }
 
+bool Writer::begin_page_append(std::int64_t key_origin) {
+  if (pages_ || staged_mode_ || !bulk_ || finished_) return false;
+  const auto& origin = indexer_->key_origin();
+  if (origin && *origin != key_origin) return false;
+  {
+    Stmt any(db_, "SELECT 1 FROM event LIMIT 1", kWrite);
+    if (any.step()) return false;
+  }
+  begin();
+  EventRow first;
+  first.start_ns = key_origin;
+  indexer_->fix_key_origin(std::span<const EventRow>(&first, 1));
+  commit();
+  pages_.emplace(db_, key_origin);
+  indexer_->use_table(&*pages_);
+  return true;
+}
+
+void Writer::end_page_append() {
+  if (!pages_) return;
+  indexer_->use_table(nullptr);  // what the indexer holds back goes to the pages first
+  pages_->finish();
+  std::vector<EventRow> late = std::move(pages_->late_rows());
+  std::vector<EventRow> steps = std::move(pages_->steps());
+  pages_.reset();
+  begin();
+  indexer_->insert(late);  // counted written when given
+  indexer_->insert_steps(steps);
+}
+
 void Writer::finish() {
   if (finished_) return;
+  end_page_append();
   index_staged();
   begin();
   indexer_->note_out_of_key_range();
@@ -185,6 +220,11 @@ bool Writer::salvage(std::span<const std::pair<std::string, std::string>> meta) 
   if (finished_) return false;
   finished_ = true;
   sqlite3* db = db_.get();
+  if (indexer_) {
+    indexer_->drop_pending();
+    indexer_->use_table(nullptr);
+  }
+  pages_.reset();  // a partial file: what was appended is lost with the transaction's rows
   const auto rollback = [&] {
     if (sqlite3_get_autocommit(db) == 0) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
     in_txn_ = false;
@@ -284,6 +324,10 @@ void Writer::put_meta_row(std::string_view key, std::string_view value) {
 }
 
 void Writer::append(std::span<const EventRow> rows) {
+  if (pages_) {
+    insert_rows(rows);
+    return;
+  }
   begin();
   indexer_->fix_key_origin(rows);
   if (staged_mode_) {

@@ -14,6 +14,7 @@
 
 #include "profiler/store/event_block.hpp"
 #include "profiler/store/event_indexer.hpp"
+#include "profiler/store/page_event_table.hpp"
 #include "profiler/store/path_lock.hpp"
 #include "profiler/store/rows.hpp"
 #include "profiler/store/sqlite.hpp"
@@ -71,6 +72,17 @@ class Writer {
   // transaction. Returns the number of events indexed. Throws Error for a malformed block.
   std::uint64_t index_staged();
 
+  // Until end_page_append(), appends the events given to append() straight into the file's pages
+  // (page_event_table.hpp) instead of through SQLite: for rows given in key order, keyed from
+  // `key_origin`, into a bulk writer's trace with no events yet (an import). Commits what is
+  // open first. Returns false, changing nothing else, when the trace cannot take them so (it
+  // holds events, is keyed from another origin, stages them); append() then inserts as usual.
+  // Until end_page_append(), only events may be appended: every other call throws Error.
+  bool begin_page_append(std::int64_t key_origin);
+  // Writes the appended events' last pages, then indexes through SQLite what could not be
+  // appended and the steps' rows, inside a new transaction. finish() calls it when needed.
+  void end_page_append();
+
   void commit();
   // Indexes the staged blocks, commits, checkpoints the WAL into the file, switches it back to a
   // rollback journal (one self-contained file to copy around) and closes. Idempotent. When the
@@ -101,6 +113,7 @@ class Writer {
   PathLock lock_;  // before db_: released after the file is closed
   Db db_;
   bool staged_mode_ = false;
+  bool bulk_ = false;
   bool overview_ = false;
   int cache_mib_ = WriterOptions{}.cache_mib;
   BlockEncoder staged_;  // records not yet in an event_block row
@@ -109,6 +122,7 @@ class Writer {
   Stmt begin_, commit_, ins_block_;
   Stmt put_string_, put_label_, put_track_, put_process_, put_meta_;
   std::optional<EventIndexer> indexer_;  // made once the file has its schema
+  std::optional<PageEventTable> pages_;  // between begin_ and end_page_append()
   std::uint64_t events_written_ = 0;
   std::uint64_t events_committed_ = 0;
   std::uint64_t events_staged_ = 0;  // staged and not yet indexed

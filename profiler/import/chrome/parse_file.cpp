@@ -21,6 +21,8 @@ namespace ts::import {
 namespace {
 
 constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag;
+// A bit no RapidJSON flag uses: the numbers a parse with it meets are parsed by RapidJSON.
+constexpr unsigned kRapidJsonNumbers = 1u << 24;
 constexpr std::size_t kBoundarySearchBytes = std::size_t{4} << 20;
 // What a part of a file starting in the middle of its traceEvents array is parsed behind.
 constexpr std::string_view kObjectPrefix = "{\"traceEvents\":[";
@@ -61,6 +63,35 @@ bool skip_rest_of_element(JsonInput& in, int open) {
   if (in.Peek() == ',') in.Take();
   return true;
 }
+
+}  // namespace
+}  // namespace ts::import
+
+namespace rapidjson {
+// A plain number (json_input.hpp's plain_number_bytes) goes to the tokenizer as the bytes it
+// spells, in place; RapidJSON's own parse takes each digit through the stream twice and computes
+// the number the tokenizer parses again. Anything else is left to RapidJSON's parse, under a flag
+// it ignores, so errors and their offsets stay its own.
+template <>
+template <>
+inline void GenericReader<UTF8<>, UTF8<>, CrtAllocator>::ParseNumber<
+    ts::import::kFlags, ts::import::JsonInput, ts::import::Tokenizer>(ts::import::JsonInput& is,
+                                                                      ts::import::Tokenizer& h) {
+  const std::string_view ahead = is.ahead();
+  const std::size_t n = ts::import::plain_number_bytes(ahead);
+  if (n == 0) {
+    ParseNumber<ts::import::kFlags | ts::import::kRapidJsonNumbers>(is, h);
+    return;
+  }
+  const std::size_t start = is.Tell();
+  is.skip(n);
+  if (!h.RawNumber(ahead.data(), static_cast<SizeType>(n), true))
+    parseResult_.Set(kParseErrorTermination, start);
+}
+}  // namespace rapidjson
+
+namespace ts::import {
+namespace {
 
 // Parses what `source` gives behind `prefix`. speculative: the part ends at a guessed event
 // boundary, to be confirmed (ParseEnd::limit). A number too large for a double (RapidJSON refuses

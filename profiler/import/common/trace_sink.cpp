@@ -52,10 +52,12 @@ store::EventRow to_event_row(const Row& r) {
 }
 
 // Merges one file's sorted chunks into `out`, dropping duplicates, counting what it wrote into
-// `result`. Rows starting before `defer_before` come last, after every other row: the first row
-// written fixes the trace's key origin (event_key.hpp), so a stray early event must not.
+// `result` (its first start: the earliest keyed from `origin`). Rows starting before
+// `defer_before` come last, after every other row: the first row SQLite is given fixes the
+// trace's key origin (event_key.hpp), so a stray early event must not.
 void merge_chunks(const std::vector<std::vector<Row>>& chunks, std::int64_t defer_before,
-                  store::BatchPipe<store::EventRow>& out, WriteResult& result) {
+                  std::int64_t origin, store::BatchPipe<store::EventRow>& out,
+                  WriteResult& result) {
   struct Cursor {
     const Row* at;
     const Row* end;
@@ -89,7 +91,8 @@ void merge_chunks(const std::vector<std::vector<Row>>& chunks, std::int64_t defe
       deferred.push_back(to_event_row(r));
       continue;
     }
-    if (result.first_start == store::kNull) result.first_start = r.start_ns;
+    if (result.first_start == store::kNull && store::has_key(r.start_ns, origin))
+      result.first_start = r.start_ns;
     out.push(to_event_row(r));
   }
   // The deferred rows the origin keys (the store drops and counts the others) start earlier.
@@ -177,12 +180,19 @@ WriteResult TraceSink::write_events(std::vector<std::vector<Row>>& chunks) {
   WriteResult result;
   if (runs_ && !origin_fixed_) origin_ = key_origin_for(chunks);
   // The first rows written fix the key origin: chosen where most rows have a key. Spilled rows
-  // keep their order: finish() writes the rows from the origin on first.
-  const std::int64_t defer_before = runs_ || origin_fixed_ ? INT64_MIN : key_origin_for(chunks);
+  // keep their order: finish() writes them all. The rows of a single file go straight into the
+  // file's pages when it can take them, keyed from that origin; else through SQLite, rows
+  // starting before it last, since the first row SQLite is given fixes the origin.
+  bool pages = false;
+  if (!runs_ && !origin_fixed_) {
+    origin_ = key_origin_for(chunks);
+    pages = writer_.begin_page_append(origin_);
+  }
+  const std::int64_t defer_before = runs_ || origin_fixed_ || pages ? INT64_MIN : origin_;
   {
     store::BatchProducer<store::EventRow> merged(
         [&](store::BatchPipe<store::EventRow>& out) {
-          merge_chunks(chunks, defer_before, out, result);
+          merge_chunks(chunks, defer_before, origin_, out, result);
         },
         kBatchRows);
     std::vector<store::EventRow> batch;
@@ -206,6 +216,7 @@ WriteResult TraceSink::write_events(std::vector<std::vector<Row>>& chunks) {
       result.first_start = first_keyed;
     }
   }
+  if (pages) writer_.end_page_append();
   origin_fixed_ = origin_fixed_ || result.written > 0;
   chunks.clear();
   return result;
@@ -213,13 +224,19 @@ WriteResult TraceSink::write_events(std::vector<std::vector<Row>>& chunks) {
 
 void TraceSink::write_runs() {
   if (!runs_ || runs_->rows() == 0) return;
-  // Merged on a thread of their own while this one stores them: from the origin on first (the
-  // first row written keys the trace), then what starts before.
+  // Merged on a thread of their own while this one stores them, in key order when the file takes
+  // them into its pages; else from the origin on first (the first row SQLite is given keys the
+  // trace), then what starts before.
+  const bool pages = writer_.begin_page_append(origin_);
   store::BatchProducer<store::EventRow> merged(
       [&](store::BatchPipe<store::EventRow>& out) {
         const auto push = [&](std::span<const store::EventRow> rows) {
           for (const store::EventRow& r : rows) out.push(r);
         };
+        if (pages) {
+          runs_->merge(INT64_MIN, INT64_MAX, push);
+          return;
+        }
         runs_->merge(origin_, INT64_MAX, push);
         if (origin_ > INT64_MIN) runs_->merge(INT64_MIN, origin_ - 1, push);
       },
@@ -234,6 +251,7 @@ void TraceSink::write_runs() {
     if (writing_progress_) writing_progress_(written, events);
   }
   merged.join();
+  if (pages) writer_.end_page_append();
   runs_.reset();
 }
 
