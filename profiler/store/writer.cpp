@@ -172,14 +172,27 @@ bool Writer::begin_page_append(std::int64_t key_origin) {
 
 void Writer::end_page_append() {
   if (!pages_) return;
-  indexer_->use_table(nullptr);  // what the indexer holds back goes to the pages first
-  pages_->finish();
+  try {
+    indexer_->use_table(nullptr);  // what the indexer holds back goes to the pages first
+    pages_->finish();
+  } catch (...) {
+    abandon_page_append();
+    throw;
+  }
   std::vector<EventRow> late = std::move(pages_->late_rows());
   std::vector<EventRow> steps = std::move(pages_->steps());
   pages_.reset();
   begin();
   indexer_->insert(late);  // counted written when given
   indexer_->insert_steps(steps);
+}
+
+// After a failed write of pages: what they held is dropped (the file's header never counted
+// them), and the writer goes on through SQLite, which the failure left untouched.
+void Writer::abandon_page_append() noexcept {
+  indexer_->drop_pending();
+  indexer_->use_table(nullptr);  // nothing pending: nothing goes to the pages
+  pages_.reset();
 }
 
 void Writer::finish() {
@@ -220,11 +233,7 @@ bool Writer::salvage(std::span<const std::pair<std::string, std::string>> meta) 
   if (finished_) return false;
   finished_ = true;
   sqlite3* db = db_.get();
-  if (indexer_) {
-    indexer_->drop_pending();
-    indexer_->use_table(nullptr);
-  }
-  pages_.reset();  // a partial file: what was appended is lost with the transaction's rows
+  if (pages_) abandon_page_append();
   const auto rollback = [&] {
     if (sqlite3_get_autocommit(db) == 0) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
     in_txn_ = false;
@@ -325,7 +334,12 @@ void Writer::put_meta_row(std::string_view key, std::string_view value) {
 
 void Writer::append(std::span<const EventRow> rows) {
   if (pages_) {
-    insert_rows(rows);
+    try {
+      insert_rows(rows);
+    } catch (...) {
+      abandon_page_append();
+      throw;
+    }
     return;
   }
   begin();

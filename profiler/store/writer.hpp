@@ -105,6 +105,7 @@ class Writer {
   void prepare();
   void begin();
   void flush_staged();
+  void abandon_page_append() noexcept;
   void close_file() noexcept;
   void put_meta_row(std::string_view key, std::string_view value);
   // Inserts rows through the indexer, counting them written.

@@ -92,6 +92,41 @@ TEST(Outputs, AnImportPastTheFileSizeLimitIsOneErrorAndLeavesNothing) {
   EXPECT_TRUE(fs::is_empty(dir.file("out"))) << "left behind in " << dir.file("out");
 }
 
+// A single file's events go straight into the trace's pages: a write refused anywhere on the way
+// (in SQLite's part, among the pages, at their end) is one error and leaves nothing behind.
+TEST(Outputs, AFileSizeLimitAnywhereInAnImportIsOneErrorAndLeavesNothing) {
+  int failed = 0, failed_in_pages = 0, imported = 0;
+  // sh's ulimit -f counts blocks of 512 bytes.
+  for (const int blocks : {192, 256, 320, 384, 448, 512, 640, 1024}) {
+    TempDir dir;
+    const std::string err = dir.file("err");
+    const std::string out = dir.file("out") + "/one.db";
+    fs::create_directory(dir.file("out"));
+    const std::string cmd = "ulimit -f " + std::to_string(blocks) +
+                            " && " TRAINSCOPE_BIN
+                            " import tests/data/pytorch/gpu/two_ranks/rank-0.json.gz -o " +
+                            out + " 2>" + err + " >/dev/null";
+    const int raw = std::system(("sh -c '" + cmd + "'").c_str());
+    ASSERT_TRUE(WIFEXITED(raw)) << blocks << " blocks: killed by signal "
+                                << (WIFSIGNALED(raw) ? WTERMSIG(raw) : 0);
+    if (WEXITSTATUS(raw) == 0) {
+      ++imported;
+      EXPECT_TRUE(fs::exists(out)) << blocks;
+      continue;
+    }
+    ++failed;
+    EXPECT_EQ(WEXITSTATUS(raw), 2) << blocks;
+    const std::string text = read_file(err);
+    EXPECT_EQ(line_count(text), 1u) << text;
+    EXPECT_NE(text.find("File too large"), std::string::npos) << text;
+    if (text.find("cannot append rows") != std::string::npos) ++failed_in_pages;
+    EXPECT_TRUE(fs::is_empty(dir.file("out"))) << blocks << " blocks: left behind";
+  }
+  EXPECT_GT(failed, 0);
+  EXPECT_GT(failed_in_pages, 0);
+  EXPECT_GT(imported, 0);
+}
+
 TEST(Outputs, AFifoWithAReaderReceivesTheExport) {
   TempDir dir;
   const std::string fifo = dir.file("trace.fifo");
