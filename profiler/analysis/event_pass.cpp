@@ -241,17 +241,97 @@ std::vector<EventPass> scan_groups(const store::Reader& reader, const TrackTable
                                    std::span<const Interval> analysed,
                                    std::span<const Interval> stages,
                                    const AnalysisOptions& options) {
-  std::vector<EventPass> passes;
-  passes.reserve(group_steps.size());
-  for (std::size_t g = 0; g < group_steps.size(); ++g)
-    passes.emplace_back(group_steps[g], options, false, analysed[g], stages[g]);
-  if (passes.empty()) return passes;
-  reader.scan(-kAll, kAll, 0, [&](const store::Event& e) {
-    const bool ignored = tracks.role(e.track) == TrackRole::ignored;
-    passes[ignored ? 0 : static_cast<std::size_t>(tracks.group(e.track))].add(e, tracks);
-  });
-  for (EventPass& p : passes) p.finish();
-  return passes;
+  const std::size_t groups = group_steps.size();
+  if (groups == 0) return {};
+  // The parts: cut at times that split every group's steps into parts of about as many steps.
+  std::vector<store::Step> starts;  // every group's step starts, for split_points
+  for (const auto& steps : group_steps)
+    for (const store::Step& st : steps) {
+      store::Step start;
+      start.start_ns = st.start_ns;
+      starts.push_back(start);
+    }
+  std::sort(starts.begin(), starts.end(),
+            [](const store::Step& a, const store::Step& b) { return a.start_ns < b.start_ns; });
+  const std::vector<std::int64_t> times = split_points(starts, options.threads);
+  const std::size_t parts = times.size() + 1;
+  // cut[i * groups + g]: where group g's part i starts (i in [0, parts]). A group's cut is the
+  // start of its first step at or after the part's time, so none of its steps straddles a cut;
+  // after its last step, the time itself (or that step's end, when later).
+  std::vector<std::int64_t> cut((parts + 1) * groups);
+  for (std::size_t g = 0; g < groups; ++g) {
+    const auto& steps = group_steps[g];
+    cut[g] = -kAll;
+    cut[parts * groups + g] = kAll;
+    for (std::size_t i = 1; i < parts; ++i) {
+      const auto at = std::partition_point(steps.begin(), steps.end(), [&](const store::Step& st) {
+        return st.start_ns < times[i - 1];
+      });
+      std::int64_t c = at != steps.end() ? at->start_ns : times[i - 1];
+      if (at == steps.end() && !steps.empty())
+        c = std::max(c, sat_add(steps.back().start_ns, steps.back().dur_ns));
+      cut[i * groups + g] = std::max(c, cut[(i - 1) * groups + g]);
+    }
+  }
+  const auto steps_of = [&](std::size_t i, std::size_t g) {
+    const auto& steps = group_steps[g];
+    const auto before = [&](std::int64_t t) {
+      return std::partition_point(steps.begin(), steps.end(),
+                                  [&](const store::Step& st) { return st.start_ns < t; });
+    };
+    return std::span<const store::Step>(before(cut[i * groups + g]),
+                                        before(cut[(i + 1) * groups + g]));
+  };
+  std::vector<std::vector<EventPass>> passes(parts);
+  for (std::size_t i = 0; i < parts; ++i) {
+    passes[i].reserve(groups);
+    for (std::size_t g = 0; g < groups; ++g)
+      passes[i].emplace_back(steps_of(i, g), options, i > 0, analysed[g], stages[g]);
+  }
+  // Part i reads the starts from its groups' earliest cut to their latest next cut; each event
+  // goes to its group's pass (events of ignored tracks to the first group's) when it starts in
+  // the group's part, and is context there when it starts before it and reaches into it.
+  const auto scan = [&](const store::Reader& r, std::size_t i) {
+    const std::int64_t* lo = &cut[i * groups];
+    const std::int64_t* hi = &cut[(i + 1) * groups];
+    std::vector<EventPass>& own = passes[i];
+    r.scan(*std::min_element(lo, lo + groups), *std::max_element(hi, hi + groups), 0,
+           [&](const store::Event& e) {
+             const bool ignored = tracks.role(e.track) == TrackRole::ignored;
+             const auto g =
+                 ignored ? std::size_t{0} : static_cast<std::size_t>(tracks.group(e.track));
+             if (e.start_ns >= hi[g]) return;
+             if (e.start_ns >= lo[g]) {
+               own[g].add(e, tracks);
+             } else if (i > 0 && event_interval(e.start_ns, e.dur_ns).end > lo[g]) {
+               own[g].add_context(e, tracks);
+             }
+           });
+    for (EventPass& p : own) p.finish();
+  };
+  std::vector<std::exception_ptr> errors(parts);
+  std::vector<std::thread> threads;
+  const std::shared_ptr<const store::Snapshot> copy = parts > 1 ? reader.snapshot_copy() : nullptr;
+  for (std::size_t i = 1; i < parts; ++i)
+    threads.emplace_back([&, i] {
+      try {
+        const store::Reader own(reader.path(), copy, reader);
+        scan(own, i);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  try {
+    scan(reader, 0);
+  } catch (...) {
+    errors[0] = std::current_exception();
+  }
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  for (std::size_t i = 1; i < parts; ++i)
+    for (std::size_t g = 0; g < groups; ++g) passes[0][g].merge(std::move(passes[i][g]));
+  return std::move(passes[0]);
 }
 
 }  // namespace ts::analysis

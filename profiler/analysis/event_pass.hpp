@@ -93,9 +93,12 @@ std::vector<EventPass> scan_parts(const store::Reader& reader, const TrackTable&
                                   Interval analysed = {INT64_MIN / 4, INT64_MAX / 4},
                                   Interval stages = {INT64_MIN / 4, INT64_MAX / 4});
 
-// A trace of several groups (processes, TrackTable::group): one pass per group, fed by one
-// sequential scan that hands each event to the pass of its track's group. group_steps[g]: group
-// g's steps, sorted and disjoint. Events of ignored tracks count in the first pass only.
+// A trace of several groups (processes, TrackTable::group): one pass per group, each event handed
+// to the pass of its track's group. group_steps[g]: group g's steps, sorted and disjoint. Events
+// of ignored tracks count in the first pass only. On a large trace (split_points over every
+// group's steps) the scan is cut by start time into parts read by Readers of their own on their
+// own threads, each group cut at one of its step starts so that its parts merge into what one
+// sequential pass gives. Rethrows the first exception of any part.
 std::vector<EventPass> scan_groups(const store::Reader& reader, const TrackTable& tracks,
                                    std::span<const std::span<const store::Step>> group_steps,
                                    std::span<const Interval> analysed,

@@ -90,5 +90,29 @@ TEST(KinetoJob, ImportAndAnalysisNameThePlantedRanks) {
   EXPECT_EQ(*most_input->rank, 2);
 }
 
+// A job's analysis cut by start time into parts read on threads of their own, each rank at one of
+// its own step starts, gives the report one sequential pass gives, however many parts.
+TEST(KinetoJob, AJobsAnalysisInPartsIsTheSequentialOne) {
+  test::TempDir dir;
+  KinetoJobOptions o;
+  o.ranks = 5;
+  o.steps = 30;
+  o.kernels_per_step = 12;
+  write_kineto_job(dir.path() + "/job", o);
+  const std::string trace = dir.path() + "/job.db";
+  const std::vector<std::string> sources{dir.path() + "/job"};
+  import::import_traces(sources, trace);
+  const store::Reader reader(trace);
+  analysis::AnalysisOptions one;
+  one.threads = 1;
+  const std::string sequential = analysis::to_json(analysis::analyse(reader, one));
+  EXPECT_NE(sequential.find("\"straggler\""), std::string::npos);
+  for (const int threads : {2, 3, 7}) {
+    analysis::AnalysisOptions parts;
+    parts.threads = threads;
+    EXPECT_EQ(analysis::to_json(analysis::analyse(reader, parts)), sequential) << threads;
+  }
+}
+
 }  // namespace
 }  // namespace ts::synth
