@@ -8,6 +8,7 @@
 #include "profiler/store/analysis_table.hpp"
 #include "profiler/store/byte_codec.hpp"
 #include "profiler/store/overview_builder.hpp"
+#include "profiler/store/overview_feed.hpp"
 #include "profiler/store/sqlite.hpp"
 #include "profiler/store/varint.hpp"
 
@@ -209,12 +210,15 @@ std::optional<Overview> stored_overview(const Reader& reader) {
   return decode_overview(bytes);
 }
 
-bool store_overview(const std::string& path) noexcept {
+namespace {
+
+bool store_overview(const std::string& path, OverviewFeed* fed) noexcept {
   try {
     std::string bytes;
     {
       const Reader reader(path);
-      bytes = encode_overview(build_overview(reader));
+      std::optional<Overview> made = fed != nullptr ? fed->finish(reader) : std::nullopt;
+      bytes = encode_overview(made ? *made : build_overview(reader));
     }
     Db db;
     db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, "cannot store the overview of");
@@ -233,6 +237,16 @@ bool store_overview(const std::string& path) noexcept {
   } catch (...) {
     return false;  // an open transaction rolls back as the connection closes
   }
+}
+
+}  // namespace
+
+bool store_overview(const std::string& path) noexcept {
+  return store_overview(path, nullptr);
+}
+
+bool store_overview(const std::string& path, OverviewFeed& fed) noexcept {
+  return store_overview(path, &fed);
 }
 
 }  // namespace ts::store

@@ -37,5 +37,9 @@ std::optional<Overview> stored_overview(const Reader& reader);
 // Returns false, leaving the trace as it was, when it cannot (the file is gone, the disk full):
 // the overview is derived data, which a viewer then builds by a scan.
 bool store_overview(const std::string& path) noexcept;
+// The same, taking the overview `fed` built while the events were written when it is the
+// finished trace's (overview_feed.hpp), and building it from the file otherwise.
+class OverviewFeed;
+bool store_overview(const std::string& path, OverviewFeed& fed) noexcept;
 
 }  // namespace ts::store

@@ -31,8 +31,9 @@ PageEventTable::Roots PageEventTable::empty_roots(Db& db) {
   return {empty_root(db, "event"), empty_root(db, "event_arg"), empty_root(db, "event_long")};
 }
 
-PageEventTable::PageEventTable(Db& db, std::int64_t key_origin)
+PageEventTable::PageEventTable(Db& db, std::int64_t key_origin, OverviewFeed* feed)
     : origin_(key_origin),
+      feed_(feed),
       roots_(empty_roots(db)),
       pages_(db),
       events_(pages_, roots_.event),
@@ -143,6 +144,7 @@ void PageEventTable::write(const Waiting& w) {
   }
   last_written_ = w.key;
   written_any_ = true;
+  if (feed_ != nullptr) feed_->take(r);
 }
 
 void PageEventTable::finish() {

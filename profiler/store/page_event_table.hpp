@@ -18,6 +18,7 @@
 
 #include "profiler/store/btree_append.hpp"
 #include "profiler/store/event_table.hpp"
+#include "profiler/store/overview_feed.hpp"
 #include "profiler/store/sqlite.hpp"
 
 namespace ts::store {
@@ -30,7 +31,8 @@ class PageEventTable final : public EventTable {
   // Appends to the empty event, event_arg and event_long b-trees of `db`, a trace keyed from
   // key_origin (schema version 5) with no transaction open and no journal. Throws Error when the
   // file cannot take pages so (event_table.hpp's SqlEventTable can).
-  PageEventTable(Db& db, std::int64_t key_origin);
+  // feed: given every row as it is written, in key order (null: none).
+  PageEventTable(Db& db, std::int64_t key_origin, OverviewFeed* feed = nullptr);
 
   void insert_new(std::span<EventRow> rows, const ChunkDone& done) override;
   bool try_insert(const EventRow& row) override;
@@ -60,6 +62,7 @@ class PageEventTable final : public EventTable {
   void write(const Waiting& w);
 
   std::int64_t origin_;
+  OverviewFeed* feed_;
   Roots roots_;  // read before pages_ takes the file: the connection is not used after
   PageAppender pages_;
   TableBtreeAppender events_, args_;

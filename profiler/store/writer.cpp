@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <unordered_set>
 #include <utility>
 
 #include "profiler/store/event_block.hpp"
@@ -152,7 +153,7 @@ void Writer::commit() {
   events_committed_ = events_written_;
 }
 
-bool Writer::begin_page_append(std::int64_t key_origin) {
+bool Writer::begin_page_append(std::int64_t key_origin, std::optional<TimeRange> extent) {
   if (pages_ || staged_mode_ || !bulk_ || finished_) return false;
   const auto& origin = indexer_->key_origin();
   if (origin && *origin != key_origin) return false;
@@ -165,7 +166,14 @@ bool Writer::begin_page_append(std::int64_t key_origin) {
   first.start_ns = key_origin;
   indexer_->fix_key_origin(std::span<const EventRow>(&first, 1));
   commit();
-  pages_.emplace(db_, key_origin);
+  if (overview_ && extent) {
+    std::vector<Track> tracks;  // each id as last put
+    std::unordered_set<std::uint32_t> seen;
+    for (auto t = tracks_.rbegin(); t != tracks_.rend(); ++t)
+      if (seen.insert(t->id).second) tracks.push_back(*t);
+    fed_overview_.emplace(*extent, tracks);
+  }
+  pages_.emplace(db_, key_origin, fed_overview_ ? &*fed_overview_ : nullptr);
   indexer_->use_table(&*pages_);
   return true;
 }
@@ -182,6 +190,7 @@ void Writer::end_page_append() {
   std::vector<EventRow> late = std::move(pages_->late_rows());
   std::vector<EventRow> steps = std::move(pages_->steps());
   pages_.reset();
+  if (!late.empty()) fed_overview_.reset();  // the overview has not seen them
   begin();
   indexer_->insert(late);  // counted written when given
   indexer_->insert_steps(steps);
@@ -193,6 +202,7 @@ void Writer::abandon_page_append() noexcept {
   indexer_->drop_pending();
   indexer_->use_table(nullptr);  // nothing pending: nothing goes to the pages
   pages_.reset();
+  fed_overview_.reset();
 }
 
 void Writer::finish() {
@@ -209,7 +219,12 @@ void Writer::finish() {
   sqlite3_exec(db_.get(), "PRAGMA synchronous=NORMAL", nullptr, nullptr, nullptr);
   const std::string path = db_.path();
   close_file();
-  if (overview_) store_overview(path);
+  if (overview_ && fed_overview_) {
+    overview_fed_ = store_overview(path, *fed_overview_) && fed_overview_->used();
+  } else if (overview_) {
+    store_overview(path);
+  }
+  fed_overview_.reset();
 }
 
 void Writer::flush_staged() {
@@ -294,6 +309,7 @@ void Writer::put_track(std::uint32_t id, std::string_view name, trace::TrackKind
   begin();
   if (!put_track_)
     put_track_ = Stmt(db_, "INSERT OR REPLACE INTO track VALUES (?,?,?,?,?)", kWrite);
+  tracks_.push_back(Track{id, std::string(), kind, os_tid, process});  // a later one replaces
   put_track_.bind(1, std::int64_t{id});
   put_track_.bind(2, name);
   put_track_.bind(3, static_cast<std::int64_t>(kind));
@@ -343,6 +359,7 @@ void Writer::append(std::span<const EventRow> rows) {
     return;
   }
   begin();
+  fed_overview_.reset();  // events it does not see
   indexer_->fix_key_origin(rows);
   if (staged_mode_) {
     staged_.append(rows);

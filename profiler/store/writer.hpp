@@ -14,6 +14,7 @@
 
 #include "profiler/store/event_block.hpp"
 #include "profiler/store/event_indexer.hpp"
+#include "profiler/store/overview_feed.hpp"
 #include "profiler/store/page_event_table.hpp"
 #include "profiler/store/path_lock.hpp"
 #include "profiler/store/rows.hpp"
@@ -78,7 +79,9 @@ class Writer {
   // open first. Returns false, changing nothing else, when the trace cannot take them so (it
   // holds events, is keyed from another origin, stages them); append() then inserts as usual.
   // Until end_page_append(), only events may be appended: every other call throws Error.
-  bool begin_page_append(std::int64_t key_origin);
+  // extent: the time range the trace's events will span, when the caller knows it: the overview
+  // finish() stores is then built from the events as they go into the pages, not from the file.
+  bool begin_page_append(std::int64_t key_origin, std::optional<TimeRange> extent = {});
   // Writes the appended events' last pages, then indexes through SQLite what could not be
   // appended and the steps' rows, inside a new transaction. finish() calls it when needed.
   void end_page_append();
@@ -94,6 +97,8 @@ class Writer {
   bool salvage(std::span<const std::pair<std::string, std::string>> meta) noexcept;
 
   std::uint64_t events_written() const { return events_written_; }  // committed or not
+  // After finish(): whether the overview stored was built as the events went into the pages.
+  bool overview_built_while_writing() const { return overview_fed_; }
   std::uint64_t events_committed() const { return events_committed_; }
   std::uint64_t events_moved() const { return indexer_->moved(); }
   std::uint64_t events_staged() const { return events_staged_; }
@@ -115,6 +120,7 @@ class Writer {
   Db db_;
   bool staged_mode_ = false;
   bool bulk_ = false;
+  bool overview_fed_ = false;
   bool overview_ = false;
   int cache_mib_ = WriterOptions{}.cache_mib;
   BlockEncoder staged_;  // records not yet in an event_block row
@@ -122,8 +128,10 @@ class Writer {
   bool finished_ = false;
   Stmt begin_, commit_, ins_block_;
   Stmt put_string_, put_label_, put_track_, put_process_, put_meta_;
-  std::optional<EventIndexer> indexer_;  // made once the file has its schema
-  std::optional<PageEventTable> pages_;  // between begin_ and end_page_append()
+  std::optional<EventIndexer> indexer_;       // made once the file has its schema
+  std::optional<OverviewFeed> fed_overview_;  // the events' overview, while it is all of them
+  std::optional<PageEventTable> pages_;       // between begin_ and end_page_append()
+  std::vector<Track> tracks_;                 // as put_track() gave them
   std::uint64_t events_written_ = 0;
   std::uint64_t events_committed_ = 0;
   std::uint64_t events_staged_ = 0;  // staged and not yet indexed

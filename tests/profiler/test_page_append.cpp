@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -69,17 +70,31 @@ std::vector<EventRow> mixed_rows() {
   return rows;
 }
 
-void write_trace(const std::string& path, const std::vector<EventRow>& rows, bool pages) {
+// The rows' time range, as the trace will have it when no row moves past an end.
+TimeRange extent_of(const std::vector<EventRow>& rows) {
+  TimeRange r{INT64_MAX, INT64_MIN};
+  for (const EventRow& e : rows) {
+    r.start_ns = std::min(r.start_ns, e.start_ns);
+    r.end_ns = std::max(r.end_ns, e.start_ns + e.dur_ns);
+  }
+  return r;
+}
+
+// Returns whether the overview was built as the events went into the pages.
+bool write_trace(const std::string& path, const std::vector<EventRow>& rows, bool pages,
+                 std::optional<TimeRange> extent = {}) {
   Writer w(path, bulk());
   test::write_dictionary(w);
   w.commit();
-  if (pages) {
-    ASSERT_TRUE(w.begin_page_append(rows.front().start_ns));
+  if (pages && !w.begin_page_append(rows.front().start_ns, extent)) {
+    ADD_FAILURE() << "no page append";
+    return false;
   }
   for (std::size_t i = 0; i < rows.size(); i += 1000)
     w.append(
         std::span<const EventRow>(rows).subspan(i, std::min<std::size_t>(1000, rows.size() - i)));
   w.finish();
+  return w.overview_built_while_writing();
 }
 
 std::vector<std::vector<std::string>> table(const std::string& path, const std::string& query) {
@@ -108,6 +123,34 @@ TEST(PageAppend, WritesTheTraceSQLitesInsertsWrite) {
   EXPECT_EQ(stored, rows.size());
   Reader r(b);
   EXPECT_EQ(r.event_count(), rows.size());
+  EXPECT_EQ(r.overview_bytes(), Reader(a).overview_bytes());
+}
+
+// The overview built as the events go into the pages is the one built from the file; given a
+// time range the trace does not have, the writer builds it from the file.
+TEST(PageAppend, TheOverviewBuiltWhileWritingIsTheOneBuiltFromTheFile) {
+  test::TempDir dir;
+  const std::vector<EventRow> rows = mixed_rows();
+  const TimeRange extent = extent_of(rows);
+  EXPECT_FALSE(write_trace(dir.file("insert.db"), rows, false));
+  EXPECT_TRUE(write_trace(dir.file("fed.db"), rows, true, extent));
+  EXPECT_FALSE(
+      write_trace(dir.file("off.db"), rows, true, TimeRange{extent.start_ns, extent.end_ns + 1}));
+  const std::string expected = Reader(dir.file("insert.db")).overview_bytes();
+  ASSERT_FALSE(expected.empty());
+  EXPECT_EQ(Reader(dir.file("fed.db")).overview_bytes(), expected);
+  EXPECT_EQ(Reader(dir.file("off.db")).overview_bytes(), expected);
+  // Events appended through SQLite after the pages: the overview is the file's.
+  Writer w(dir.file("more.db"), bulk());
+  test::write_dictionary(w);
+  const auto half = static_cast<std::ptrdiff_t>(rows.size() / 2);
+  ASSERT_TRUE(w.begin_page_append(rows.front().start_ns, extent));
+  w.append(std::span<const EventRow>(rows.begin(), rows.begin() + half));
+  w.end_page_append();
+  w.append(std::span<const EventRow>(rows.begin() + half, rows.end()));
+  w.finish();
+  EXPECT_FALSE(w.overview_built_while_writing());
+  EXPECT_EQ(Reader(dir.file("more.db")).overview_bytes(), expected);
 }
 
 // Zones on one tick are placed around it by a nanosecond each: with more of them than the page
@@ -132,9 +175,11 @@ TEST(PageAppend, ZonesMovedBehindWhatIsWrittenAreIndexedAfterwards) {
   after.label = 2;
   rows.push_back(after);
   write_trace(dir.file("insert.db"), rows, false);
-  write_trace(dir.file("pages.db"), rows, true);
+  // Zones moved behind what was written went in through SQLite: the overview is the file's.
+  EXPECT_FALSE(write_trace(dir.file("pages.db"), rows, true, extent_of(rows)));
   const std::string a = dir.file("insert.db"), b = dir.file("pages.db");
   EXPECT_EQ(table(b, "PRAGMA integrity_check")[0][0], "ok");
+  EXPECT_EQ(Reader(b).overview_bytes(), Reader(a).overview_bytes());
   const char* ends = "SELECT start_ns + dur_ns AS e, count(*) FROM events GROUP BY e ORDER BY e";
   EXPECT_EQ(table(b, ends), table(a, ends));
   EXPECT_EQ(table(b, "SELECT count(*) FROM event")[0][0], std::to_string(n + 1));

@@ -184,10 +184,9 @@ WriteResult TraceSink::write_events(std::vector<std::vector<Row>>& chunks) {
   // file's pages when it can take them, keyed from that origin; else through SQLite, rows
   // starting before it last, since the first row SQLite is given fixes the origin.
   bool pages = false;
-  if (!runs_ && !origin_fixed_) {
-    origin_ = key_origin_for(chunks);
-    pages = writer_.begin_page_append(origin_);
-  }
+  if (!runs_ && !origin_fixed_) origin_ = key_origin_for(chunks);
+  if (!origin_fixed_ || runs_) widen_extent(chunks);
+  if (!runs_ && !origin_fixed_) pages = writer_.begin_page_append(origin_, extent());
   const std::int64_t defer_before = runs_ || origin_fixed_ || pages ? INT64_MIN : origin_;
   {
     store::BatchProducer<store::EventRow> merged(
@@ -227,7 +226,7 @@ void TraceSink::write_runs() {
   // Merged on a thread of their own while this one stores them, in key order when the file takes
   // them into its pages; else from the origin on first (the first row SQLite is given keys the
   // trace), then what starts before.
-  const bool pages = writer_.begin_page_append(origin_);
+  const bool pages = writer_.begin_page_append(origin_, extent());
   store::BatchProducer<store::EventRow> merged(
       [&](store::BatchPipe<store::EventRow>& out) {
         const auto push = [&](std::span<const store::EventRow> rows) {
@@ -253,6 +252,22 @@ void TraceSink::write_runs() {
   merged.join();
   if (pages) writer_.end_page_append();
   runs_.reset();
+}
+
+// The time range of the rows with a key: the trace's, unless the writer moves a row past an end
+// (the overview built as the rows are written then gives way to one built from the file).
+void TraceSink::widen_extent(const std::vector<std::vector<Row>>& chunks) {
+  for (const auto& chunk : chunks)
+    for (const Row& r : chunk)
+      if (store::has_key(r.start_ns, origin_)) {
+        extent_start_ = std::min(extent_start_, r.start_ns);
+        extent_end_ = std::max(extent_end_, store::sat_add(r.start_ns, r.dur_ns));
+      }
+}
+
+std::optional<store::TimeRange> TraceSink::extent() const {
+  if (extent_start_ > extent_end_) return std::nullopt;
+  return store::TimeRange{extent_start_, extent_end_};
 }
 
 std::uint64_t TraceSink::write_counters(std::vector<store::CounterRow>& rows) {

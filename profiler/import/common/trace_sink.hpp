@@ -67,6 +67,8 @@ class TraceSink {
 
  private:
   void write_runs();
+  void widen_extent(const std::vector<std::vector<Row>>& chunks);
+  std::optional<store::TimeRange> extent() const;
 
   store::Writer writer_;
   std::optional<EventRuns> runs_;  // several files: their events until finish()
@@ -76,6 +78,8 @@ class TraceSink {
   std::unordered_map<std::uint64_t, std::uint32_t> labels_;
   std::uint32_t next_track_ = 1;
   bool origin_fixed_ = false;  // rows were written: the store keys events from the first
+  // The time range of the rows with a key given so far (with runs_: every file's).
+  std::int64_t extent_start_ = INT64_MAX, extent_end_ = INT64_MIN;
 };
 
 }  // namespace ts::import

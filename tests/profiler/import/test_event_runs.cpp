@@ -210,6 +210,7 @@ struct Stored {
       events;
   std::vector<std::tuple<std::int64_t, std::uint32_t, std::int64_t, std::int64_t>> steps;
   std::string out_of_range;
+  std::string overview;
 };
 
 Stored stored(const std::string& path) {
@@ -221,6 +222,7 @@ Stored stored(const std::string& path) {
   for (const store::Step& step : r.steps())
     s.steps.emplace_back(step.start_ns, step.track, step.step, step.dur_ns);
   s.out_of_range = test::meta_or(r, "event.out_of_key_range");
+  s.overview = r.overview_bytes();
   return s;
 }
 
@@ -280,6 +282,9 @@ TEST(SpilledEvents, SeveralFilesWriteTheTraceWrittenFileByFile) {
   EXPECT_EQ(merged_runs.events, direct.events);
   EXPECT_EQ(merged_runs.steps, direct.steps);
   EXPECT_EQ(merged_runs.out_of_range, direct.out_of_range);
+  // Built as the merged rows went into the pages, from the file written file by file.
+  EXPECT_FALSE(direct.overview.empty());
+  EXPECT_EQ(merged_runs.overview, direct.overview);
   // Nothing left beside the traces.
   std::size_t files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
