@@ -90,6 +90,20 @@ TEST(JsonInput, PlainStringBytesStopAtQuotesBackslashesAndControlCharacters) {
   EXPECT_EQ(plain_string_bytes(""), 0u);
 }
 
+TEST(JsonInput, PlainNumbersAreTheOnesRapidJsonParsesWithoutAnError) {
+  EXPECT_EQ(plain_number_bytes("0,"), 1u);
+  EXPECT_EQ(plain_number_bytes("-0}"), 2u);
+  EXPECT_EQ(plain_number_bytes("1700000000001421.500,"), 20u);
+  EXPECT_EQ(plain_number_bytes("123456789012345678]"), 18u);
+  EXPECT_EQ(plain_number_bytes("01,"), 1u);  // "0", then the 1 is the caller's error
+  EXPECT_EQ(plain_number_bytes("12a"), 2u);
+  // Left to RapidJSON: exponents, 19 integer digits, a point without digits, NaN and Infinity,
+  // a lone minus, and a number that may go on past the bytes given.
+  for (const char* text : {"1e5,", "2.5E-3,", "1234567890123456789,", "1.,", "NaN,", "-Infinity,",
+                           "-,", "12", "1.5", ""})
+    EXPECT_EQ(plain_number_bytes(text), 0u) << text;
+}
+
 TEST(JsonInput, StringsReadInRunsEqualAParseInMemoryWhereverBlocksEnd) {
   const std::string long_name(300, 'k');
   const std::vector<std::string> texts = {
