@@ -269,8 +269,8 @@ void EventIndexer::written_one(const EventRow& r) {
 // Arguments and steps of inserted events wait for flush_extras(), to go in multi-row INSERTs.
 void EventIndexer::insert_extras(std::span<const EventRow> rows) {
   for (const EventRow& r : rows) {
-    if ((r.work_size != kNull || r.correlation != kNull) && !table_->stores_args_with_events())
-      args_.push_back(r);
+    if (table_->stores_extras_with_events()) continue;
+    if (r.work_size != kNull || r.correlation != kNull) args_.push_back(r);
     if (r.step != kNull && is_step_label(r.label)) steps_.push_back(r);
   }
 }

@@ -42,6 +42,7 @@ class EventIndexer {
 
   // Whether events of `label` also go to step_span (a `step` label).
   void mark_step_label(std::uint32_t label, bool is_step);
+  bool is_step_label(std::uint32_t label) const;
   // The first event given, staged or not, fixes the trace's key origin and stores it in meta
   // (event.key_origin_ns): a capture's first committed block carries it, so readers of the
   // running capture key events as the finished trace does.
@@ -63,8 +64,6 @@ class EventIndexer {
   // Stores the events inserted from now on in `table` (which outlives its use), or in SQLite's
   // tables again when null; what was pending goes to the table used so far first.
   void use_table(EventTable* table);
-  // Stores step_span rows of events stored before (PageEventTable's steps()).
-  void insert_steps(std::span<const EventRow> rows) { table_->insert_steps(rows); }
   const std::optional<std::int64_t>& key_origin() const { return key_origin_; }
 
   // Forgets rows not yet inserted (after a rollback).
@@ -92,7 +91,6 @@ class EventIndexer {
   std::int64_t& latest_start(std::uint32_t track);
   void insert_extras(std::span<const EventRow> rows);
   void flush_extras();
-  bool is_step_label(std::uint32_t label) const;
 
   Db& db_;
   bool keyed_ = true;

@@ -34,11 +34,11 @@ class EventTable {
   virtual bool try_insert(const EventRow& row) = 0;
   // The event stored at (start, track), when one is (as far as the table can tell).
   virtual std::optional<StoredEvent> find(std::int64_t start, std::uint32_t track) = 0;
-  // Whether the rows given to insert_new/try_insert carry their arguments into event_arg
-  // themselves; when not, the indexer gives the stored rows that have some to insert_args.
-  virtual bool stores_args_with_events() const = 0;
+  // Whether the rows given to insert_new/try_insert carry their arguments into event_arg and,
+  // for events of a step label, their step_span rows themselves; when not, the indexer gives the
+  // stored rows that have arguments to insert_args and those of a step label to insert_steps.
+  virtual bool stores_extras_with_events() const = 0;
   virtual void insert_args(std::span<const EventRow> rows) = 0;
-  // The step_span rows of stored events of a step label.
   virtual void insert_steps(std::span<const EventRow> rows) = 0;
 };
 

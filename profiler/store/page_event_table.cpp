@@ -19,7 +19,9 @@ std::uint32_t empty_root(Db& db, const char* name) {
   if (!root.step() || root.col_int(0) <= 0)
     throw Error(db.path() + " has no " + name + " to append events to");
   const auto page = static_cast<std::uint32_t>(root.col_int(0));
-  const std::string table = std::string(name) == "event_long" ? "event" : name;
+  const std::string table = std::string(name) == "event_long"       ? "event"
+                            : std::string(name) == "step_span_step" ? "step_span"
+                                                                    : name;
   Stmt any(db, "SELECT 1 FROM " + table + " LIMIT 1", kWrite);
   if (any.step()) throw Error(db.path() + " already holds events: cannot append pages to them");
   return page;
@@ -28,17 +30,22 @@ std::uint32_t empty_root(Db& db, const char* name) {
 }  // namespace
 
 PageEventTable::Roots PageEventTable::empty_roots(Db& db) {
-  return {empty_root(db, "event"), empty_root(db, "event_arg"), empty_root(db, "event_long")};
+  empty_root(db, "step_span_step");  // rebuilt afterwards: it must hold nothing now
+  return {empty_root(db, "event"), empty_root(db, "event_arg"), empty_root(db, "event_long"),
+          empty_root(db, "step_span")};
 }
 
-PageEventTable::PageEventTable(Db& db, std::int64_t key_origin, OverviewFeed* feed)
+PageEventTable::PageEventTable(Db& db, std::int64_t key_origin,
+                               std::function<bool(std::uint32_t)> is_step, OverviewFeed* feed)
     : origin_(key_origin),
+      is_step_(std::move(is_step)),
       feed_(feed),
       roots_(empty_roots(db)),
       pages_(db),
       events_(pages_, roots_.event),
       args_(pages_, roots_.event_arg),
       long_events_(pages_, roots_.event_long),
+      steps_(pages_, roots_.step_span),
       record_(pages_.integer_constants()) {}
 
 std::int64_t PageEventTable::key_of(const EventRow& r) const {
@@ -85,10 +92,6 @@ std::optional<StoredEvent> PageEventTable::find(std::int64_t start, std::uint32_
   const EventRow* r = waiting(event_key(start, track, origin_));
   if (r == nullptr) return std::nullopt;
   return StoredEvent{r->dur_ns, std::int64_t{r->label}, r->step, r->bytes};
-}
-
-void PageEventTable::insert_steps(std::span<const EventRow> rows) {
-  steps_.insert(steps_.end(), rows.begin(), rows.end());
 }
 
 // Writes the waiting rows that start before `start`, in key order, and then, while more than
@@ -142,6 +145,14 @@ void PageEventTable::write(const Waiting& w) {
     opt(r.correlation);
     args_.append(w.key, record_.bytes());
   }
+  if (r.step != kNull && is_step_(r.label)) {  // step_span (start_ns, track, step, dur_ns)
+    record_.clear();
+    record_.add_int(r.start_ns);
+    record_.add_int(r.track);
+    record_.add_int(r.step);
+    record_.add_int(r.dur_ns);
+    steps_.append(w.key, record_.bytes());
+  }
   last_written_ = w.key;
   written_any_ = true;
   if (feed_ != nullptr) feed_->take(r);
@@ -152,6 +163,7 @@ void PageEventTable::finish() {
   events_.finish();
   args_.finish();
   long_events_.finish();
+  steps_.finish();
   pages_.finish();
 }
 

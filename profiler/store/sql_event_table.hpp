@@ -21,7 +21,7 @@ class SqlEventTable final : public EventTable {
   void insert_new(std::span<EventRow> rows, const ChunkDone& done) override;
   bool try_insert(const EventRow& row) override;
   std::optional<StoredEvent> find(std::int64_t start, std::uint32_t track) override;
-  bool stores_args_with_events() const override { return false; }
+  bool stores_extras_with_events() const override { return false; }
   void insert_args(std::span<const EventRow> rows) override;
   void insert_steps(std::span<const EventRow> rows) override;
 

@@ -173,7 +173,9 @@ bool Writer::begin_page_append(std::int64_t key_origin, std::optional<TimeRange>
       if (seen.insert(t->id).second) tracks.push_back(*t);
     fed_overview_.emplace(*extent, tracks);
   }
-  pages_.emplace(db_, key_origin, fed_overview_ ? &*fed_overview_ : nullptr);
+  pages_.emplace(
+      db_, key_origin, [this](std::uint32_t label) { return indexer_->is_step_label(label); },
+      fed_overview_ ? &*fed_overview_ : nullptr);
   indexer_->use_table(&*pages_);
   return true;
 }
@@ -188,12 +190,11 @@ void Writer::end_page_append() {
     throw;
   }
   std::vector<EventRow> late = std::move(pages_->late_rows());
-  std::vector<EventRow> steps = std::move(pages_->steps());
   pages_.reset();
   if (!late.empty()) fed_overview_.reset();  // the overview has not seen them
   begin();
-  indexer_->insert(late);  // counted written when given
-  indexer_->insert_steps(steps);
+  db_.exec("REINDEX step_span_step", kWrite);  // step_span's rows went in behind it
+  indexer_->insert(late);                      // counted written when given
 }
 
 // After a failed write of pages: what they held is dropped (the file's header never counted

@@ -111,6 +111,8 @@ TEST(PageAppend, WritesTheTraceSQLitesInsertsWrite) {
   EXPECT_EQ(table(b, "PRAGMA integrity_check")[0][0], "ok");
   for (const char* q : {"SELECT * FROM event ORDER BY id", "SELECT * FROM event_arg ORDER BY id",
                         "SELECT * FROM step_span ORDER BY start_ns, track",
+                        "SELECT * FROM step_span INDEXED BY step_span_step WHERE step BETWEEN 3 "
+                        "AND 9 ORDER BY step, start_ns",
                         "SELECT id FROM event INDEXED BY event_long WHERE dur_ns >= 134217728",
                         "SELECT * FROM meta WHERE key LIKE 'event.%' ORDER BY key",
                         "SELECT count(*), sum(dur_ns) FROM events"}) {
