@@ -1,6 +1,6 @@
 // The EventTable of a trace with no events yet whose events come in key order (an import's merged
 // rows): events, their arguments and the long-event index are appended straight into the file's
-// b-tree pages (btree_append.hpp), about a tenth of what SQLite's INSERT of each row costs.
+// b-tree pages (btree_append.hpp), about an eighth of what SQLite's INSERT of each row costs.
 //
 // Events of a step label also go to step_span (a WITHOUT ROWID table: an index b-tree in the same
 // key order); its index by step number is rebuilt by SQLite afterwards (REINDEX).
@@ -31,9 +31,9 @@ class PageEventTable final : public EventTable {
   static constexpr std::int64_t kWindowNs = 1'000'000;
   static constexpr std::size_t kMaxWaiting = std::size_t{1} << 18;  // rows, whatever their starts
 
-  // Appends to the empty event, event_arg and event_long b-trees of `db`, a trace keyed from
-  // key_origin (schema version 5) with no transaction open and no journal. Throws Error when the
-  // file cannot take pages so (event_table.hpp's SqlEventTable can).
+  // Appends to the empty event, event_arg, event_long and step_span b-trees of `db` (and leaves
+  // step_span_step empty), a trace keyed from key_origin (schema version 5) with no transaction
+  // open and no journal. Throws Error when the file cannot take pages so (SqlEventTable can).
   // is_step: whether events of a label go to step_span. feed: given every row as it is written,
   // in key order (null: none).
   PageEventTable(Db& db, std::int64_t key_origin, std::function<bool(std::uint32_t)> is_step,
