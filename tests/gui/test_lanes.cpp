@@ -544,6 +544,30 @@ class TestLanes : public QObject {
     QCOMPARE(static_cast<int>(each.dominant(0, 4)), 0);  // 80 ns against 15, over equal steps
   }
 
+  // A job's ranks record each step once each, and a rank's next step can start a few nanoseconds
+  // before its last one ends (Kineto's microseconds, rounded): the row holds every step once,
+  // the first rank's to start it, its zone ending where the next one starts.
+  void the_step_row_of_a_job_holds_each_step_once() {
+    std::vector<ts::store::Step> steps;
+    for (std::int64_t s = 0; s < 6; ++s)
+      for (std::uint32_t rank = 0; rank < 3; ++rank)
+        steps.push_back({s, 1'000'000 + s * 25'000 + rank * 7, 25'062, rank + 1});  // 62 ns over
+    std::sort(steps.begin(), steps.end(),
+              [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
+    const StepRow row = make_step_row(steps, nullptr);
+    QCOMPARE(row.numbers, (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5}));
+    for (std::size_t i = 0; i < row.row.zones.size(); ++i) {
+      QCOMPARE(row.row.zones[i].start_ns, 1'000'000 + static_cast<std::int64_t>(i) * 25'000);
+      const std::int64_t end = i + 1 < row.row.zones.size() ? row.row.zones[i + 1].start_ns
+                                                            : row.row.zones[i].start_ns + 25'062;
+      QCOMPARE(row.row.zones[i].end_ns, end);
+    }
+    // An odd file whose steps overlap without ascending keeps a row of those that do not.
+    const std::vector<ts::store::Step> odd{{5, 100, 50, 1}, {3, 120, 50, 1}, {6, 150, 10, 1}};
+    const StepRow kept = make_step_row(odd, nullptr);
+    QCOMPARE(kept.numbers, (std::vector<std::int64_t>{5, 6}));
+  }
+
   void the_step_row_knows_where_each_epoch_starts() {
     std::vector<ts::store::Step> steps;
     for (int s = 0; s < 12; ++s) steps.push_back({s, 1000 + s * 100, 100, 0});

@@ -166,8 +166,14 @@ StepRowBuilder::StepRowBuilder(std::size_t per_zone, std::size_t steps) {
 }
 
 void StepRowBuilder::add(const store::Step& s) {
-  // Steps of one trainer never overlap; with several (a hostile or odd file) keep a row.
-  if (s.start_ns < last_end_) return;
+  // A row: zones never overlap. Another rank's copy of the step kept, or of an earlier one, is
+  // left out; so is anything overlapping in an odd file.
+  if (s.start_ns < last_end_) {
+    if (s.start_ns <= last_start_ || s.step <= last_step_) return;
+    r_.row.zones.back().end_ns = s.start_ns;
+  }
+  last_start_ = s.start_ns;
+  last_step_ = s.step;
   last_end_ = store::sat_add(s.start_ns, s.dur_ns);
   if (r_.steps++ % r_.per_zone == 0) {
     r_.row.zones.push_back(

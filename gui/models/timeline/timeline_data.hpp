@@ -105,7 +105,9 @@ struct GapRow {
 // Steps in time order (the store's step_span rows, all of them or those around a view), per_zone
 // of them a zone; `figures` (the analysis's per-step figures, null until it is done) adds the
 // input-bound flags; epoch_first_steps (trace_meta.hpp) the step number each epoch starts at,
-// ascending.
+// ascending. The row holds each step once: of a job's ranks, the first to start each step; a step
+// that starts a little before the one kept before it ends (timestamps rounded to the
+// microsecond) is kept when its number is higher, that one's zone ending where it starts.
 // make_step_row() one step at a time, for a pass that holds no list of the steps.
 class StepRowBuilder {
  public:
@@ -115,7 +117,9 @@ class StepRowBuilder {
 
  private:
   StepRow r_;
+  std::int64_t last_start_ = std::numeric_limits<std::int64_t>::min();
   std::int64_t last_end_ = std::numeric_limits<std::int64_t>::min();
+  std::int64_t last_step_ = std::numeric_limits<std::int64_t>::min();
 };
 StepRow make_step_row(std::span<const store::Step> steps, const PackedSteps* figures,
                       const std::vector<std::int64_t>& epoch_first_steps = {},
