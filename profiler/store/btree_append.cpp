@@ -5,6 +5,8 @@
 #include <cstring>
 #include <string>
 
+#include "profiler/store/sqlite_format.hpp"
+
 namespace ts::store {
 
 namespace {
@@ -22,50 +24,12 @@ constexpr std::uint32_t kDefaultPendingByte = 0x40000000;
 // More levels than any b-tree of 2^32 pages can have (every interior page has 2+ children).
 constexpr std::size_t kMaxLevels = 40;
 
-std::uint32_t get2(const std::uint8_t* p) {
-  return static_cast<std::uint32_t>(p[0]) << 8 | p[1];
-}
-std::uint32_t get4(const std::uint8_t* p) {
-  return static_cast<std::uint32_t>(p[0]) << 24 | static_cast<std::uint32_t>(p[1]) << 16 |
-         static_cast<std::uint32_t>(p[2]) << 8 | p[3];
-}
-void put2(std::uint8_t* p, std::uint32_t v) {
-  p[0] = static_cast<std::uint8_t>(v >> 8);
-  p[1] = static_cast<std::uint8_t>(v);
-}
-void put4(std::uint8_t* p, std::uint32_t v) {
-  p[0] = static_cast<std::uint8_t>(v >> 24);
-  p[1] = static_cast<std::uint8_t>(v >> 16);
-  p[2] = static_cast<std::uint8_t>(v >> 8);
-  p[3] = static_cast<std::uint8_t>(v);
-}
-
-// SQLite's varint: big-endian groups of 7 bits, high bit set on all but the last; a 9th byte
-// carries 8 bits, so any 64-bit value takes at most 9 bytes.
-int varint_len(std::uint64_t v) {
-  if (v <= 0x7F) return 1;
-  if ((v >> 56) != 0) return 9;
-  int n = 1;
-  while ((v >>= 7) != 0) ++n;
-  return n;
-}
-
-int put_varint(std::uint8_t* p, std::uint64_t v) {
-  if (v <= 0x7F) {
-    p[0] = static_cast<std::uint8_t>(v);
-    return 1;
-  }
-  if ((v >> 56) != 0) {
-    p[8] = static_cast<std::uint8_t>(v);
-    v >>= 8;
-    for (int i = 7; i >= 0; --i, v >>= 7) p[i] = static_cast<std::uint8_t>((v & 0x7F) | 0x80);
-    return 9;
-  }
-  const int n = varint_len(v);
-  for (int i = n - 1; i >= 0; --i, v >>= 7) p[i] = static_cast<std::uint8_t>((v & 0x7F) | 0x80);
-  p[n - 1] &= 0x7F;
-  return n;
-}
+using sqlite_format::get2;
+using sqlite_format::get4;
+using sqlite_format::put2;
+using sqlite_format::put4;
+using sqlite_format::put_varint;
+using sqlite_format::varint_len;
 
 std::string pragma_text(const Db& db, const char* pragma) {
   Stmt st(db, std::string("PRAGMA ") + pragma, "cannot append rows to");

@@ -13,6 +13,7 @@
 
 #include "profiler/store/content_hash.hpp"
 #include "profiler/store/read_only_open.hpp"
+#include "profiler/store/sqlite_format.hpp"
 
 namespace ts::store {
 
@@ -31,30 +32,9 @@ struct Fd {
   }
 };
 
-std::uint32_t get32(const unsigned char* p) {
-  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
-         p[3];
-}
-std::uint32_t get16(const unsigned char* p) {
-  return (std::uint32_t{p[0]} << 8) | p[1];
-}
-
-// SQLite's varint (big-endian groups of 7 bits, the 9th byte whole) at p, not past end; false
-// when it runs past end.
-bool get_varint(const unsigned char*& p, const unsigned char* end, std::uint64_t& v) {
-  v = 0;
-  for (int i = 0; i < 9; ++i) {
-    if (p >= end) return false;
-    const unsigned char b = *p++;
-    if (i == 8) {
-      v = (v << 8) | b;
-      return true;
-    }
-    v = (v << 7) | (b & 0x7F);
-    if ((b & 0x80) == 0) return true;
-  }
-  return true;
-}
+using sqlite_format::get2;
+using sqlite_format::get4;
+using sqlite_format::get_varint;
 
 // One page of a tree to hash: interior pages are read once before (to find their children).
 struct Unit {
@@ -105,12 +85,12 @@ class File {
         type != kTableLeaf)
       return false;
     const bool interior = type == kIndexInterior || type == kTableInterior;
-    const std::uint32_t count = get16(h + 3);
+    const std::uint32_t count = get2(h + 3);
     const std::size_t array = header_at(n) + (interior ? 12 : 8);
     if (array + 2 * std::size_t{count} > usable_) return false;
     offsets.resize(count);
     for (std::uint32_t i = 0; i < count; ++i) {
-      offsets[i] = get16(buf + array + 2 * i);
+      offsets[i] = get2(buf + array + 2 * i);
       if (offsets[i] < array + 2 * count || offsets[i] + 4 > usable_) return false;
     }
     return true;
@@ -140,11 +120,11 @@ class File {
       if (p + local + 4 > end) return false;
       std::uint64_t left = (payload - local + u - 5) / (u - 4);  // overflow pages
       if (left > pages_) return false;
-      std::uint32_t next = get32(p + local);
+      std::uint32_t next = get4(p + local);
       for (; left > 0; --left) {
         if (!read(next, scratch)) return false;
         hash.update(scratch, page_size_);
-        next = get32(scratch);
+        next = get4(scratch);
       }
     }
     return true;
@@ -168,8 +148,8 @@ bool children(const File& file, std::uint32_t n, const unsigned char* buf,
               std::vector<std::uint32_t>& offsets, std::vector<std::uint32_t>& out) {
   if (!file.cells(n, buf, offsets)) return false;
   out.clear();
-  for (const std::uint32_t off : offsets) out.push_back(get32(buf + off));
-  out.push_back(get32(buf + File::header_at(n) + 8));  // the right-most child
+  for (const std::uint32_t off : offsets) out.push_back(get4(buf + off));
+  out.push_back(get4(buf + File::header_at(n) + 8));  // the right-most child
   return true;
 }
 
@@ -277,7 +257,7 @@ std::optional<EventsChecksum> events_checksum(const Db& db,
       return std::nullopt;
     // Bytes 18 and 19: 2 is write-ahead-log mode, where committed pages may be in the -wal file.
     if (header[18] != 1 || header[19] != 1) return std::nullopt;
-    const std::uint32_t raw_page = get16(header + 16);
+    const std::uint32_t raw_page = get2(header + 16);
     const std::uint32_t page_size = raw_page == 1 ? 65536 : raw_page;
     if (page_size < 512 || (page_size & (page_size - 1)) != 0) return std::nullopt;
     const std::uint32_t usable = page_size - header[20];

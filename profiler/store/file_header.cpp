@@ -9,16 +9,13 @@
 #include <cerrno>
 #include <cstring>
 
+#include "profiler/store/sqlite_format.hpp"
+
 namespace ts::store {
 
 namespace {
 
 constexpr char kMagic[] = "SQLite format 3";  // 16 bytes with its NUL
-
-std::uint32_t be32(const unsigned char* p) {
-  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
-         std::uint32_t{p[3]};
-}
 
 // Reads up to n bytes at the start of fd, retrying short reads; -1 on an error.
 ssize_t read_head(int fd, unsigned char* out, std::size_t n) {
@@ -72,11 +69,12 @@ std::optional<FileHeader> read_file_header(const std::string& path) {
   h.header_bytes = static_cast<std::size_t>(got);
   h.sqlite = std::memcmp(b.data(), kMagic, std::min(h.header_bytes, sizeof kMagic)) == 0;
   if (!h.sqlite || h.header_bytes < b.size()) return h;
-  const std::uint32_t raw_page = (std::uint32_t{b[16]} << 8) | b[17];
+  const std::uint32_t raw_page = sqlite_format::get2(&b[16]);
   h.page_size = raw_page == 1 ? 65536 : raw_page;
   // The page count is valid when "version-valid-for" matches the change counter.
-  if (be32(&b[92]) == be32(&b[24])) h.page_count = be32(&b[28]);
-  h.application_id = static_cast<std::int32_t>(be32(&b[68]));
+  if (sqlite_format::get4(&b[92]) == sqlite_format::get4(&b[24]))
+    h.page_count = sqlite_format::get4(&b[28]);
+  h.application_id = static_cast<std::int32_t>(sqlite_format::get4(&b[68]));
   return h;
 }
 
