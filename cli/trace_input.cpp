@@ -107,25 +107,26 @@ std::string write_error_or(const store::Reader& reader, const std::string& other
 
 // What an imported trace's meta says of its import: events read and skipped by reason (the
 // store's out_of_key_range included). events_read stays 0 for a trace that is no import.
-import::ImportStats import_figures(const store::Reader& reader){import::ImportStats s;
-const auto number = [](const std::string& text) {
-  std::uint64_t n = 0;
-  std::from_chars(text.data(), text.data() + text.size(), n);
-  return n;
-};
-constexpr std::string_view kSkipped = "import.skipped.";
-for (const auto& [key, value] : reader.meta()) {
-  if (key == meta_key::kImportEventsRead)
-    s.events_read = number(value);
-  else if (key.starts_with(kSkipped))
-    s.skipped[key.substr(kSkipped.size())] += number(value);
-  else if (key == meta_key::kEventsOutOfKeyRange)
-    s.skipped["out_of_key_range"] += number(value);
+ts::import::ImportStats import_figures(const store::Reader& reader) {
+  import::ImportStats s;
+  const auto number = [](const std::string& text) {
+    std::uint64_t n = 0;
+    std::from_chars(text.data(), text.data() + text.size(), n);
+    return n;
+  };
+  constexpr std::string_view kSkipped = "import.skipped.";
+  for (const auto& [key, value] : reader.meta()) {
+    if (key == meta_key::kImportEventsRead)
+      s.events_read = number(value);
+    else if (key.starts_with(kSkipped))
+      s.skipped[key.substr(kSkipped.size())] += number(value);
+    else if (key == meta_key::kEventsOutOfKeyRange)
+      s.skipped["out_of_key_range"] += number(value);
+  }
+  return s;
 }
-return s;
-}  // namespace
 
-}  // namespace ts::cli
+}  // namespace
 
 std::unique_ptr<store::Reader> open_trace(const std::string& path, const TraceOptions& options) {
   const std::string resolved = resolve_trace(path, options);

@@ -109,7 +109,6 @@ std::string cache_location(const std::string& path, const OpenOptions& o) {
          ".trainscope.db";
 }
 
-// Stores the fingerprint, then the seal over the trace with it.
 // A file in a private temporary folder for an import that no folder can keep, removed with
 // its folder when the process exits. Throws ImportError when even that cannot be made.
 std::string temporary_location(const std::string& path) {
@@ -132,6 +131,7 @@ std::string temporary_location(const std::string& path) {
   return tmpl + "/" + fs::path(path).filename().string() + ".trainscope.db";
 }
 
+// Stores the fingerprint, then the seal over the trace with it.
 void store_fingerprint(const std::string& trace, const std::string& fingerprint) {
   try {
     store::Db db;
@@ -176,26 +176,35 @@ OpenedTrace open_trace_source(const std::string& path, const OpenOptions& option
     if (const std::string why = why_not_a_trace(path); !why.empty()) throw ImportError(why);
   if (kind == SourceKind::trainscope_trace || kind == SourceKind::unknown) return out;
 
-  const std::string fingerprint = source_fingerprint(path, options_key(options.import));
+  const std::string key = options_key(options.import);
   std::string cache = cache_location(path, options);
   if (cache.empty()) {
     cache = temporary_location(path);
     out.temporary = true;
   }
-  if (!fingerprint.empty() && made_from(cache, fingerprint)) {
-    out.path = cache;
-    out.reused = true;
-    return out;
-  }
+  // The source is hashed once: before the import when a cache is there to be checked, else
+  // after it. Its state before and after tells whether it changed in between.
+  const std::string state = source_state(path);
   out.replaced = sniff(cache) == SourceKind::trainscope_trace;
+  std::string fingerprint;
+  if (out.replaced) {
+    fingerprint = source_fingerprint(path, key);
+    if (!fingerprint.empty() && made_from(cache, fingerprint)) {
+      out.path = cache;
+      out.replaced = false;
+      out.reused = true;
+      return out;
+    }
+  }
   const std::string temp = cache + ".tmp-" + std::to_string(::getpid()) + "-" +
                            path_hash(std::to_string(std::random_device{}()));
   const std::string sources[] = {path};
   try {
     out.stats = import_traces(sources, temp, options.import);
-    // A source that changed while it was imported gets no fingerprint: imported again next time.
-    if (!fingerprint.empty() &&
-        source_fingerprint(path, options_key(options.import)) == fingerprint)
+    // A source that changed while it was imported or hashed gets no fingerprint: imported
+    // again next time.
+    if (fingerprint.empty() && !state.empty()) fingerprint = source_fingerprint(path, key);
+    if (!fingerprint.empty() && !state.empty() && source_state(path) == state)
       store_fingerprint(temp, fingerprint);
   } catch (...) {
     std::remove(temp.c_str());

@@ -8,8 +8,11 @@
 //   - else (neither can take it) in a private temporary folder, removed when the process exits:
 //     the command works, and the next one imports again.
 // The cache is reused while the source is unchanged: its fingerprint (every source file's path,
-// size and modification time, and the import options) is stored in the cache's meta
-// (import.fingerprint) and compared on each use. A new import is written under a temporary name
+// size and a hash of its bytes, and the import options: fingerprint.hpp) is stored in the
+// cache's meta (import.fingerprint) and compared on each use. An import hashes its source once:
+// before importing when there is a cache to compare with, else afterwards; a source written
+// while it is imported or hashed (its files' change times moved) gets no fingerprint, so the
+// next use imports it again. A new import is written under a temporary name
 // and renamed into place, so concurrent users and crashes never leave a half-written cache.
 #pragma once
 

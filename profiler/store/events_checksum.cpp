@@ -14,6 +14,7 @@
 #include "profiler/store/content_hash.hpp"
 #include "profiler/store/read_only_open.hpp"
 #include "profiler/store/sqlite_format.hpp"
+#include "profiler/store/worker_threads.hpp"
 
 namespace ts::store {
 
@@ -232,14 +233,7 @@ bool hash_units(File& file, const std::vector<Tree>& trees, const std::vector<Un
   };
   const std::size_t threads = std::clamp<std::size_t>(
       std::min<std::size_t>(std::thread::hardware_concurrency(), units.size() / 256 + 1), 1, 8);
-  std::vector<std::thread> pool;
-  try {
-    for (std::size_t i = 1; i < threads; ++i) pool.emplace_back(work);
-  } catch (...) {
-    // Fewer threads than asked: the ones started and this one do the work.
-  }
-  work();
-  for (std::thread& t : pool) t.join();
+  run_on_threads(threads, work);
   return !damaged;
 }
 
