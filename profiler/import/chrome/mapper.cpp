@@ -352,9 +352,8 @@ class FileMapper {
     std::sort(designated_.begin(), designated_.end());
     step_index_ = StepIndex(std::move(spans));
     // A device event's step is its launch's (by correlation id), else its own start's.
-    corr_step_ = FlatMap<std::int64_t>(runtime_corr_.size());
-    for (const auto& [corr, start] : runtime_corr_)
-      corr_step_.set(static_cast<std::uint64_t>(corr), step_index_.step_at(start));
+    for (auto& [corr, start] : runtime_corr_) start = step_index_.step_at(start);
+    corr_step_ = DenseIdMap<std::int64_t>(runtime_corr_);  // (correlation, step) now
     runtime_corr_ = {};
   }
 
@@ -490,9 +489,7 @@ class FileMapper {
       } else if (side == Side::host) {
         r.step = step_index_.step_at(e.ts);
       } else {
-        const std::int64_t* s = e.correlation != kNone
-                                    ? corr_step_.find(static_cast<std::uint64_t>(e.correlation))
-                                    : nullptr;
+        const std::int64_t* s = e.correlation != kNone ? corr_step_.find(e.correlation) : nullptr;
         r.step = s != nullptr ? *s : step_index_.step_at(e.ts);
       }
       out.push_back(r);
@@ -621,12 +618,13 @@ class FileMapper {
   std::vector<std::int64_t> thread_end_;
   std::vector<StepSpan> profiler_spans_;
   std::vector<StepCandidate> dataloader_, markers_;
-  std::vector<std::pair<std::int64_t, std::int64_t>> runtime_corr_;  // (correlation, start)
+  // (correlation, start), then (correlation, step) once the steps are known
+  std::vector<std::pair<std::int64_t, std::int64_t>> runtime_corr_;
   std::vector<std::uint32_t> step_threads_;
   std::vector<std::pair<std::int64_t, std::int64_t>> designated_;  // (event index, step)
   std::vector<Row> synthetic_;
   StepIndex step_index_;
-  FlatMap<std::int64_t> corr_step_;
+  DenseIdMap<std::int64_t> corr_step_;
   FileSummary sum_;
 };
 

@@ -19,15 +19,13 @@ constexpr std::size_t kFrameBytes = 4;
 constexpr std::size_t kWriteBytes = std::size_t{4} << 20;
 // Rows are coded this many at a time, so that a block is cut close to its size.
 constexpr std::size_t kCodeRows = 256;
+// How far ahead of a run's next row its rows are fetched into the cache while merging.
+constexpr std::size_t kPrefetchRows = 4;
 
 // "cannot write the import's temporary file of events /out/.trainscope-events-ab12Cd: No space
 // left on device" (the file is unlinked: the folder is what the user can act on).
 std::string system_error(const std::string& what, const std::string& path, int error) {
   return what + " the import's temporary file of events " + path + ": " + std::strerror(error);
-}
-
-bool key_less(const store::EventRow& a, const store::EventRow& b) {
-  return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.track < b.track;
 }
 
 }  // namespace
@@ -42,6 +40,10 @@ class EventRuns::Cursor {
   const store::EventRow& row() const { return block_.events[next_]; }
   void advance() {
     if (++next_ == block_.events.size()) load();
+    // A merge takes a row of each run in turn, so no run's next rows are still cached when it
+    // comes round again (hundreds of runs are more streams than the hardware prefetches); the
+    // rows a few ahead are asked for now. Prefetching past the end is harmless.
+    __builtin_prefetch(block_.events.data() + next_ + kPrefetchRows);
   }
 
  private:
@@ -169,38 +171,88 @@ void EventRuns::narrow() {
   }
 }
 
+namespace {
+
+// A tournament of losers over the runs' next rows (Knuth's "tree of losers"): each internal
+// node keeps the run that lost the match played there, so advancing the winning run replays
+// only the matches on its path to the root, about log2(runs) comparisons of keys held in one
+// array (a binary heap takes twice as many, each reading two runs' blocks).
+class LoserTree {
+ public:
+  // The key of a run's next row: start, then track, then the run's index (ties go to the
+  // earlier run), as two unsigned numbers; a run that is done sorts after every row.
+  struct Key {
+    std::uint64_t start = UINT64_MAX, rest = UINT64_MAX;
+  };
+  static Key key_of(const store::EventRow& r, std::uint32_t run) {
+    return {static_cast<std::uint64_t>(r.start_ns) ^ (std::uint64_t{1} << 63),
+            static_cast<std::uint64_t>(r.track) << 32 | run};
+  }
+
+  explicit LoserTree(std::vector<Key> keys) : keys_(std::move(keys)), loser_(keys_.size()) {
+    const std::size_t n = keys_.size();
+    if (n == 0) return;
+    // Leaves sit at n..2n-1; node v plays the winners of nodes 2v and 2v+1.
+    std::vector<std::uint32_t> won(2 * n);
+    for (std::size_t i = 0; i < n; ++i) won[n + i] = static_cast<std::uint32_t>(i);
+    for (std::size_t v = n - 1; v >= 1; --v) {
+      const std::uint32_t a = won[2 * v], b = won[2 * v + 1];
+      const bool a_first = first(a, b);
+      won[v] = a_first ? a : b;
+      loser_[v] = a_first ? b : a;
+    }
+    winner_ = won[1];
+  }
+  bool empty() const { return keys_.empty() || keys_[winner_].start == UINT64_MAX; }
+  std::uint32_t winner() const { return winner_; }
+  // The winner's run moved on to a row of key `k` (a default Key: it is done).
+  void replace_winner(Key k) {
+    keys_[winner_] = k;
+    std::uint32_t w = winner_;
+    for (std::size_t v = (keys_.size() + w) / 2; v >= 1; v /= 2)
+      if (first(loser_[v], w)) std::swap(loser_[v], w);
+    winner_ = w;
+  }
+
+ private:
+  bool first(std::uint32_t a, std::uint32_t b) const {
+    const Key& x = keys_[a];
+    const Key& y = keys_[b];
+    return x.start != y.start ? x.start < y.start : x.rest < y.rest;
+  }
+
+  std::vector<Key> keys_;
+  std::vector<std::uint32_t> loser_;
+  std::uint32_t winner_ = 0;
+};
+
+}  // namespace
+
 void EventRuns::merge_runs(std::span<const Run> runs, std::int64_t first, std::int64_t last,
                            const std::function<void(std::span<const store::EventRow>)>& out) const {
   std::vector<Cursor> cursors;
   cursors.reserve(runs.size());
-  std::vector<std::uint32_t> heap;  // indices of the cursors with a row in range
+  std::vector<LoserTree::Key> keys;
+  keys.reserve(runs.size());
+  // The key of run k's next row, or a done run's when it has none in [first, last].
+  const auto next_key = [&](std::uint32_t k) {
+    const Cursor& c = cursors[k];
+    return c.valid() && c.row().start_ns <= last ? LoserTree::key_of(c.row(), k) : LoserTree::Key{};
+  };
   for (const Run& run : runs) {
     Cursor& c = cursors.emplace_back(*this, run);
     while (c.valid() && c.row().start_ns < first) c.advance();
-    if (c.valid() && c.row().start_ns <= last)
-      heap.push_back(static_cast<std::uint32_t>(cursors.size() - 1));
+    keys.push_back(next_key(static_cast<std::uint32_t>(cursors.size() - 1)));
   }
-  // A max-heap on "later": the top is the cursor whose row comes first.
-  const auto later = [&](std::uint32_t a, std::uint32_t b) {
-    const store::EventRow& ra = cursors[a].row();
-    const store::EventRow& rb = cursors[b].row();
-    if (key_less(rb, ra)) return true;
-    if (key_less(ra, rb)) return false;
-    return a > b;
-  };
-  std::make_heap(heap.begin(), heap.end(), later);
+  LoserTree tree(std::move(keys));
   std::vector<store::EventRow> batch;
   batch.reserve(kBatchRows);
-  while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), later);
-    const std::uint32_t k = heap.back();
+  while (!tree.empty()) {
+    const std::uint32_t k = tree.winner();
     Cursor& c = cursors[k];
     batch.push_back(c.row());
     c.advance();
-    if (c.valid() && c.row().start_ns <= last)
-      std::push_heap(heap.begin(), heap.end(), later);
-    else
-      heap.pop_back();
+    tree.replace_winner(next_key(k));
     if (batch.size() == kBatchRows) {
       out(batch);
       batch.clear();

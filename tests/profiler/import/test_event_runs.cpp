@@ -105,6 +105,35 @@ TEST(EventRuns, MergesTheRunsInKeyOrderAndKeepsTheirTies) {
   EXPECT_LT(spilled.file_bytes(), want.size() * 24);
 }
 
+// Runs sharing tracks and starts: a tie between runs goes to the earlier run, whatever the
+// number of runs (each count plays a different shape of tournament).
+TEST(EventRuns, TiesBetweenRunsGoToTheEarlierRun) {
+  for (const std::size_t count : {1, 2, 3, 5, 8, 17}) {
+    test::ImportDir dir;
+    std::mt19937_64 rng(count);
+    std::vector<std::vector<EventRow>> runs(count);
+    for (std::size_t k = 0; k < count; ++k) {
+      for (std::uint32_t i = 0; i < 200; ++i) {
+        EventRow r;
+        r.start_ns = static_cast<std::int64_t>(rng() % 50);  // many equal starts
+        r.track = static_cast<std::uint32_t>(rng() % 2);     // on shared tracks
+        r.label = static_cast<std::uint32_t>(k * 1000 + i);  // names the run and the row
+        runs[k].push_back(r);
+      }
+      std::stable_sort(runs[k].begin(), runs[k].end(), key_less);
+    }
+    EventRuns spilled(dir.path().string(), 1024);
+    const std::vector<EventRow> want = spill(spilled, runs);
+    expect_same(merged(spilled, INT64_MIN, INT64_MAX), want);
+    expect_same(merged(spilled, 10, 20), [&] {
+      std::vector<EventRow> in;
+      for (const EventRow& r : want)
+        if (r.start_ns >= 10 && r.start_ns <= 20) in.push_back(r);
+      return in;
+    }());
+  }
+}
+
 // More runs than are merged at once (a job of thousands of ranks): groups of them are merged into
 // longer runs first, in as many passes as it takes, and the rows come out as from one merge.
 TEST(EventRuns, ManyRunsAreMergedInPassesWithTheSameResult) {
