@@ -104,16 +104,16 @@ int main(int argc, char** argv) {
 #endif
   try {
     for (int r = 0; r < repeat; ++r) {
-      import_s = std::min(import_s, seconds([&] {
-                            events = ts::import::parse_file(path, 1).events.size();
-                          }));
-      rapidjson_s = std::min(rapidjson_s, seconds([&] {
-                               rapidjson::Reader reader;
-                               NullHandler handler;
-                               rapidjson::StringStream stream(json.c_str());
-                               reader.Parse<rapidjson::kParseNumbersAsStringsFlag |
-                                            rapidjson::kParseNanAndInfFlag>(stream, handler);
-                             }));
+      import_s = std::min(import_s,
+                          seconds([&] { events = ts::import::parse_file(path, 1).events.size(); }));
+      rapidjson_s = std::min(
+          rapidjson_s, seconds([&] {
+            rapidjson::Reader reader;
+            NullHandler handler;
+            rapidjson::StringStream stream(json.c_str());
+            reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag>(
+                stream, handler);
+          }));
 #ifdef TS_WITH_SIMDJSON
       fields_s = std::min(fields_s, seconds([&] { sink += simdjson_fields(parser, padded); }));
       skip_s = std::min(skip_s, seconds([&] { sink += simdjson_skip(parser, padded); }));
@@ -124,8 +124,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const double mb = static_cast<double>(json.size()) / 1e6;
-  std::printf("%s: %.1f MB, %zu events, best of %d, one core\n", path.c_str(), mb, events,
-              repeat);
+  std::printf("%s: %.1f MB, %zu events, best of %d, one core\n", path.c_str(), mb, events, repeat);
   const auto line = [&](const char* what, double s) {
     std::printf("  %-44s %7.0f MB/s  %5.2fx the import's parse\n", what, mb / s, import_s / s);
   };

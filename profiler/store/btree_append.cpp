@@ -18,7 +18,9 @@ constexpr std::uint8_t kTableLeaf = 0x0D;
 
 // Bytes per write: 64 KiB, one page at least. SQLite's unix VFS writes at most 128 KiB - 1
 // bytes a call (it masks the length to 17 bits: a 1 MiB write would write nothing).
-constexpr std::uint32_t kChunkBytes = 1u << 16;
+constexpr std::uint32_t kWriteBytes = 1u << 16;
+// Bytes handed to the writing thread at a time (in writes of kWriteBytes).
+constexpr std::uint32_t kChunkBytes = 1u << 20;
 // SQLite's PENDING_BYTE: the page holding it carries the file's locks and never data.
 constexpr std::uint32_t kDefaultPendingByte = 0x40000000;
 // More levels than any b-tree of 2^32 pages can have (every interior page has 2+ children).
@@ -119,6 +121,7 @@ PageAppender::PageAppender(Db& db) : db_(db) {
     next_page_ = old_page_count_ + 1;
     chunk_pages_ = std::max<std::uint32_t>(1, kChunkBytes / page_size_);
     buffer_.resize(std::size_t{chunk_pages_} * page_size_);
+    behind_.emplace(file_, std::max(kWriteBytes, page_size_));
   } catch (...) {
     unlock();
     throw;
@@ -126,6 +129,7 @@ PageAppender::PageAppender(Db& db) : db_(db) {
 }
 
 PageAppender::~PageAppender() {
+  if (behind_) behind_->wait();  // no write in flight once the lock is given up
   unlock();
 }
 
@@ -142,6 +146,7 @@ void PageAppender::fail(std::string_view what, int rc) const {
 }
 
 void PageAppender::write_at(const std::uint8_t* data, std::size_t bytes, std::uint64_t offset) {
+  wait_for_writes();
   errno = 0;
   const int rc = file_->pMethods->xWrite(file_, data, static_cast<int>(bytes),
                                          static_cast<sqlite3_int64>(offset));
@@ -152,15 +157,22 @@ void PageAppender::write_at(const std::uint8_t* data, std::size_t bytes, std::ui
 }
 
 void PageAppender::read_at(std::uint8_t* data, std::size_t bytes, std::uint64_t offset) {
+  wait_for_writes();
   const int rc = file_->pMethods->xRead(file_, data, static_cast<int>(bytes),
                                         static_cast<sqlite3_int64>(offset));
   if (rc != SQLITE_OK) fail("cannot read it", rc);
 }
 
+void PageAppender::wait_for_writes() {
+  if (!behind_) return;
+  if (const std::string error = behind_->wait(); !error.empty()) fail(error);
+}
+
 void PageAppender::flush() {
   if (buffer_pages_ == 0) return;
-  write_at(buffer_.data(), std::size_t{buffer_pages_} * page_size_,
-           std::uint64_t{buffer_first_ - 1} * page_size_);
+  const std::string error = behind_->write(buffer_, std::size_t{buffer_pages_} * page_size_,
+                                           std::uint64_t{buffer_first_ - 1} * page_size_);
+  if (!error.empty()) fail(error);
   buffer_pages_ = 0;
 }
 

@@ -21,12 +21,14 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "profiler/store/sqlite.hpp"
+#include "profiler/store/write_behind.hpp"
 
 namespace ts::store {
 
@@ -69,6 +71,8 @@ class PageAppender {
 
  private:
   void flush();
+  void wait_for_writes();
+  // The file read and written directly, once the buffers handed over are written.
   void write_at(const std::uint8_t* data, std::size_t bytes, std::uint64_t offset);
   void read_at(std::uint8_t* data, std::size_t bytes, std::uint64_t offset);
   void unlock() noexcept;
@@ -88,7 +92,8 @@ class PageAppender {
   std::uint32_t max_page_count_ = 0;
   std::uint8_t versions_[16] = {};  // header bytes 24..39 as read: a change meanwhile is refused
   std::vector<std::uint8_t> buffer_;
-  std::uint32_t buffer_first_ = 0;  // page number of the first buffered page
+  std::optional<WriteBehind> behind_;  // writes the full buffers while the next fills
+  std::uint32_t buffer_first_ = 0;     // page number of the first buffered page
   std::uint32_t buffer_pages_ = 0;
   std::uint32_t chunk_pages_ = 0;
 };

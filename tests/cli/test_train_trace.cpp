@@ -71,6 +71,9 @@ TEST_P(TrainTrace, HoldsEveryCategoryAndOneStepPerTrainingStep) {
     if (cat == trace::Category::collective) continue;  // one process: nothing to communicate
     // The trainer collates a batch itself only without input workers (this run has them).
     if (cat == trace::Category::input_batch) continue;
+    // A wait for input happens only when no batch was ready, which depends on the machine's
+    // load here: TraceInputWait makes one on purpose.
+    if (cat == trace::Category::input_wait) continue;
     EXPECT_GT(count[cat], 0) << "no events of category " << trace::category_name(cat);
   }
   EXPECT_TRUE(track_kinds.count("device_queue"));
