@@ -61,9 +61,52 @@ NumberParse via_double(std::string_view text, double scale, bool truncate, std::
   return NumberParse::ok;
 }
 
+// The form almost every trace writes, [-]digits[.digits] with at most 15 integer digits (no
+// overflow once times 1000), in one pass; false for any other text, left to the general parse.
+bool plain_micros_to_ns(std::string_view t, std::int64_t& ns) {
+  const std::size_t n = t.size();
+  const bool negative = n > 0 && t[0] == '-';
+  std::size_t i = negative ? 1 : 0;
+  const std::size_t int_begin = i;
+  std::uint64_t v = 0;  // unsigned: a long run of digits wraps, and is refused below
+  for (; i < n && is_digit(t[i]); ++i) v = v * 10 + static_cast<std::uint64_t>(t[i] - '0');
+  if (i == int_begin || i - int_begin > 15) return false;
+  std::uint64_t frac = 0;
+  if (i < n) {
+    if (t[i] != '.') return false;
+    const std::size_t frac_begin = ++i;
+    while (i < n && is_digit(t[i])) ++i;
+    if (i != n) return false;
+    const std::size_t digits = i - frac_begin;
+    for (std::size_t k = 0; k < 3; ++k)
+      frac = frac * 10 + (k < digits ? static_cast<std::uint64_t>(t[frac_begin + k] - '0') : 0);
+    if (digits > 3 && t[frac_begin + 3] >= '5') ++frac;
+  }
+  const auto total = static_cast<std::int64_t>(v * 1000 + frac);
+  ns = negative ? -total : total;
+  return true;
+}
+
+// [-]digits with at most 18 of them (an int64 holds any), in one pass; false otherwise.
+bool plain_int64(std::string_view t, std::int64_t& value) {
+  const std::size_t n = t.size();
+  const bool negative = n > 0 && t[0] == '-';
+  std::size_t i = negative ? 1 : 0;
+  if (n == i || n - i > 18) return false;
+  std::int64_t v = 0;
+  for (; i < n; ++i) {
+    if (!is_digit(t[i])) return false;
+    v = v * 10 + (t[i] - '0');
+  }
+  value = negative ? -v : v;
+  return true;
+}
+
 }  // namespace
 
-NumberParse micros_to_ns(std::string_view text, std::int64_t& ns) {
+namespace detail {
+
+NumberParse micros_to_ns_general(std::string_view text, std::int64_t& ns) {
   Decimal d;
   if (!split(text, d)) return NumberParse::invalid;
   if (d.exponent) return via_double(text, 1000.0, false, ns);
@@ -79,7 +122,7 @@ NumberParse micros_to_ns(std::string_view text, std::int64_t& ns) {
   return NumberParse::ok;
 }
 
-NumberParse parse_int64(std::string_view text, std::int64_t& value) {
+NumberParse parse_int64_general(std::string_view text, std::int64_t& value) {
   Decimal d;
   if (!split(text, d)) return NumberParse::invalid;
   if (d.exponent) return via_double(text, 1.0, true, value);
@@ -87,6 +130,16 @@ NumberParse parse_int64(std::string_view text, std::int64_t& value) {
   if (!accumulate(d.integer, v)) return NumberParse::out_of_range;
   value = d.negative ? -v : v;
   return NumberParse::ok;
+}
+
+}  // namespace detail
+
+NumberParse micros_to_ns(std::string_view text, std::int64_t& ns) {
+  return plain_micros_to_ns(text, ns) ? NumberParse::ok : detail::micros_to_ns_general(text, ns);
+}
+
+NumberParse parse_int64(std::string_view text, std::int64_t& value) {
+  return plain_int64(text, value) ? NumberParse::ok : detail::parse_int64_general(text, value);
 }
 
 NumberParse parse_double(std::string_view text, double& value) {

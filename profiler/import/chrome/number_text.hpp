@@ -27,4 +27,12 @@ NumberParse parse_int64(std::string_view text, std::int64_t& value);
 // Any finite number.
 NumberParse parse_double(std::string_view text, double& value);
 
+namespace detail {
+// The general parses the two above fall back on for text other than the plain form
+// ([-]digits[.digits] with not too many digits), which they read in one pass; the same answers
+// for every text (tests compare them).
+NumberParse micros_to_ns_general(std::string_view text, std::int64_t& ns);
+NumberParse parse_int64_general(std::string_view text, std::int64_t& value);
+}  // namespace detail
+
 }  // namespace ts::import

@@ -1,6 +1,10 @@
 // Timestamps are parsed from the number's text into integer nanoseconds, never via a double.
 #include <gtest/gtest.h>
 
+#include <random>
+#include <string>
+#include <vector>
+
 #include "profiler/import/chrome/number_text.hpp"
 #include "tests/profiler/import/import_test_util.hpp"
 
@@ -43,6 +47,56 @@ TEST(ImportTimestamps, RejectsWhatIsNotANumber) {
   EXPECT_EQ(v, 123);
   double d = 0;
   EXPECT_EQ(parse_double("1e999", d), NumberParse::out_of_range);
+}
+
+// The one-pass reading of the plain form gives what the general parse gives, for any text:
+// numbers of every length around the fast path's limits, signs, fractions, junk.
+TEST(ImportTimestamps, ThePlainFormsFastReadingIsTheGeneralParse) {
+  std::mt19937_64 rng(17);
+  const std::string alphabet = "0123456789012345678901234567890123456789.-+eE x";
+  std::vector<std::string> texts{"",
+                                 "-",
+                                 "0",
+                                 "-0",
+                                 "1.",
+                                 "-1.",
+                                 ".5",
+                                 "00012",
+                                 "1.0005",
+                                 "-1.0005",
+                                 "999999999999999.9995",
+                                 "9999999999999999",
+                                 "999999999999999999",
+                                 "9223372036854775807",
+                                 "-999999999999999999",
+                                 "1e3",
+                                 "12.3.4"};
+  for (int i = 0; i < 200000; ++i) {
+    std::string t;
+    const std::size_t n = rng() % 24;
+    const bool plain = rng() % 2 == 0;  // half of them from digits, one '-' and one '.' only
+    if (plain && rng() % 3 == 0) t += '-';
+    for (std::size_t k = 0; k < n; ++k)
+      t += plain ? static_cast<char>('0' + rng() % 10) : alphabet[rng() % alphabet.size()];
+    if (plain && n > 0 && rng() % 2 == 0)
+      t.insert(t.begin() + static_cast<std::ptrdiff_t>(rng() % (t.size() + 1)), '.');
+    texts.push_back(t);
+  }
+  for (const std::string& t : texts) {
+    std::int64_t fast = 1, general = 2;
+    const NumberParse a = micros_to_ns(t, fast);
+    const NumberParse b = detail::micros_to_ns_general(t, general);
+    ASSERT_EQ(a, b) << "'" << t << "'";
+    if (a == NumberParse::ok) {
+      ASSERT_EQ(fast, general) << "'" << t << "'";
+    }
+    const NumberParse c = parse_int64(t, fast);
+    const NumberParse d = detail::parse_int64_general(t, general);
+    ASSERT_EQ(c, d) << "'" << t << "'";
+    if (c == NumberParse::ok) {
+      ASSERT_EQ(fast, general) << "'" << t << "'";
+    }
+  }
 }
 
 std::int64_t start_of(const std::string& db, const std::string& name) {
