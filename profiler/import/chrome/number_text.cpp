@@ -61,8 +61,9 @@ NumberParse via_double(std::string_view text, double scale, bool truncate, std::
   return NumberParse::ok;
 }
 
-// The form almost every trace writes, [-]digits[.digits] with at most 15 integer digits (no
-// overflow once times 1000), in one pass; false for any other text, left to the general parse.
+// The form almost every trace writes, [-]digits[.digits] with at most 16 integer digits whose
+// value stays below what overflows once times 1000, in one pass; false for any other text, left
+// to the general parse. (Epoch microseconds have 16 digits.)
 bool plain_micros_to_ns(std::string_view t, std::int64_t& ns) {
   const std::size_t n = t.size();
   const bool negative = n > 0 && t[0] == '-';
@@ -70,7 +71,8 @@ bool plain_micros_to_ns(std::string_view t, std::int64_t& ns) {
   const std::size_t int_begin = i;
   std::uint64_t v = 0;  // unsigned: a long run of digits wraps, and is refused below
   for (; i < n && is_digit(t[i]); ++i) v = v * 10 + static_cast<std::uint64_t>(t[i] - '0');
-  if (i == int_begin || i - int_begin > 15) return false;
+  constexpr std::uint64_t kMaxMicros = (std::uint64_t{INT64_MAX} - 1000) / 1000;
+  if (i == int_begin || i - int_begin > 16 || v > kMaxMicros) return false;
   std::uint64_t frac = 0;
   if (i < n) {
     if (t[i] != '.') return false;
