@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "profiler/store/content_hash.hpp"
+#include "profiler/store/page_file.hpp"
 #include "profiler/store/read_only_open.hpp"
 #include "profiler/store/sqlite_format.hpp"
 #include "profiler/store/worker_threads.hpp"
@@ -20,18 +21,8 @@ namespace ts::store {
 
 namespace {
 
-// Page types (https://www.sqlite.org/fileformat.html#b_tree_pages).
-constexpr unsigned char kIndexInterior = 0x02, kTableInterior = 0x05, kIndexLeaf = 0x0A,
-                        kTableLeaf = 0x0D;
 constexpr int kMaxDepth = 40;  // SQLite's own limit is 20
 constexpr std::size_t kUnitsPerTask = 64;
-
-struct Fd {
-  int fd = -1;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
 
 using sqlite_format::get2;
 using sqlite_format::get4;
@@ -50,123 +41,53 @@ struct Tree {
   std::size_t first_unit = 0, units = 0;
 };
 
-class File {
- public:
-  File(int fd, std::uint32_t page_size, std::uint32_t usable, std::uint32_t pages)
-      : fd_(fd), page_size_(page_size), usable_(usable), pages_(pages), seen_((pages + 64) / 64) {}
-
-  std::uint32_t page_size() const { return page_size_; }
-
-  // Reads page `n` into `buf`; false when it is not in the file, or, with `mark`, was already
-  // reached (each page of a sound file belongs to one place: a second visit is damage, and this
-  // bounds the work to the file's size).
-  bool read(std::uint32_t n, unsigned char* buf, bool mark = true) {
-    if (n == 0 || n > pages_) return false;
-    const std::uint64_t bit = std::uint64_t{1} << (n % 64);
-    if (mark && (seen_[n / 64].fetch_or(bit, std::memory_order_relaxed) & bit)) return false;
-    const off_t at = static_cast<off_t>(n - 1) * page_size_;
-    std::size_t got = 0;
-    while (got < page_size_) {
-      const ssize_t r = ::pread(fd_, buf + got, page_size_ - got, at + static_cast<off_t>(got));
-      if (r <= 0) return false;
-      got += static_cast<std::size_t>(r);
+// Hashes the overflow pages of every cell of page `n` (in `buf`) that has some, in cell order,
+// into `hash`; false on damage.
+bool hash_overflow(PageFile& file, std::uint32_t n, const unsigned char* buf,
+                   const std::vector<std::uint32_t>& offsets, unsigned char* scratch,
+                   ContentHash& hash) {
+  const unsigned char type = buf[PageFile::header_at(n)];
+  if (type == kTableInterior) return true;  // its cells hold a child and a key, no payload
+  const std::uint64_t u = file.usable_size();
+  const std::uint64_t max_local = type == kTableLeaf ? u - 35 : (u - 12) * 64 / 255 - 23;
+  const std::uint64_t min_local = (u - 12) * 32 / 255 - 23;
+  const unsigned char* end = buf + u;
+  for (const std::uint32_t off : offsets) {
+    const unsigned char* p = buf + off;
+    if (type == kTableLeaf && *p < 0x80) continue;  // a payload under 128 bytes: all local
+    if (type == kIndexInterior) p += 4;
+    std::uint64_t payload = 0, rowid = 0;
+    if (!get_varint(p, end, payload)) return false;
+    if (payload <= max_local) continue;
+    if (type == kTableLeaf && !get_varint(p, end, rowid)) return false;
+    const std::uint64_t k = min_local + (payload - min_local) % (u - 4);
+    const std::uint64_t local = k <= max_local ? k : min_local;
+    if (p + local + 4 > end) return false;
+    std::uint64_t left = (payload - local + u - 5) / (u - 4);  // overflow pages
+    if (left > file.pages()) return false;
+    std::uint32_t next = get4(p + local);
+    for (; left > 0; --left) {
+      if (!file.read(next, scratch)) return false;
+      hash.update(scratch, file.page_size());
+      next = get4(scratch);
     }
-    return true;
   }
-
-  // The page's b-tree header: past the database header on page 1.
-  static std::size_t header_at(std::uint32_t n) { return n == 1 ? 100 : 0; }
-
-  // The cells' offsets of the b-tree page `n` in `buf`, checked to lie in the page; false when
-  // the page is no b-tree page or its header is damaged.
-  bool cells(std::uint32_t n, const unsigned char* buf, std::vector<std::uint32_t>& offsets) const {
-    const unsigned char* h = buf + header_at(n);
-    const unsigned char type = h[0];
-    if (type != kIndexInterior && type != kTableInterior && type != kIndexLeaf &&
-        type != kTableLeaf)
-      return false;
-    const bool interior = type == kIndexInterior || type == kTableInterior;
-    const std::uint32_t count = get2(h + 3);
-    const std::size_t array = header_at(n) + (interior ? 12 : 8);
-    if (array + 2 * std::size_t{count} > usable_) return false;
-    offsets.resize(count);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      offsets[i] = get2(buf + array + 2 * i);
-      if (offsets[i] < array + 2 * count || offsets[i] + 4 > usable_) return false;
-    }
-    return true;
-  }
-
-  // Hashes the overflow pages of every cell of page `n` (in `buf`) that has some, in cell order,
-  // into `hash`; false on damage.
-  bool hash_overflow(std::uint32_t n, const unsigned char* buf,
-                     const std::vector<std::uint32_t>& offsets, unsigned char* scratch,
-                     ContentHash& hash) {
-    const unsigned char type = buf[header_at(n)];
-    if (type == kTableInterior) return true;  // its cells hold a child and a key, no payload
-    const std::uint64_t u = usable_;
-    const std::uint64_t max_local = type == kTableLeaf ? u - 35 : (u - 12) * 64 / 255 - 23;
-    const std::uint64_t min_local = (u - 12) * 32 / 255 - 23;
-    const unsigned char* end = buf + usable_;
-    for (const std::uint32_t off : offsets) {
-      const unsigned char* p = buf + off;
-      if (type == kTableLeaf && *p < 0x80) continue;  // a payload under 128 bytes: all local
-      if (type == kIndexInterior) p += 4;
-      std::uint64_t payload = 0, rowid = 0;
-      if (!get_varint(p, end, payload)) return false;
-      if (payload <= max_local) continue;
-      if (type == kTableLeaf && !get_varint(p, end, rowid)) return false;
-      const std::uint64_t k = min_local + (payload - min_local) % (u - 4);
-      const std::uint64_t local = k <= max_local ? k : min_local;
-      if (p + local + 4 > end) return false;
-      std::uint64_t left = (payload - local + u - 5) / (u - 4);  // overflow pages
-      if (left > pages_) return false;
-      std::uint32_t next = get4(p + local);
-      for (; left > 0; --left) {
-        if (!read(next, scratch)) return false;
-        hash.update(scratch, page_size_);
-        next = get4(scratch);
-      }
-    }
-    return true;
-  }
-
- private:
-  int fd_;
-  std::uint32_t page_size_, usable_, pages_;
-  std::vector<std::atomic<std::uint64_t>> seen_;
-};
-
-bool is_table(unsigned char type) {
-  return type == kTableInterior || type == kTableLeaf;
-}
-bool is_interior(unsigned char type) {
-  return type == kTableInterior || type == kIndexInterior;
-}
-
-// The children of the interior page `n` in `buf`, in key order.
-bool children(const File& file, std::uint32_t n, const unsigned char* buf,
-              std::vector<std::uint32_t>& offsets, std::vector<std::uint32_t>& out) {
-  if (!file.cells(n, buf, offsets)) return false;
-  out.clear();
-  for (const std::uint32_t off : offsets) out.push_back(get4(buf + off));
-  out.push_back(get4(buf + File::header_at(n) + 8));  // the right-most child
   return true;
 }
 
 // Lists the pages of `tree` in key order (each interior page before its children) into
 // `units`, reading its interior pages only: every leaf of a b-tree is at the depth of its
 // leftmost one (a leaf found elsewhere fails the hashing). False on damage.
-bool list_pages(File& file, Tree& tree, std::vector<Unit>& units) {
+bool list_pages(PageFile& file, Tree& tree, std::vector<Unit>& units) {
   std::vector<unsigned char> buf(file.page_size());
   std::vector<std::uint32_t> offsets, kids;
   tree.first_unit = units.size();
   // The leftmost path, read without marking its pages (the walk below reads them again).
   int leaf_depth = 0;
   if (!file.read(tree.root, buf.data(), false)) return false;
-  const unsigned char kind = buf[File::header_at(tree.root)];
+  const unsigned char kind = buf[PageFile::header_at(tree.root)];
   tree.table = is_table(kind);
-  for (std::uint32_t n = tree.root; is_interior(buf[File::header_at(n)]);) {
+  for (std::uint32_t n = tree.root; is_interior(buf[PageFile::header_at(n)]);) {
     if (++leaf_depth > kMaxDepth || !children(file, n, buf.data(), offsets, kids)) return false;
     n = kids.front();
     if (!file.read(n, buf.data(), false)) return false;
@@ -180,7 +101,7 @@ bool list_pages(File& file, Tree& tree, std::vector<Unit>& units) {
       continue;
     }
     if (!file.read(n, buf.data())) return false;
-    const unsigned char type = buf[File::header_at(n)];
+    const unsigned char type = buf[PageFile::header_at(n)];
     if (!is_interior(type) || is_table(type) != tree.table) return false;
     if (!children(file, n, buf.data(), offsets, kids)) return false;
     units.push_back({n, false});
@@ -191,22 +112,22 @@ bool list_pages(File& file, Tree& tree, std::vector<Unit>& units) {
 }
 
 // The hash of one unit: its page's bytes and those of its cells' overflow pages.
-bool hash_unit(File& file, const Tree& tree, const Unit& unit, unsigned char* buf,
+bool hash_unit(PageFile& file, const Tree& tree, const Unit& unit, unsigned char* buf,
                unsigned char* scratch, std::vector<std::uint32_t>& offsets, std::uint64_t& out) {
   // Interior pages were reached (marked) while listing.
   if (!file.read(unit.page, buf, unit.leaf)) return false;
-  const unsigned char type = buf[File::header_at(unit.page)];
+  const unsigned char type = buf[PageFile::header_at(unit.page)];
   if (is_interior(type) == unit.leaf || is_table(type) != tree.table) return false;
   if (!file.cells(unit.page, buf, offsets)) return false;
   ContentHash hash;
   hash.update(buf, file.page_size());
-  if (!file.hash_overflow(unit.page, buf, offsets, scratch, hash)) return false;
+  if (!hash_overflow(file, unit.page, buf, offsets, scratch, hash)) return false;
   out = hash.digest();
   return true;
 }
 
 // Hashes every unit on up to 8 threads; false on damage.
-bool hash_units(File& file, const std::vector<Tree>& trees, const std::vector<Unit>& units,
+bool hash_units(PageFile& file, const std::vector<Tree>& trees, const std::vector<Unit>& units,
                 std::vector<std::uint64_t>& digests) {
   digests.assign(units.size(), 0);
   std::vector<std::size_t> tree_of(units.size());
@@ -242,7 +163,7 @@ bool hash_units(File& file, const std::vector<Tree>& trees, const std::vector<Un
 std::optional<EventsChecksum> events_checksum(const Db& db,
                                               const std::vector<std::string>& skip) noexcept {
   try {
-    Fd fd;
+    OwnedFd fd;
     fd.fd = ::open(db.path().c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     struct stat st {};
     if (fd.fd < 0 || ::fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
@@ -258,7 +179,7 @@ std::optional<EventsChecksum> events_checksum(const Db& db,
     if (usable < 480) return std::nullopt;
     const auto pages = static_cast<std::uint64_t>(st.st_size) / page_size;
     if (pages == 0 || pages > 0xFFFFFFFFu) return std::nullopt;
-    File file(fd.fd, page_size, usable, static_cast<std::uint32_t>(pages));
+    PageFile file(fd.fd, page_size, usable, static_cast<std::uint32_t>(pages));
 
     std::vector<Tree> trees;
     {

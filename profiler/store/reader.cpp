@@ -11,6 +11,7 @@
 
 #include "profiler/store/analysis_table.hpp"
 #include "profiler/store/event_key.hpp"
+#include "profiler/store/event_pages.hpp"
 #include "profiler/store/file_check.hpp"
 #include "profiler/store/file_header.hpp"
 #include "profiler/store/live_copy.hpp"
@@ -292,6 +293,53 @@ void Reader::prepare_queries() {
                   "AND ts_ns < ? ORDER BY ts_ns",
                   kRead);
   meta_one_ = Stmt(db_, "SELECT value FROM meta WHERE key = ?", kRead);
+  // A file read in place, in rollback-journal mode: its event pages are read directly.
+  if (keyed_ && !snapshot_ && !live_) {
+    pages_ = EventPages::open(path());
+    event_root_ = Stmt(
+        db_, "SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'event'", kRead);
+  }
+}
+
+template <class Fn>
+void Reader::range_rows(Bounds b, Fn&& on_row) const {
+  if (b.lo > b.hi) return;
+  // As with SQLite's statements, which cannot be entered twice: no scan within a scan.
+  if (in_range_rows_)
+    throw Error("a scan of a trace was started again from within itself (" + path() + ")");
+  in_range_rows_ = true;
+  struct Leave {
+    bool& flag;
+    ~Leave() { flag = false; }
+  } leave{in_range_rows_};
+  // The pages are read under the shared lock of a read transaction, which reading the schema
+  // takes (and ends, if it began it, on leaving): no writer changes them meanwhile.
+  bool began = false;
+  struct End {
+    sqlite3* db;
+    bool& began;
+    ~End() {
+      if (began) sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+    }
+  } end{db_.get(), began};
+  if (pages_) {
+    if (sqlite3_get_autocommit(db_.get()) != 0) {
+      if (sqlite3_exec(db_.get(), "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
+        db_.fail(sqlite3_errcode(db_.get()), kRead);
+      began = true;
+    }
+    std::int64_t root = 0;
+    each_row(event_root_, [&] { root = event_root_.col_int(0); });
+    if (root > 0 && root <= 0xFFFFFFFF) {
+      const auto rest = pages_->scan(static_cast<std::uint32_t>(root), b.lo, b.hi,
+                                     [&](const EventPages::Row& row) { on_row(row); });
+      if (!rest) return;
+      b.lo = *rest;  // the rest through SQLite
+    }
+  }
+  range_.bind(1, b.lo);
+  range_.bind(2, b.hi);
+  rows_.run(range_, [&](const RowValues& row) { on_row(row); });
 }
 
 void Reader::open_checked() {
@@ -546,15 +594,22 @@ void Reader::scan(std::int64_t t0, std::int64_t t1, std::uint32_t track,
 
   const Bounds b = start_bounds(from, t1);
   if (b.lo > b.hi) return;
-  Stmt& r = track != 0 ? range_track_ : range_;
+  if (track == 0) {
+    range_rows(b, [&](const auto& row) {
+      const Event e = read_event(row);
+      if (e.end_ns() >= t0) fn(e);
+    });
+    return;
+  }
+  Stmt& r = range_track_;
   r.bind(1, b.lo);
   r.bind(2, b.hi);
-  if (track != 0) r.bind(3, std::int64_t{track});
+  r.bind(3, std::int64_t{track});
   rows_.run(r, [&](const RowValues& row) {
     const Event e = read_event(row);
     // The query filters the track before it hands a row over; checked again here so that no
     // order SQLite may evaluate the terms in can hand over another track's events.
-    if (e.end_ns() >= t0 && (track == 0 || e.track == track)) fn(e);
+    if (e.end_ns() >= t0 && e.track == track) fn(e);
   });
 }
 
@@ -587,11 +642,8 @@ void Reader::scan_with_args(std::int64_t t0, std::int64_t t1,
     at_cursor.correlation = a.col_null(arg_columns + 1) ? kNull : a.col_int(arg_columns + 1);
   };
   next_args();
-  Stmt& r = range_;
-  r.bind(1, b.lo);
-  r.bind(2, b.hi);
   const EventArgs none;
-  rows_.run(r, [&](const RowValues& row) {
+  range_rows(b, [&](const auto& row) {
     const auto key = stored_key(row);  // as stored, before read_event's checks
     while (more_args && arg_key < key) next_args();
     const Event e = read_event(row);

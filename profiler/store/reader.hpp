@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "profiler/store/event_pages.hpp"
 #include "profiler/store/numbered_label.hpp"
 #include "profiler/store/row_function.hpp"
 #include "profiler/store/rows.hpp"
@@ -285,6 +286,10 @@ class Reader {
   Bounds start_bounds(std::int64_t t0, std::int64_t t1) const;
   void scan_long(std::int64_t t0, std::int64_t before, std::uint32_t track,
                  std::vector<Event>& out) const;
+  // The event rows with keys in b, every track, to on_row (a RowValues or an EventPages::Row):
+  // from the pages where the file allows (event_pages.hpp), the rest through range_.
+  template <class Fn>
+  void range_rows(Bounds b, Fn&& on_row) const;
   template <class Fn>
   void each_row(Stmt& st, Fn&& fn) const;
 
@@ -307,10 +312,14 @@ class Reader {
   Label unknown_label_{"?", trace::Category::other, {}, kNull};
   // Hands the rows of range_ and range_track_ to scans (row_function.hpp).
   mutable RowFunction rows_;
+  // The event table's pages, read without SQLite; null for a copy in memory or a write-ahead
+  // log (event_pages.hpp).
+  std::unique_ptr<EventPages> pages_;
+  mutable bool in_range_rows_ = false;
   // Prepared once; mutable because stepping a statement is not a logical change.
   mutable Stmt range_, range_track_, long_, arg_, steps_, step_by_number_, step_after_, counter_,
       meta_one_, by_correlation_, args_range_, steps_in_, step_before_, steps_until_, steps_from_,
-      steps_numbered_;
+      steps_numbered_, event_root_;
 };
 
 }  // namespace ts::store
