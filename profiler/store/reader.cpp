@@ -594,10 +594,12 @@ void Reader::scan(std::int64_t t0, std::int64_t t1, std::uint32_t track,
 
   const Bounds b = start_bounds(from, t1);
   if (b.lo > b.hi) return;
-  if (track == 0) {
+  // One track of a file whose pages are read: the range's rows read from them, the others left
+  // out here (SQLite's query reads the whole range too, testing each row's track).
+  if (track == 0 || pages_) {
     range_rows(b, [&](const auto& row) {
       const Event e = read_event(row);
-      if (e.end_ns() >= t0) fn(e);
+      if (e.end_ns() >= t0 && (track == 0 || e.track == track)) fn(e);
     });
     return;
   }

@@ -138,6 +138,40 @@ TEST(EventPages, RowsOfAnotherShapeAreLeftToSQLite) {
   EXPECT_EQ(events, all.size());
 }
 
+// A reader's scans of one track, and of every track with arguments, read from the pages: the
+// rows SQLite's queries give, in the same order.
+TEST(EventPages, AReadersScansOfATrackAndWithArgumentsAreSQLites) {
+  TempDir dir;
+  const std::string path = test::good_trace(dir, 200);
+  const Reader reader(path);
+  const TimeRange range = reader.time_range();
+  const std::vector<Event> all = reader.events(range.start_ns, range.end_ns + 1);
+  Db db;
+  db.open(path, SQLITE_OPEN_READONLY, "test");
+  for (const Track& t : reader.tracks()) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> got, want;
+    for (const Event& e : reader.events(range.start_ns, range.end_ns + 1, t.id))
+      got.emplace_back(e.start_ns, e.dur_ns);
+    Stmt st(db, "SELECT dur_ns FROM event WHERE (id & 65535) = ? ORDER BY id", "test");
+    st.bind(1, std::int64_t{t.id});
+    for (const Event& e : all)
+      if (e.track == t.id) want.emplace_back(e.start_ns, e.dur_ns);
+    std::size_t sql_rows = 0;
+    while (st.step()) ++sql_rows;
+    EXPECT_EQ(got, want) << "track " << t.id;
+    EXPECT_EQ(got.size(), sql_rows) << "track " << t.id;
+  }
+  std::size_t with_args = 0, rows = 0;
+  reader.scan_with_args(range.start_ns, range.end_ns + 1, [&](const Event& e, const EventArgs& a) {
+    EXPECT_EQ(a.correlation, reader.args(e).correlation);
+    EXPECT_EQ(a.work_size, reader.args(e).work_size);
+    with_args += a.correlation != kNull;
+    ++rows;
+  });
+  EXPECT_EQ(rows, all.size());
+  EXPECT_GT(with_args, 0u);
+}
+
 TEST(EventPages, AWriteAheadLogIsNotReadFromThePages) {
   TempDir dir;
   const std::string path = test::good_trace(dir, 20);
