@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -170,6 +171,50 @@ TEST(EventPages, AReadersScansOfATrackAndWithArgumentsAreSQLites) {
   });
   EXPECT_EQ(rows, all.size());
   EXPECT_GT(with_args, 0u);
+}
+
+// A damaged b-tree (an interior page whose first child is the page itself, or a page past the
+// file's end): the pages stop at once and leave the range to SQLite, whose error a reader
+// throws; never a loop or a read outside the file.
+TEST(EventPages, ADamagedTreeIsLeftToSQLite) {
+  for (const bool past_end : {false, true}) {
+    TempDir dir;
+    const std::string path = test::good_trace(dir, 400);
+    const std::uint32_t root = event_root(path);
+    std::uint32_t page_size = 0;
+    {
+      Db db;
+      db.open(path, SQLITE_OPEN_READONLY, "test");
+      page_size = static_cast<std::uint32_t>(db.pragma_int("page_size", "test"));
+    }
+    std::FILE* f = std::fopen(path.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    std::vector<unsigned char> page(page_size);
+    std::fseek(f, static_cast<long>(root - 1) * page_size, SEEK_SET);
+    ASSERT_EQ(std::fread(page.data(), 1, page.size(), f), page.size());
+    ASSERT_EQ(page[0], 0x05) << "the root is an interior page";
+    const std::uint32_t cell = page[12] << 8 | page[13];  // the first cell's offset
+    const std::uint32_t child = past_end ? 0x7FFFFFF0u : root;
+    for (int i = 0; i < 4; ++i) page[cell + i] = static_cast<unsigned char>(child >> (24 - 8 * i));
+    std::fseek(f, static_cast<long>(root - 1) * page_size, SEEK_SET);
+    ASSERT_EQ(std::fwrite(page.data(), 1, page.size(), f), page.size());
+    std::fclose(f);
+
+    const auto pages = EventPages::open(path);
+    ASSERT_NE(pages, nullptr);
+    std::size_t rows = 0;
+    const auto rest =
+        pages->scan(root, INT64_MIN, INT64_MAX, [&](const EventPages::Row&) { ++rows; });
+    EXPECT_EQ(rest, std::optional<std::int64_t>(INT64_MIN));
+    EXPECT_EQ(rows, 0u);
+    try {
+      const Reader reader(path);
+      const TimeRange range = reader.time_range();
+      reader.scan(range.start_ns, range.end_ns + 1, 0, [](const Event&) {});
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()), "");  // SQLite's word on the damage
+    }
+  }
 }
 
 TEST(EventPages, AWriteAheadLogIsNotReadFromThePages) {
