@@ -9,20 +9,19 @@
 namespace ts::analysis {
 
 void KernelTable::merge(const KernelTable& other) {
-  for (const auto& [label, o] : other.by_label_) {
-    Acc& a = by_label_[label];
-    if (o.count == 0) continue;
+  other.each([this](std::uint32_t label, const Acc& o) {
+    Acc& a = acc(label);
     a.min = a.count == 0 ? o.min : std::min(a.min, o.min);
     a.max = a.count == 0 ? o.max : std::max(a.max, o.max);
     a.count += o.count;
     a.total = sat_add(a.total, o.total);
-  }
+  });
 }
 
 std::vector<KernelStat> KernelTable::finish(
     const std::function<std::string_view(std::uint32_t)>& name) const {
   std::map<std::string, KernelStat, std::less<>> by_name;
-  for (const auto& [label, a] : by_label_) {
+  each([&](std::uint32_t label, const Acc& a) {
     const std::string_view n = name(label);
     auto it = by_name.find(n);
     if (it == by_name.end()) {
@@ -37,7 +36,7 @@ std::vector<KernelStat> KernelTable::finish(
     k.max_ns = std::max(k.max_ns, a.max);
     k.count += a.count;
     k.total_ns = sat_add(k.total_ns, a.total);
-  }
+  });
   std::vector<KernelStat> out;
   out.reserve(by_name.size());
   std::int64_t all = 0;

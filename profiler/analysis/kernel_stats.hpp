@@ -18,11 +18,7 @@ namespace ts::analysis {
 class KernelTable {
  public:
   void add(std::uint32_t label, std::int64_t dur_ns) {
-    if (label != last_label_ || last_ == nullptr) {
-      last_ = &by_label_[label];
-      last_label_ = label;
-    }
-    Acc& a = *last_;
+    Acc& a = acc(label);
     if (a.count == 0 || dur_ns < a.min) a.min = dur_ns;
     if (a.count == 0 || dur_ns > a.max) a.max = dur_ns;
     ++a.count;
@@ -37,10 +33,24 @@ class KernelTable {
   struct Acc {
     std::int64_t count = 0, total = 0, min = 0, max = 0;
   };
-  // unordered_map keeps element addresses stable across inserts, so last_ stays valid.
-  std::unordered_map<std::uint32_t, Acc> by_label_;
-  std::uint32_t last_label_ = 0;
-  Acc* last_ = nullptr;
+  // Label ids are handed out from 1 up: the small ones (every real trace's) index an array, a
+  // lookup a kernel without hashing; larger ones (a hostile file's) go to a map.
+  static constexpr std::uint32_t kDenseLabels = 1u << 16;
+  Acc& acc(std::uint32_t label) {
+    if (label >= kDenseLabels) return sparse_[label];
+    if (label >= dense_.size()) dense_.resize(std::size_t{label} + 1);
+    return dense_[label];
+  }
+  // Calls fn(label, acc) for every label with a kernel.
+  template <class Fn>
+  void each(Fn&& fn) const {
+    for (std::uint32_t label = 0; label < dense_.size(); ++label)
+      if (dense_[label].count > 0) fn(label, dense_[label]);
+    for (const auto& [label, a] : sparse_)
+      if (a.count > 0) fn(label, a);
+  }
+  std::vector<Acc> dense_;
+  std::unordered_map<std::uint32_t, Acc> sparse_;
 };
 
 }  // namespace ts::analysis

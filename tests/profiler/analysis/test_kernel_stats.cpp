@@ -59,6 +59,25 @@ TEST(KernelStats, TiesAreOrderedByNameAndTablesMerge) {
 }  // namespace
 
 // Short forms drop the C++ noise of a demangled name the way Nsight Systems' base names do.
+// Label ids past the array of small ones (a hostile file's) count as the small ones do, merged
+// with them and across tables; label 0 is a label like any other.
+TEST(KernelStats, LargeLabelIdsCountAsSmallOnes) {
+  a::KernelTable first, second;
+  first.add(5, 10);
+  first.add(70000, 30);  // "add", as is 5
+  second.add(70000, 50);
+  second.add(4000000000u, 5);
+  second.add(0, 7);
+  first.merge(second);
+  const auto got = first.finish(name_of);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].name, "add");
+  EXPECT_EQ(got[0].count, 5);
+  EXPECT_EQ(got[0].total_ns, 102);
+  EXPECT_EQ(got[0].min_ns, 5);
+  EXPECT_EQ(got[0].max_ns, 50);
+}
+
 TEST(KernelNames, ShortFormDropsReturnTypeParametersAndQualifiers) {
   EXPECT_EQ(a::shorten_kernel_name("void at::native::(anonymous namespace)::max_pool_forward_nchw<"
                                    "float, float>(int, float const*, long, float*, long*)"),
