@@ -180,13 +180,12 @@ namespace {
 class LoserTree {
  public:
   // The key of a run's next row: start, then track, then the run's index (ties go to the
-  // earlier run), as two unsigned numbers; a run that is done sorts after every row.
-  struct Key {
-    std::uint64_t start = UINT64_MAX, rest = UINT64_MAX;
-  };
+  // earlier run), as one unsigned 128-bit number; a run that is done sorts after every row.
+  using Key = unsigned __int128;
+  static constexpr Key kDone = ~Key{0};
   static Key key_of(const store::EventRow& r, std::uint32_t run) {
-    return {static_cast<std::uint64_t>(r.start_ns) ^ (std::uint64_t{1} << 63),
-            static_cast<std::uint64_t>(r.track) << 32 | run};
+    const std::uint64_t start = static_cast<std::uint64_t>(r.start_ns) ^ (std::uint64_t{1} << 63);
+    return Key{start} << 64 | (static_cast<std::uint64_t>(r.track) << 32 | run);
   }
 
   explicit LoserTree(std::vector<Key> keys) : keys_(std::move(keys)), loser_(keys_.size()) {
@@ -197,30 +196,29 @@ class LoserTree {
     for (std::size_t i = 0; i < n; ++i) won[n + i] = static_cast<std::uint32_t>(i);
     for (std::size_t v = n - 1; v >= 1; --v) {
       const std::uint32_t a = won[2 * v], b = won[2 * v + 1];
-      const bool a_first = first(a, b);
+      const bool a_first = keys_[a] < keys_[b];
       won[v] = a_first ? a : b;
       loser_[v] = a_first ? b : a;
     }
     winner_ = won[1];
   }
-  bool empty() const { return keys_.empty() || keys_[winner_].start == UINT64_MAX; }
+  bool empty() const { return keys_.empty() || keys_[winner_] == kDone; }
   std::uint32_t winner() const { return winner_; }
-  // The winner's run moved on to a row of key `k` (a default Key: it is done).
+  // The winner's run moved on to a row of key `k` (kDone: it is done). The matches on its path
+  // are played without branches: which of two keys comes first is not predictable.
   void replace_winner(Key k) {
     keys_[winner_] = k;
     std::uint32_t w = winner_;
-    for (std::size_t v = (keys_.size() + w) / 2; v >= 1; v /= 2)
-      if (first(loser_[v], w)) std::swap(loser_[v], w);
+    for (std::size_t v = (keys_.size() + w) / 2; v >= 1; v /= 2) {
+      const std::uint32_t l = loser_[v];
+      const bool l_first = keys_[l] < keys_[w];
+      loser_[v] = l_first ? w : l;
+      w = l_first ? l : w;
+    }
     winner_ = w;
   }
 
  private:
-  bool first(std::uint32_t a, std::uint32_t b) const {
-    const Key& x = keys_[a];
-    const Key& y = keys_[b];
-    return x.start != y.start ? x.start < y.start : x.rest < y.rest;
-  }
-
   std::vector<Key> keys_;
   std::vector<std::uint32_t> loser_;
   std::uint32_t winner_ = 0;
@@ -237,7 +235,7 @@ void EventRuns::merge_runs(std::span<const Run> runs, std::int64_t first, std::i
   // The key of run k's next row, or a done run's when it has none in [first, last].
   const auto next_key = [&](std::uint32_t k) {
     const Cursor& c = cursors[k];
-    return c.valid() && c.row().start_ns <= last ? LoserTree::key_of(c.row(), k) : LoserTree::Key{};
+    return c.valid() && c.row().start_ns <= last ? LoserTree::key_of(c.row(), k) : LoserTree::kDone;
   };
   for (const Run& run : runs) {
     Cursor& c = cursors.emplace_back(*this, run);
