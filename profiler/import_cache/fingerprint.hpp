@@ -23,8 +23,10 @@ std::string source_fingerprint(const std::string& path, const std::string& optio
 // What tells whether the files of `path` changed between two moments, for the price of a stat
 // of each: its files' paths, sizes, modification and change times and inode numbers. Every
 // write to a file moves its change time, which no user can set back, so a source whose state
-// is the same before and after an import (and its fingerprint) was not written in between.
-// Empty when the path cannot be read.
+// is the same before and after an import (and its fingerprint) was not written in between. (A
+// kernel without fine-grained file times moves it a clock tick, a few ms, at a time: a rewrite
+// of the same size within the tick of the write before the import began would pass unseen, a
+// file being rewritten as the import starts.) Empty when the path cannot be read.
 std::string source_state(const std::string& path);
 
 }  // namespace ts::import

@@ -1,7 +1,6 @@
 #include "profiler/store/event_pages.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <vector>
@@ -13,7 +12,6 @@ namespace ts::store {
 
 namespace {
 
-using sqlite_format::get2;
 using sqlite_format::get4;
 using sqlite_format::get_varint;
 
@@ -128,13 +126,7 @@ std::unique_ptr<EventPages> EventPages::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return nullptr;
   std::unique_ptr<EventPages> pages(new EventPages(fd));
-  unsigned char header[100];
-  struct stat st {};
-  // Bytes 18 and 19: 2 is write-ahead-log mode, where committed pages may be in the -wal file.
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-      ::pread(fd, header, sizeof header, 0) != static_cast<ssize_t>(sizeof header) ||
-      header[18] != 1 || header[19] != 1)
-    return nullptr;
+  if (!rollback_geometry(fd)) return nullptr;
   return pages;
 }
 
@@ -146,19 +138,9 @@ std::optional<std::int64_t> EventPages::scan(std::uint32_t root, std::int64_t lo
                                              const std::function<void(const Row&)>& fn) const {
   if (lo > hi) return std::nullopt;
   // The page size and count as they are now, inside the caller's read transaction.
-  unsigned char header[100];
-  struct stat st {};
-  if (::fstat(fd_, &st) != 0 ||
-      ::pread(fd_, header, sizeof header, 0) != static_cast<ssize_t>(sizeof header) ||
-      header[18] != 1 || header[19] != 1)
-    return lo;
-  const std::uint32_t raw_page = get2(header + 16);
-  const std::uint32_t page_size = raw_page == 1 ? 65536 : raw_page;
-  if (page_size < 512 || (page_size & (page_size - 1)) != 0 || page_size - header[20] < 480)
-    return lo;
-  const auto pages = static_cast<std::uint64_t>(st.st_size) / page_size;
-  if (pages == 0 || pages > 0xFFFFFFFFu) return lo;
-  PageFile file(fd_, page_size, page_size - header[20], static_cast<std::uint32_t>(pages));
+  const std::optional<PageGeometry> geometry = rollback_geometry(fd_);
+  if (!geometry) return lo;
+  PageFile file(fd_, *geometry);
   Scan s(file, lo, hi, fn);
   if (s.visit(root, 0, true)) return std::nullopt;
   // Stopped: the rest is read from just past the last row handed over.

@@ -1,8 +1,6 @@
 #include "profiler/store/events_checksum.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -24,7 +22,6 @@ namespace {
 constexpr int kMaxDepth = 40;  // SQLite's own limit is 20
 constexpr std::size_t kUnitsPerTask = 64;
 
-using sqlite_format::get2;
 using sqlite_format::get4;
 using sqlite_format::get_varint;
 
@@ -165,21 +162,12 @@ std::optional<EventsChecksum> events_checksum(const Db& db,
   try {
     OwnedFd fd;
     fd.fd = ::open(db.path().c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    struct stat st {};
-    if (fd.fd < 0 || ::fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-    unsigned char header[100];
-    if (::pread(fd.fd, header, sizeof header, 0) != static_cast<ssize_t>(sizeof header))
-      return std::nullopt;
-    // Bytes 18 and 19: 2 is write-ahead-log mode, where committed pages may be in the -wal file.
-    if (header[18] != 1 || header[19] != 1) return std::nullopt;
-    const std::uint32_t raw_page = get2(header + 16);
-    const std::uint32_t page_size = raw_page == 1 ? 65536 : raw_page;
-    if (page_size < 512 || (page_size & (page_size - 1)) != 0) return std::nullopt;
-    const std::uint32_t usable = page_size - header[20];
-    if (usable < 480) return std::nullopt;
-    const auto pages = static_cast<std::uint64_t>(st.st_size) / page_size;
-    if (pages == 0 || pages > 0xFFFFFFFFu) return std::nullopt;
-    PageFile file(fd.fd, page_size, usable, static_cast<std::uint32_t>(pages));
+    if (fd.fd < 0) return std::nullopt;
+    const std::optional<PageGeometry> geometry = rollback_geometry(fd.fd);
+    if (!geometry) return std::nullopt;
+    const std::uint32_t page_size = geometry->page_size, usable = geometry->usable;
+    const std::uint64_t pages = geometry->pages;
+    PageFile file(fd.fd, *geometry);
 
     std::vector<Tree> trees;
     {

@@ -4,10 +4,12 @@
 // hostile file from sending a read outside a page.
 #pragma once
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "profiler/store/sqlite_format.hpp"
@@ -36,10 +38,41 @@ struct OwnedFd {
   }
 };
 
+// A database file's page size, usable bytes a page and whole pages, from its header and size.
+struct PageGeometry {
+  std::uint32_t page_size = 0, usable = 0, pages = 0;
+};
+
+// The geometry of the regular file open at `fd` when its header is a sound one in rollback-journal
+// mode (bytes 18 and 19: 2 is write-ahead-log mode, where committed pages may be in the -wal
+// file, which reading the file alone would miss); nullopt otherwise.
+inline std::optional<PageGeometry> rollback_geometry(int fd) {
+  struct stat st {};
+  unsigned char header[100];
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+      ::pread(fd, header, sizeof header, 0) != static_cast<ssize_t>(sizeof header) ||
+      header[18] != 1 || header[19] != 1)
+    return std::nullopt;
+  const std::uint32_t raw_page = sqlite_format::get2(header + 16);
+  PageGeometry g;
+  g.page_size = raw_page == 1 ? 65536 : raw_page;
+  if (g.page_size < 512 || (g.page_size & (g.page_size - 1)) != 0) return std::nullopt;
+  g.usable = g.page_size - header[20];
+  if (g.usable < 480) return std::nullopt;
+  const auto pages = static_cast<std::uint64_t>(st.st_size) / g.page_size;
+  if (pages == 0 || pages > 0xFFFFFFFFu) return std::nullopt;
+  g.pages = static_cast<std::uint32_t>(pages);
+  return g;
+}
+
 class PageFile {
  public:
-  PageFile(int fd, std::uint32_t page_size, std::uint32_t usable, std::uint32_t pages)
-      : fd_(fd), page_size_(page_size), usable_(usable), pages_(pages), seen_((pages + 64) / 64) {}
+  PageFile(int fd, const PageGeometry& g)
+      : fd_(fd),
+        page_size_(g.page_size),
+        usable_(g.usable),
+        pages_(g.pages),
+        seen_((std::size_t{g.pages} + 64) / 64) {}
 
   std::uint32_t page_size() const { return page_size_; }
   std::uint32_t usable_size() const { return usable_; }

@@ -10,6 +10,7 @@ check's pass/fail rows match its exit status, and an existing summary file is ap
 import html.parser
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -170,12 +171,16 @@ class HtmlReport(unittest.TestCase):
                 self.assertGreater(len(rows(page, "kernels-table")), 0)
 
     def test_imported_pytorch_trace_of_two_ranks(self):
-        report, page = self.check_against_json("tests/data/pytorch/two_ranks")
+        # A copy: direct use writes the import's cache beside the source, never into the tree.
+        scratch = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, scratch)
+        ranks = shutil.copytree("tests/data/pytorch/two_ranks", os.path.join(scratch, "two_ranks"))
+        report, page = self.check_against_json(ranks)
         self.assertEqual(len(report["ranks"]), 2)
         self.assertIn("rank 1", "".join(page.text))
         # Rank 1 waits for input: the one rank holding the job back, named with its cause.
         self.assertEqual([c[3] for _, c in rows(page, "holding-back-table")], ["input"])
-        md = run("report", "tests/data/pytorch/two_ranks", "--markdown", "-").stdout
+        md = run("report", ranks, "--markdown", "-").stdout
         self.assertIn("| 1 | ", md)
         self.assertIn(" | input | ", md)
 

@@ -42,8 +42,9 @@ class EventRuns::Cursor {
     if (++next_ == block_.events.size()) load();
     // A merge takes a row of each run in turn, so no run's next rows are still cached when it
     // comes round again (hundreds of runs are more streams than the hardware prefetches); the
-    // rows a few ahead are asked for now. Prefetching past the end is harmless.
-    __builtin_prefetch(block_.events.data() + next_ + kPrefetchRows);
+    // rows a few ahead are asked for now.
+    if (next_ + kPrefetchRows < block_.events.size())
+      __builtin_prefetch(&block_.events[next_ + kPrefetchRows]);
   }
 
  private:

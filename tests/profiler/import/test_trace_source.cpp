@@ -3,8 +3,10 @@
 // source that was written while it was being imported.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 #include "import_test_util.hpp"
 #include "profiler/import_cache/fingerprint.hpp"
@@ -27,6 +29,13 @@ std::string job_dir(const ImportDir& dir) {
   return job;
 }
 
+// A kernel without fine-grained file times stamps writes with a clock that moves a tick (up to
+// 10 ms) at a time: a rewrite must come a tick after the file was written to move its change
+// time. Waiting longer on a loaded machine only makes that surer.
+void next_clock_tick() {
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+}
+
 std::string read_all(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -45,6 +54,7 @@ TEST(TraceSource, TheCacheIsReusedWhileTheBytesAreTheSame) {
   // The same bytes written again (a new change time) are the same source.
   const std::string rank1 = job + "/rank1.json";
   const std::string bytes = read_all(rank1);
+  next_clock_tick();
   std::ofstream(rank1, std::ios::binary) << bytes;
   EXPECT_TRUE(import::open_trace_source(job).reused);
   // Other bytes are another source: imported again over the old cache.
@@ -66,6 +76,7 @@ TEST(TraceSource, ASourceWrittenWhileItIsImportedIsImportedAgainNextTime) {
   bool rewritten = false;
   options.import.progress = [&](const import::ImportProgress& p) {
     if (p.files_done == 1 && !rewritten) {
+      next_clock_tick();
       std::ofstream(rank1, std::ios::binary) << bytes;
       rewritten = true;
     }
@@ -87,6 +98,7 @@ TEST(TraceSource, TheStateOfASourceNamesEveryFileAndMovesOnAnyWrite) {
   EXPECT_EQ(import::source_state(job), before);
   const std::string rank0 = job + "/rank0.json";
   const std::string bytes = read_all(rank0);
+  next_clock_tick();
   std::ofstream(rank0, std::ios::binary) << bytes;  // same bytes, same size, a new change time
   EXPECT_NE(import::source_state(job), before);
   EXPECT_EQ(import::source_state(dir.file("missing")), "");
