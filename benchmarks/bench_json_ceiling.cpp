@@ -1,10 +1,12 @@
 // How fast a JSON trace can be read at all, beside how fast the import reads it: the import's
 // parse of one file (parse_file: reading, tokenising, interning the strings it keeps) against
 // RapidJSON's own SAX parse with a handler that does nothing (the floor of any RapidJSON-based
-// reader), and, when the build found simdjson, simdjson's On-Demand parser walking the same
-// fields the import keeps, and skipping every event whole (its structural scan alone). Each is
-// run alternately, best of --repeat, in this one process, on a file read into memory first.
-// It tells what a job import's target of GB/s on a few cores asks of the JSON parse alone.
+// reader), the import's one-pass reader of plain elements (EventScan) handing them to that
+// handler (RapidJSON reading the elements it declines), and, when the build found simdjson,
+// simdjson's On-Demand parser walking the same fields the import keeps, and skipping every event
+// whole (its structural scan alone). Each is run alternately, best of --repeat, in this one
+// process, on a file read into memory first. It tells what a job import's target of GB/s on a few
+// cores asks of the JSON parse alone.
 //
 //   bench_json_ceiling [--repeat N] FILE.json
 #include <rapidjson/reader.h>
@@ -17,6 +19,7 @@
 #include <iterator>
 #include <string>
 
+#include "profiler/import/chrome/event_scan.hpp"
 #include "profiler/import/chrome/parse_file.hpp"
 
 #ifdef TS_WITH_SIMDJSON
@@ -26,6 +29,41 @@
 namespace {
 
 struct NullHandler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, NullHandler> {};
+
+constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag;
+
+// The elements of the traceEvents array, each read by EventScan or, when it declines, by
+// RapidJSON, into a handler that does nothing; the number declined.
+std::size_t scan_elements(const std::string& json) {
+  ts::import::EventScan scan;
+  NullHandler handler;
+  std::size_t declined = 0;
+  const auto space = [&](std::size_t i) {
+    while (i < json.size() &&
+           (json[i] == ' ' || json[i] == '\n' || json[i] == '\r' || json[i] == '\t'))
+      ++i;
+    return i;
+  };
+  const std::size_t key = json.find("\"traceEvents\"");
+  std::size_t at = key == std::string::npos ? std::string::npos : json.find('[', key);
+  if (at == std::string::npos) return 0;
+  at = space(at + 1);
+  while (at < json.size() && json[at] == '{') {
+    std::size_t n = scan.read(std::string_view(json).substr(at));
+    if (n > 0) {
+      scan.replay(handler);
+    } else {
+      ++declined;
+      rapidjson::Reader reader;
+      rapidjson::StringStream in(json.c_str() + at);
+      reader.Parse<kFlags | rapidjson::kParseStopWhenDoneFlag>(in, handler);
+      n = in.Tell();
+    }
+    at = space(at + n);
+    if (at < json.size() && json[at] == ',') at = space(at + 1);
+  }
+  return declined;
+}
 
 template <class F>
 double seconds(F&& f) {
@@ -44,15 +82,22 @@ std::uint64_t simdjson_fields(simdjson::ondemand::parser& parser,
     for (auto field : event.get_object()) {
       const std::string_view key = field.unescaped_key().value();
       auto value = field.value();
+      // A value of another type than most traces give (a pid "Spans") is passed over.
+      double number = 0;
+      std::string_view text;
       if (key == "ts" || key == "dur" || key == "pid" || key == "tid") {
-        seen += static_cast<std::uint64_t>(value.get_double().value());
+        if (value.get_double().get(number) == simdjson::SUCCESS)
+          seen += static_cast<std::uint64_t>(number);
       } else if (key == "ph" || key == "cat" || key == "name") {
-        seen += value.get_string().value().size();
+        if (value.get_string().get(text) == simdjson::SUCCESS) seen += text.size();
       } else if (key == "args") {
-        for (auto arg : value.get_object()) {
+        simdjson::ondemand::object args;
+        if (value.get_object().get(args) != simdjson::SUCCESS) continue;
+        for (auto arg : args) {
           const std::string_view name = arg.unescaped_key().value();
-          if (name == "correlation" || name == "device" || name == "stream")
-            seen += static_cast<std::uint64_t>(arg.value().get_double().value());
+          if ((name == "correlation" || name == "device" || name == "stream") &&
+              arg.value().get_double().get(number) == simdjson::SUCCESS)
+            seen += static_cast<std::uint64_t>(number);
         }
       }
     }
@@ -94,8 +139,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_json_ceiling: cannot read %s\n", path.c_str());
     return 2;
   }
-  double import_s = 1e100, rapidjson_s = 1e100;
-  std::size_t events = 0;
+  double import_s = 1e100, rapidjson_s = 1e100, scan_s = 1e100;
+  std::size_t events = 0, declined = 0;
 #ifdef TS_WITH_SIMDJSON
   const simdjson::padded_string padded(json);
   simdjson::ondemand::parser parser;
@@ -106,14 +151,13 @@ int main(int argc, char** argv) {
     for (int r = 0; r < repeat; ++r) {
       import_s = std::min(import_s,
                           seconds([&] { events = ts::import::parse_file(path, 1).events.size(); }));
-      rapidjson_s = std::min(
-          rapidjson_s, seconds([&] {
-            rapidjson::Reader reader;
-            NullHandler handler;
-            rapidjson::StringStream stream(json.c_str());
-            reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag>(
-                stream, handler);
-          }));
+      rapidjson_s = std::min(rapidjson_s, seconds([&] {
+                               rapidjson::Reader reader;
+                               NullHandler handler;
+                               rapidjson::StringStream stream(json.c_str());
+                               reader.Parse<kFlags>(stream, handler);
+                             }));
+      scan_s = std::min(scan_s, seconds([&] { declined = scan_elements(json); }));
 #ifdef TS_WITH_SIMDJSON
       fields_s = std::min(fields_s, seconds([&] { sink += simdjson_fields(parser, padded); }));
       skip_s = std::min(skip_s, seconds([&] { sink += simdjson_skip(parser, padded); }));
@@ -130,6 +174,8 @@ int main(int argc, char** argv) {
   };
   line("import's parse (parse_file, 1 thread)", import_s);
   line("RapidJSON SAX, handler doing nothing", rapidjson_s);
+  line("EventScan, handler doing nothing", scan_s);
+  std::printf("  (EventScan declined %zu elements to RapidJSON)\n", declined);
 #ifdef TS_WITH_SIMDJSON
   line("simdjson On-Demand, the import's fields", fields_s);
   line("simdjson On-Demand, every event skipped", skip_s);

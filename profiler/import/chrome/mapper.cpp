@@ -428,7 +428,7 @@ class FileMapper {
     }
     std::vector<std::vector<Row>> rows(raw.size() + 1);
     rows.back() = std::move(synthetic_);
-    std::sort(rows.back().begin(), rows.back().end(), row_less);
+    std::sort(rows.back().begin(), rows.back().end(), RowLess{});
     std::atomic<std::size_t> next{0};
     const int threads = std::max(1, std::min<int>(opt_.threads, static_cast<int>(raw.size())));
     std::vector<SkipCounts> skipped(static_cast<std::size_t>(threads));
@@ -438,7 +438,7 @@ class FileMapper {
         for (std::size_t k; (k = next++) < raw.size();) {
           convert_chunk(raw[k], first_index[k], step_labels, rows[k],
                         skipped[static_cast<std::size_t>(w)]);
-          std::sort(rows[k].begin(), rows[k].end(), row_less);
+          std::sort(rows[k].begin(), rows[k].end(), RowLess{});
           std::vector<RawEvent>().swap(raw[k]);
         }
       } catch (...) {

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "profiler/import/chrome/event_scan.hpp"
 #include "profiler/import/chrome/json_input.hpp"
 #include "profiler/import/chrome/tokenizer.hpp"
 #include "profiler/import/common/byte_source.hpp"
@@ -87,6 +88,47 @@ inline void GenericReader<UTF8<>, UTF8<>, CrtAllocator>::ParseNumber<
   is.skip(n);
   if (!h.RawNumber(ahead.data(), static_cast<SizeType>(n), true))
     parseResult_.Set(kParseErrorTermination, start);
+}
+
+// RapidJSON's ParseArray, but that an element of the traceEvents array lying whole in the
+// stream's block is offered to EventScan first, which reads plain elements in one pass and
+// declines the rest to ParseValue, so that results and errors stay RapidJSON's.
+template <>
+template <>
+inline void GenericReader<UTF8<>, UTF8<>, CrtAllocator>::ParseArray<
+    ts::import::kFlags, ts::import::JsonInput, ts::import::Tokenizer>(ts::import::JsonInput& is,
+                                                                      ts::import::Tokenizer& h) {
+  constexpr unsigned kFlags = ts::import::kFlags;
+  is.Take();  // '['
+  if (!h.StartArray()) RAPIDJSON_PARSE_ERROR(kParseErrorTermination, is.Tell());
+  SkipWhitespaceAndComments<kFlags>(is);
+  if (Consume(is, ']')) {
+    if (!h.EndArray(0)) RAPIDJSON_PARSE_ERROR(kParseErrorTermination, is.Tell());
+    return;
+  }
+  std::optional<ts::import::EventScan> scan;
+  if (h.between_events()) scan.emplace();
+  for (SizeType elements = 0;;) {
+    std::size_t taken = 0;
+    if (scan && is.Peek() == '{') taken = scan->read(is.ahead());
+    if (taken > 0) {
+      is.skip(taken);
+      h.scanned_event(scan->tokens());
+    } else {
+      ParseValue<kFlags>(is, h);
+      RAPIDJSON_PARSE_ERROR_EARLY_RETURN_VOID;
+    }
+    ++elements;
+    SkipWhitespaceAndComments<kFlags>(is);
+    if (Consume(is, ',')) {
+      SkipWhitespaceAndComments<kFlags>(is);
+    } else if (Consume(is, ']')) {
+      if (!h.EndArray(elements)) RAPIDJSON_PARSE_ERROR(kParseErrorTermination, is.Tell());
+      return;
+    } else {
+      RAPIDJSON_PARSE_ERROR(kParseErrorArrayMissCommaOrSquareBracket, is.Tell());
+    }
+  }
 }
 }  // namespace rapidjson
 

@@ -51,89 +51,84 @@ bool Tokenizer::push(Frame f) {
   return true;
 }
 
+Tokenizer::K Tokenizer::event_key(const char* s, SizeType n) {
+  switch (n) {
+    case 2:
+      if (s[0] == 'p' && s[1] == 'h') return K::ph;
+      if (s[0] == 't' && s[1] == 's') return K::ts;
+      if (s[0] == 'i' && s[1] == 'd') return K::id;
+      break;
+    case 3:
+      if (eq(s, n, "cat")) return K::cat;
+      if (eq(s, n, "pid")) return K::pid;
+      if (eq(s, n, "tid")) return K::tid;
+      if (eq(s, n, "dur")) return K::dur;
+      break;
+    case 4:
+      if (eq(s, n, "name")) return K::name;
+      if (eq(s, n, "args")) return K::args;
+      break;
+    default:
+      break;
+  }
+  return K::other;
+}
+
+Tokenizer::K Tokenizer::args_key(const char* s, SizeType n) {
+  switch (n) {
+    case 4:
+      if (eq(s, n, "kind")) return K::kind;
+      if (eq(s, n, "name")) return K::arg_name;
+      break;
+    case 5:
+      if (eq(s, n, "bytes")) return K::bytes;
+      if (eq(s, n, "dtype")) return K::dtype;
+      if (eq(s, n, "Bytes")) return K::memory_bytes;
+      break;
+    case 6:
+      if (eq(s, n, "device")) return K::device;
+      if (eq(s, n, "stream")) return K::stream;
+      if (eq(s, n, "labels")) return K::labels;
+      break;
+    case 9:
+      if (eq(s, n, "Device Id")) return K::device_id;
+      break;
+    case 11:
+      if (eq(s, n, "correlation")) return K::correlation;
+      if (eq(s, n, "Device Type")) return K::device_type;
+      break;
+    case 13:
+      if (eq(s, n, "In msg nelems")) return K::nelems;
+      break;
+    case 14:
+      if (eq(s, n, "Total Reserved")) return K::total_reserved;
+      break;
+    case 15:
+      if (eq(s, n, "Total Allocated")) return K::total_allocated;
+      break;
+    case 25:
+      if (eq(s, n, "est. achieved occupancy %")) return K::occupancy;
+      break;
+    default:
+      break;
+  }
+  return K::other;
+}
+
+void Tokenizer::args_key_seen(const char* s, SizeType n) {
+  key_ = args_key(s, n);
+  // A counter's series are its numeric args; the phase may come after them.
+  if (ev_.ph == 'C' || ev_.ph == 0) key_text_.assign(s, std::min<SizeType>(n, 256));
+}
+
 bool Tokenizer::Key(const char* s, SizeType n, bool) {
   key_ = K::other;
   switch (frame()) {
     case Frame::event:
-      switch (n) {
-        case 2:
-          if (s[0] == 'p' && s[1] == 'h')
-            key_ = K::ph;
-          else if (s[0] == 't' && s[1] == 's')
-            key_ = K::ts;
-          else if (s[0] == 'i' && s[1] == 'd')
-            key_ = K::id;
-          break;
-        case 3:
-          if (eq(s, n, "cat"))
-            key_ = K::cat;
-          else if (eq(s, n, "pid"))
-            key_ = K::pid;
-          else if (eq(s, n, "tid"))
-            key_ = K::tid;
-          else if (eq(s, n, "dur"))
-            key_ = K::dur;
-          break;
-        case 4:
-          if (eq(s, n, "name"))
-            key_ = K::name;
-          else if (eq(s, n, "args"))
-            key_ = K::args;
-          break;
-        default:
-          break;
-      }
+      key_ = event_key(s, n);
       break;
     case Frame::args:
-      switch (n) {
-        case 4:
-          if (eq(s, n, "kind"))
-            key_ = K::kind;
-          else if (eq(s, n, "name"))
-            key_ = K::arg_name;
-          break;
-        case 5:
-          if (eq(s, n, "bytes"))
-            key_ = K::bytes;
-          else if (eq(s, n, "dtype"))
-            key_ = K::dtype;
-          else if (eq(s, n, "Bytes"))
-            key_ = K::memory_bytes;
-          break;
-        case 6:
-          if (eq(s, n, "device"))
-            key_ = K::device;
-          else if (eq(s, n, "stream"))
-            key_ = K::stream;
-          else if (eq(s, n, "labels"))
-            key_ = K::labels;
-          break;
-        case 9:
-          if (eq(s, n, "Device Id")) key_ = K::device_id;
-          break;
-        case 11:
-          if (eq(s, n, "correlation"))
-            key_ = K::correlation;
-          else if (eq(s, n, "Device Type"))
-            key_ = K::device_type;
-          break;
-        case 13:
-          if (eq(s, n, "In msg nelems")) key_ = K::nelems;
-          break;
-        case 14:
-          if (eq(s, n, "Total Reserved")) key_ = K::total_reserved;
-          break;
-        case 15:
-          if (eq(s, n, "Total Allocated")) key_ = K::total_allocated;
-          break;
-        case 25:
-          if (eq(s, n, "est. achieved occupancy %")) key_ = K::occupancy;
-          break;
-        default:
-          break;
-      }
-      // A counter's series are its numeric args; the phase may come after them.
-      if (ev_.ph == 'C' || ev_.ph == 0) key_text_.assign(s, std::min<SizeType>(n, 256));
+      args_key_seen(s, n);
       break;
     case Frame::top:
       if (eq(s, n, "traceEvents")) {
@@ -432,6 +427,51 @@ void Tokenizer::args_value(const char* s, SizeType n, Value v) {
   }
   if ((ev_.ph == 'C' || ev_.ph == 0) && v == Value::number && series_.size() < 64)
     series_.emplace_back(key_text_, text);
+}
+
+namespace {
+
+bool is_container(EventScan::Kind k) {
+  return k == EventScan::Kind::start_object || k == EventScan::Kind::start_array;
+}
+
+}  // namespace
+
+Tokenizer::Value Tokenizer::value_kind(EventScan::Kind k) {
+  using Kind = EventScan::Kind;
+  return k == Kind::string ? Value::string : k == Kind::number ? Value::number : Value::other;
+}
+
+void Tokenizer::scanned_event(std::span<const EventScan::Token> tokens) {
+  using Kind = EventScan::Kind;
+  begin_event();
+  // tokens[0] and tokens.back() are the element's braces; then key, value, key, value...
+  for (std::size_t i = 1; i + 1 < tokens.size();) {
+    key_ = event_key(tokens[i].text, tokens[i].size);
+    const EventScan::Token& v = tokens[i + 1];
+    if (is_container(v.kind)) {
+      if (v.kind == Kind::start_object && key_ == K::args) scanned_args(tokens, i + 2, v.size);
+      i = v.size + 1;  // past its end
+    } else {
+      event_value(v.text, v.size, value_kind(v.kind));
+      i += 2;
+    }
+  }
+  finish_event();
+}
+
+void Tokenizer::scanned_args(std::span<const EventScan::Token> tokens, std::size_t begin,
+                             std::size_t end) {
+  for (std::size_t i = begin; i < end;) {
+    args_key_seen(tokens[i].text, tokens[i].size);
+    const EventScan::Token& v = tokens[i + 1];
+    if (is_container(v.kind)) {
+      i = v.size + 1;
+    } else {
+      args_value(v.text, v.size, value_kind(v.kind));
+      i += 2;
+    }
+  }
 }
 
 void Tokenizer::begin_event() {

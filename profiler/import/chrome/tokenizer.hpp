@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "profiler/import/chrome/event_scan.hpp"
 #include "profiler/import/chrome/raw_event.hpp"
 
 namespace ts::import {
@@ -34,7 +35,13 @@ class Tokenizer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Tokeniz
   bool StartArray();
   bool EndArray(SizeType);
 
+  // Reads one traceEvents element that EventScan took (between_events() must hold), as the SAX
+  // calls of EventScan::replay would, without making them: what a large trace is mostly read by.
+  void scanned_event(std::span<const EventScan::Token> tokens);
+
   bool too_deep() const { return too_deep_; }
+  // Inside a container whose contents are passed over (EventScan's replay skips them).
+  bool ignoring() const { return depth_ > 0 && stack_[depth_ - 1] == Frame::skip; }
   // Inside a traceEvents array, between two of its elements.
   bool between_events() const { return depth_ > 0 && stack_[depth_ - 1] == Frame::events; }
   // Where the value RapidJSON just refused lies: the number of containers open inside the
@@ -99,6 +106,12 @@ class Tokenizer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Tokeniz
   };
 
   Frame frame() const { return depth_ == 0 ? Frame::root : stack_[depth_ - 1]; }
+  static Value value_kind(EventScan::Kind k);
+  static K event_key(const char* s, SizeType n);
+  static K args_key(const char* s, SizeType n);
+  void args_key_seen(const char* s, SizeType n);
+  // The pairs of a scanned args object: tokens [begin, end).
+  void scanned_args(std::span<const EventScan::Token> tokens, std::size_t begin, std::size_t end);
   bool push(Frame f);
   bool scalar(const char* s, SizeType n, Value v);
   void event_value(const char* s, SizeType n, Value v);

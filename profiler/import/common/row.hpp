@@ -26,5 +26,9 @@ inline bool row_less(const Row& a, const Row& b) {
   if (a.track != b.track) return a.track < b.track;
   return a.dur_ns > b.dur_ns;
 }
+// row_less as a type, which std::sort inlines (it calls a function pointer at each comparison).
+struct RowLess {
+  bool operator()(const Row& a, const Row& b) const { return row_less(a, b); }
+};
 
 }  // namespace ts::import

@@ -389,7 +389,7 @@ class XPlaneMapper {
   }
 
   void write() {
-    for (std::vector<Row>& c : chunks_) std::sort(c.begin(), c.end(), row_less);
+    for (std::vector<Row>& c : chunks_) std::sort(c.begin(), c.end(), RowLess{});
     const WriteResult w = sink_.write_events(chunks_);
     sum_.skipped.add(Skip::duplicate, w.duplicates);
     sum_.events_written += w.written;
