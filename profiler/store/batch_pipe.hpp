@@ -3,7 +3,9 @@
 // import merges rows on one thread while SQLite stores them on another. Either side can stop the
 // other: the producer by fail() (its exception reaches the consumer's next()), the consumer by
 // cancel() (the producer's next push() throws BatchPipeCancelled). BatchProducer runs the
-// producing side on a thread of its own.
+// producing side on a thread of its own. The batch a consumer's next() replaces goes back to
+// the producer to be filled again: a pipe of millions of items allocates three batches, not a
+// batch each time (each a large block the allocator gets fresh from the system and returns).
 #pragma once
 
 #include <condition_variable>
@@ -23,6 +25,12 @@ template <class T>
 class BatchPipe {
  public:
   explicit BatchPipe(std::size_t batch = 8192) : batch_(batch) { filling_.reserve(batch_); }
+
+  // How many batches were allocated: a handful however many items pass.
+  std::size_t batches_made() const {
+    const std::lock_guard lock(m_);
+    return made_;
+  }
 
   // Producer: adds an item (handed over with its batch when the batch is full).
   void push(const T& item) {
@@ -45,14 +53,18 @@ class BatchPipe {
     cv_.notify_all();
   }
 
-  // Consumer: the next batch into `out`; false once the producer closed and every batch was
-  // taken. Rethrows the producer's failure.
+  // Consumer: the next batch into `out` (what `out` held is handed back for reuse); false once
+  // the producer closed and every batch was taken. Rethrows the producer's failure.
   bool next(std::vector<T>& out) {
     std::unique_lock lock(m_);
     cv_.wait(lock, [&] { return !ready_.empty() || closed_; });
     if (ready_.empty()) {
       if (error_) std::rethrow_exception(error_);
       return false;
+    }
+    if (out.capacity() >= batch_ && spare_.size() < 2) {
+      out.clear();
+      spare_.push_back(std::move(out));
     }
     out = std::move(ready_.front());
     ready_.pop_front();
@@ -74,16 +86,24 @@ class BatchPipe {
     if (cancelled_) throw BatchPipeCancelled{};
     ready_.push_back(std::move(filling_));
     cv_.notify_all();
-    lock.unlock();
     filling_ = {};
+    if (!spare_.empty()) {
+      filling_ = std::move(spare_.back());
+      spare_.pop_back();
+      return;
+    }
+    ++made_;
+    lock.unlock();
     filling_.reserve(batch_);
   }
 
   const std::size_t batch_;
   std::vector<T> filling_;  // the producer's own
-  std::mutex m_;
+  mutable std::mutex m_;
+  std::size_t made_ = 1;  // the first, made by the constructor
   std::condition_variable cv_;
   std::deque<std::vector<T>> ready_;
+  std::vector<std::vector<T>> spare_;  // emptied batches the consumer handed back
   bool closed_ = false, cancelled_ = false;
   std::exception_ptr error_;
 };
@@ -114,6 +134,7 @@ class BatchProducer {
 
   // The next batch; false once produce returned and every batch was taken.
   bool next(std::vector<T>& out) { return pipe_.next(out); }
+  std::size_t batches_made() const { return pipe_.batches_made(); }
   // Waits for produce to return (after next() answered false: what produce left is then seen).
   void join() {
     if (thread_.joinable()) thread_.join();
