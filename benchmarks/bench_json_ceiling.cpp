@@ -44,8 +44,9 @@ std::size_t scan_elements(const std::string& json) {
       ++i;
     return i;
   };
+  // {"traceEvents": [...]}, or a bare array of events.
   const std::size_t key = json.find("\"traceEvents\"");
-  std::size_t at = key == std::string::npos ? std::string::npos : json.find('[', key);
+  std::size_t at = json.find('[', key == std::string::npos ? 0 : key);
   if (at == std::string::npos) return 0;
   at = space(at + 1);
   while (at < json.size() && json[at] == '{') {
@@ -73,12 +74,18 @@ double seconds(F&& f) {
 }
 
 #ifdef TS_WITH_SIMDJSON
+// The traceEvents array, or the document when it is a bare array of events.
+simdjson::ondemand::array events_of(simdjson::ondemand::document& doc) {
+  if (doc.type().value() == simdjson::ondemand::json_type::array) return doc.get_array().value();
+  return doc["traceEvents"].get_array().value();
+}
+
 // The fields the import reads of each event: their values are parsed, the rest skipped.
 std::uint64_t simdjson_fields(simdjson::ondemand::parser& parser,
                               const simdjson::padded_string& json) {
   std::uint64_t seen = 0;
-  auto doc = parser.iterate(json);
-  for (auto event : doc["traceEvents"].get_array()) {
+  simdjson::ondemand::document doc = parser.iterate(json);
+  for (auto event : events_of(doc)) {
     for (auto field : event.get_object()) {
       const std::string_view key = field.unescaped_key().value();
       auto value = field.value();
@@ -108,8 +115,8 @@ std::uint64_t simdjson_fields(simdjson::ondemand::parser& parser,
 std::uint64_t simdjson_skip(simdjson::ondemand::parser& parser,
                             const simdjson::padded_string& json) {
   std::uint64_t events = 0;
-  auto doc = parser.iterate(json);
-  for (auto event : doc["traceEvents"].get_array()) {
+  simdjson::ondemand::document doc = parser.iterate(json);
+  for (auto event : events_of(doc)) {
     (void)event;
     ++events;
   }

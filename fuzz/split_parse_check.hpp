@@ -1,10 +1,12 @@
 // Shared by the Chrome/Kineto JSON harnesses: a parse of a file compared with its speculative
-// parallel parse (parse_file.hpp), which must give exactly the same events.
+// parallel parse and with its parse by RapidJSON alone (parse_file.hpp: EventScan reads the plain
+// elements otherwise), which must all give exactly the same events.
 #pragma once
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "profiler/import/chrome/parse_file.hpp"
 #include "profiler/import/import.hpp"
@@ -40,23 +42,29 @@ inline std::string describe(const ts::import::ParsedFile& f) {
   return out;
 }
 
+// parse_file's result as text, or its error.
+inline std::string parsed(const std::string& path, int threads, std::uint64_t min_part_bytes,
+                          ts::import::ElementReading reading) {
+  try {
+    return describe(ts::import::parse_file(path, threads, min_part_bytes, reading));
+  } catch (const ts::import::ImportError& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
 inline void compare_split_parse(const std::string& path) {
-  std::string sequential, parallel;
-  try {
-    sequential = describe(ts::import::parse_file(path, 1));
-  } catch (const ts::import::ImportError& e) {
-    sequential = std::string("error: ") + e.what();
-  }
-  try {
-    parallel = describe(ts::import::parse_file(path, 4, 64));
-  } catch (const ts::import::ImportError& e) {
-    parallel = std::string("error: ") + e.what();
-  }
-  if (sequential != parallel) {
-    std::fprintf(stderr, "parallel parse differs:\n--- sequential\n%s\n--- parallel\n%s\n",
-                 sequential.c_str(), parallel.c_str());
-    std::abort();
-  }
+  using ts::import::ElementReading;
+  const std::string sequential =
+      parsed(path, 1, ts::import::kMinPartBytes, ElementReading::scan_plain);
+  const std::string parallel = parsed(path, 4, 64, ElementReading::scan_plain);
+  const std::string rapidjson =
+      parsed(path, 1, ts::import::kMinPartBytes, ElementReading::rapidjson_only);
+  for (const auto& [what, other] : {std::pair{"parallel", &parallel}, {"RapidJSON's", &rapidjson}})
+    if (sequential != *other) {
+      std::fprintf(stderr, "%s parse differs:\n--- sequential\n%s\n--- %s\n%s\n", what,
+                   sequential.c_str(), what, other->c_str());
+      std::abort();
+    }
 }
 
 }  // namespace ts::fuzz

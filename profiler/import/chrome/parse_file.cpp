@@ -107,7 +107,7 @@ inline void GenericReader<UTF8<>, UTF8<>, CrtAllocator>::ParseArray<
     return;
   }
   std::optional<ts::import::EventScan> scan;
-  if (h.between_events()) scan.emplace();
+  if (h.between_events() && h.scans_elements()) scan.emplace();
   for (SizeType elements = 0;;) {
     std::size_t taken = 0;
     if (scan && is.Peek() == '{') taken = scan->read(is.ahead());
@@ -139,9 +139,10 @@ namespace {
 // boundary, to be confirmed (ParseEnd::limit). A number too large for a double (RapidJSON refuses
 // it even when numbers are kept as text) costs only the traceEvents element holding it: that one
 // is skipped (number_out_of_range) and the parse resumes at the next element.
-void parse_part(ByteSource& source, std::string_view prefix, bool speculative, ParsedFile& out) {
+void parse_part(ByteSource& source, std::string_view prefix, bool speculative,
+                ElementReading reading, ParsedFile& out) {
   JsonInput in(prefix, source);
-  Tokenizer tokenizer(out);
+  Tokenizer tokenizer(out, reading == ElementReading::scan_plain);
   rapidjson::Reader reader;
   rapidjson::ParseResult r;
   for (;;) {
@@ -284,17 +285,17 @@ void merge_into(ParsedFile& dst, ParsedFile&& src) {
   dst.error = std::move(src.error);
 }
 
-ParsedFile parse_sequential(const FileHandle& file, std::uint64_t size) {
+ParsedFile parse_sequential(const FileHandle& file, std::uint64_t size, ElementReading reading) {
   ParsedFile out;
   FileRange range(file, 0, size);
-  parse_part(range, {}, false, out);
+  parse_part(range, {}, false, reading, out);
   return out;
 }
 
 // Parts [cuts[k], cuts[k + 1]) in parallel; nullopt when a cut is not confirmed.
 std::optional<ParsedFile> parse_parallel(const FileHandle& file,
-                                         const std::vector<std::uint64_t>& cuts,
-                                         bool object_format) {
+                                         const std::vector<std::uint64_t>& cuts, bool object_format,
+                                         ElementReading reading) {
   const std::size_t parts = cuts.size() - 1;
   std::vector<ParsedFile> results(parts);
   std::vector<std::exception_ptr> errors(parts);
@@ -302,7 +303,7 @@ std::optional<ParsedFile> parse_parallel(const FileHandle& file,
   const auto run = [&](std::size_t k) {
     try {
       FileRange range(file, cuts[k], cuts[k + 1]);
-      parse_part(range, k == 0 ? std::string_view() : prefix, k + 1 < parts, results[k]);
+      parse_part(range, k == 0 ? std::string_view() : prefix, k + 1 < parts, reading, results[k]);
     } catch (...) {
       errors[k] = std::current_exception();
     }
@@ -343,7 +344,8 @@ std::optional<ParsedFile> parse_parallel(const FileHandle& file,
 
 }  // namespace
 
-ParsedFile parse_file(const std::string& path, int threads, std::uint64_t min_part_bytes) {
+ParsedFile parse_file(const std::string& path, int threads, std::uint64_t min_part_bytes,
+                      ElementReading reading) {
   FileHandle file(path);
   if (file.size() == 0) throw ImportError(path + " is empty");
   char head[4096];
@@ -351,7 +353,7 @@ ParsedFile parse_file(const std::string& path, int threads, std::uint64_t min_pa
   ParsedFile out;
   if (is_gzip_magic({head, got})) {
     GzipSource source(file);
-    parse_part(source, {}, false, out);
+    parse_part(source, {}, false, reading, out);
     if (source.corrupt()) out.end = ParseEnd::gzip_error;
     if (out.bytes == 0 && out.end != ParseEnd::gzip_error) throw ImportError(path + " is empty");
   } else {
@@ -375,8 +377,8 @@ ParsedFile parse_file(const std::string& path, int threads, std::uint64_t min_pa
     }
     cuts.push_back(size);
     std::optional<ParsedFile> parallel;
-    if (cuts.size() > 2) parallel = parse_parallel(file, cuts, object_format);
-    out = parallel ? std::move(*parallel) : parse_sequential(file, size);
+    if (cuts.size() > 2) parallel = parse_parallel(file, cuts, object_format, reading);
+    out = parallel ? std::move(*parallel) : parse_sequential(file, size, reading);
   }
   if (out.events_read == 0) not_a_trace(path, out);
   return out;

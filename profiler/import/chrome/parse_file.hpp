@@ -18,12 +18,18 @@ namespace ts::import {
 
 inline constexpr std::uint64_t kMinPartBytes = std::uint64_t{16} << 20;
 
+// How the elements of traceEvents are read: each through EventScan where it takes it, else
+// RapidJSON (event_scan.hpp; the import's way), or every one by RapidJSON, what the first must
+// always equal (its tests and fuzz harness compare the two).
+enum class ElementReading : std::uint8_t { scan_plain, rapidjson_only };
+
 // threads: the most parts to parse in parallel (1: sequential), each of min_part_bytes at least
 // (smaller in tests, to split small files). Throws ImportError, one sentence
 // naming the file, when it cannot be read or holds no trace events (empty, not JSON, a JSON
 // value without a traceEvents array). A file that is cut short or turns invalid after some
 // events is not an error: ParsedFile::end says how the parse ended.
 ParsedFile parse_file(const std::string& path, int threads,
-                      std::uint64_t min_part_bytes = kMinPartBytes);
+                      std::uint64_t min_part_bytes = kMinPartBytes,
+                      ElementReading reading = ElementReading::scan_plain);
 
 }  // namespace ts::import

@@ -23,7 +23,9 @@ class Tokenizer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Tokeniz
   static constexpr int kMaxDepth = 64;
   using SizeType = rapidjson::SizeType;
 
-  explicit Tokenizer(ParsedFile& out) : out_(out) {}
+  // scan: whether elements of traceEvents may be read by EventScan (parse_file.cpp).
+  explicit Tokenizer(ParsedFile& out, bool scan = true) : out_(out), scan_(scan) {}
+  bool scans_elements() const { return scan_; }
 
   bool Null() { return scalar(nullptr, 0, Value::other); }
   bool Bool(bool) { return scalar(nullptr, 0, Value::other); }
@@ -128,6 +130,7 @@ class Tokenizer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Tokeniz
   std::uint32_t intern_capped(const char* s, SizeType n);
 
   ParsedFile& out_;
+  bool scan_;
   Frame stack_[kMaxDepth] = {};
   int depth_ = 0;
   K key_ = K::other;
