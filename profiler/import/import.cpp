@@ -3,9 +3,6 @@
 #include "profiler/import/import.hpp"
 
 #include <sys/stat.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +14,7 @@
 #include <regex>
 #include <thread>
 
+#include "profiler/import/common/freed_memory.hpp"
 #include "profiler/import/common/meta_writer.hpp"
 #include "profiler/import/common/trace_sink.hpp"
 #include "profiler/import/registry.hpp"
@@ -105,6 +103,7 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
   }
   const std::string partial = out_path + ".partial";
   ImportStats stats;
+  const KeepFreedMemory keep_freed_memory(input_bytes);
   try {
     TraceSink sink(partial, input_bytes, files.size());
     if (options.progress)
@@ -155,13 +154,7 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
     store::discard_trace_files(partial);
     throw ImportError("cannot write " + out_path + ": " + std::strerror(e));
   }
-#if defined(__GLIBC__)
-  // The parse's memory is free but held in the allocator's arenas (one per parsing thread):
-  // hand it back, so the analysis that usually follows does not stand on top of it (3.6 M tiny
-  // steps: 210 MB).
-  ::malloc_trim(0);
-#endif
-  return stats;
+  return stats;  // keep_freed_memory hands back what the import freed
 }
 
 }  // namespace ts::import
