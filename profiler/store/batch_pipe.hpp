@@ -4,8 +4,9 @@
 // other: the producer by fail() (its exception reaches the consumer's next()), the consumer by
 // cancel() (the producer's next push() throws BatchPipeCancelled). BatchProducer runs the
 // producing side on a thread of its own. The batch a consumer's next() replaces goes back to
-// the producer to be filled again: a pipe of millions of items allocates three batches, not a
-// batch each time (each a large block the allocator gets fresh from the system and returns).
+// the producer to be filled again: a pipe of millions of items allocates a handful of batches
+// (at most six), not one each time (each a large block the allocator would get fresh from the
+// system, fault in and zero, and hand back).
 #pragma once
 
 #include <condition_variable>
