@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <cerrno>
+#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -20,11 +21,24 @@ struct FakeFile {
   std::vector<std::uint8_t> bytes;
   std::vector<int> sizes;  // of each xWrite call
   std::int64_t fail_at = -1;
+  // While closed, a write waits at the gate (a file whose pages come slowly).
+  std::condition_variable cv;
+  bool gate_closed = false;
+  int calls = 0;  // xWrite calls begun
+  void open_gate() {
+    {
+      const std::lock_guard lock(m);
+      gate_closed = false;
+    }
+    cv.notify_all();
+  }
 };
 
 int fake_write(sqlite3_file* f, const void* data, int n, sqlite3_int64 offset) {
   auto* file = reinterpret_cast<FakeFile*>(f);
-  const std::lock_guard lock(file->m);
+  std::unique_lock lock(file->m);
+  ++file->calls;
+  file->cv.wait(lock, [file] { return !file->gate_closed; });
   if (offset == file->fail_at) {
     errno = ENOSPC;
     return SQLITE_IOERR_WRITE;
@@ -83,6 +97,56 @@ TEST(WriteBehind, AFailedWriteIsToldOnceItIsKnownAndNothingIsWrittenAfterIt) {
   EXPECT_EQ(behind.wait(), error);
   const std::lock_guard lock(file.m);
   EXPECT_EQ(file.bytes.size(), 2000u);  // the first two pieces, then nothing
+}
+
+// A write that takes long holds the caller up only once kInFlight buffers are behind: they are
+// handed over while the first waits, and written after it in order.
+TEST(WriteBehind, BuffersQueueBehindASlowWriteAndAreWrittenInOrder) {
+  FakeFile file;
+  file.base.pMethods = &kFakeMethods;
+  file.gate_closed = true;
+  std::vector<std::uint8_t> want;
+  {
+    WriteBehind behind(&file.base, 4096);
+    for (std::size_t k = 0; k < WriteBehind::kInFlight; ++k) {
+      std::vector<std::uint8_t> buffer = filled(300, static_cast<std::uint8_t>(k * 11));
+      want.insert(want.end(), buffer.begin(), buffer.end());
+      ASSERT_EQ(behind.write(buffer, 300, k * 300), "");  // never waits for the gate
+    }
+    {
+      const std::lock_guard lock(file.m);
+      EXPECT_LE(file.calls, 1);  // at most the first write has begun
+    }
+    file.open_gate();
+    std::vector<std::uint8_t> last = filled(300, 99);
+    want.insert(want.end(), last.begin(), last.end());
+    ASSERT_EQ(behind.write(last, 300, WriteBehind::kInFlight * 300), "");
+    EXPECT_EQ(behind.wait(), "");
+  }
+  EXPECT_EQ(file.bytes, want);
+  EXPECT_EQ(file.calls, static_cast<int>(WriteBehind::kInFlight) + 1);
+}
+
+// A write that fails with buffers queued behind it: none of them is written, and the failure is
+// told at the next hand-over and wait.
+TEST(WriteBehind, NothingQueuedBehindAFailedWriteIsWritten) {
+  FakeFile file;
+  file.base.pMethods = &kFakeMethods;
+  file.fail_at = 0;
+  file.gate_closed = true;
+  WriteBehind behind(&file.base, 4096);
+  for (std::size_t k = 0; k < WriteBehind::kInFlight; ++k) {
+    std::vector<std::uint8_t> buffer = filled(100, 1);
+    ASSERT_EQ(behind.write(buffer, 100, k * 100), "");
+  }
+  file.open_gate();
+  const std::string error = behind.wait();
+  EXPECT_NE(error.find("No space left on device"), std::string::npos) << error;
+  std::vector<std::uint8_t> buffer = filled(100, 1);
+  EXPECT_EQ(behind.write(buffer, 100, 1000), error);
+  const std::lock_guard lock(file.m);
+  EXPECT_TRUE(file.bytes.empty());
+  EXPECT_EQ(file.calls, 1);
 }
 
 }  // namespace
