@@ -136,6 +136,7 @@ void store_fingerprint(const std::string& trace, const std::string& fingerprint)
   try {
     store::Db db;
     open_guarded(db, trace, SQLITE_OPEN_READWRITE, "cannot write trace");
+    store::set_durability(db, store::Durability::not_synced);  // an import: sqlite.hpp
     const auto put = [&db](const char* key, const std::string& value) {
       store::Stmt st(db, "INSERT OR REPLACE INTO meta VALUES (?, ?)", "cannot write trace");
       st.bind(1, key);

@@ -76,6 +76,7 @@ bool keep_analysis(const std::string& path, std::string_view key, std::string_vi
     sqlite3_db_config(db.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
     sqlite3_db_config(db.get(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
     db.exec("PRAGMA trusted_schema=OFF", kKeep);
+    set_durability(db, durability_of(db));
     // Only a finished trace: a running or killed capture's events are still to come.
     auto finished = [&db] {
       Stmt st(db,

@@ -212,7 +212,7 @@ std::optional<Overview> stored_overview(const Reader& reader) {
 
 namespace {
 
-bool store_overview(const std::string& path, OverviewFeed* fed) noexcept {
+bool store_overview(const std::string& path, OverviewFeed* fed, Durability durability) noexcept {
   try {
     std::string bytes;
     {
@@ -222,6 +222,7 @@ bool store_overview(const std::string& path, OverviewFeed* fed) noexcept {
     }
     Db db;
     db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, "cannot store the overview of");
+    set_durability(db, durability);
     db.exec("BEGIN; DELETE FROM overview", "cannot store the overview of");
     clear_kept_analysis(db);  // made from the events as they were
     Stmt put(db, "INSERT INTO overview (part, data) VALUES (?, ?)", "cannot store the overview of");
@@ -241,12 +242,12 @@ bool store_overview(const std::string& path, OverviewFeed* fed) noexcept {
 
 }  // namespace
 
-bool store_overview(const std::string& path) noexcept {
-  return store_overview(path, nullptr);
+bool store_overview(const std::string& path, Durability durability) noexcept {
+  return store_overview(path, nullptr, durability);
 }
 
-bool store_overview(const std::string& path, OverviewFeed& fed) noexcept {
-  return store_overview(path, &fed);
+bool store_overview(const std::string& path, OverviewFeed& fed, Durability durability) noexcept {
+  return store_overview(path, &fed, durability);
 }
 
 }  // namespace ts::store

@@ -23,6 +23,7 @@
 
 #include "profiler/store/overview.hpp"
 #include "profiler/store/reader.hpp"
+#include "profiler/store/sqlite.hpp"
 
 namespace ts::store {
 
@@ -35,11 +36,13 @@ std::optional<Overview> stored_overview(const Reader& reader);
 
 // Builds the overview of the finished trace at `path` and stores it there, replacing any.
 // Returns false, leaving the trace as it was, when it cannot (the file is gone, the disk full):
-// the overview is derived data, which a viewer then builds by a scan.
-bool store_overview(const std::string& path) noexcept;
+// the overview is derived data, which a viewer then builds by a scan. `durability`: whether the
+// commit syncs (not for an import's trace, which is never synced: sqlite.hpp).
+bool store_overview(const std::string& path, Durability durability = Durability::synced) noexcept;
 // The same, taking the overview `fed` built while the events were written when it is the
 // finished trace's (overview_feed.hpp), and building it from the file otherwise.
 class OverviewFeed;
-bool store_overview(const std::string& path, OverviewFeed& fed) noexcept;
+bool store_overview(const std::string& path, OverviewFeed& fed,
+                    Durability durability = Durability::synced) noexcept;
 
 }  // namespace ts::store

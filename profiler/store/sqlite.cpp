@@ -200,4 +200,18 @@ std::string Stmt::col_text(int i) const {
   return std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(st_, i)));
 }
 
+void set_durability(const Db& db, Durability durability) {
+  db.exec(durability == Durability::synced ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=OFF",
+          "cannot write trace");
+}
+
+Durability durability_of(const Db& db) {
+  try {
+    Stmt st(db, "SELECT 1 FROM meta WHERE key = 'import.format'", "cannot read trace");
+    return st.step() ? Durability::not_synced : Durability::synced;
+  } catch (const Error&) {
+    return Durability::synced;  // no meta table: not a trace this store wrote
+  }
+}
+
 }  // namespace ts::store
