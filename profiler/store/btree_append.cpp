@@ -239,17 +239,19 @@ void PageAppender::finish() {
 // ---- RecordBuilder ----
 
 std::span<const std::uint8_t> RecordBuilder::bytes() {
+  std::memcpy(record_ + 2 + columns_, body_, body_bytes_);
   // The header's size counts its own varint.
-  const std::size_t n = types_.size();
-  int len = 1;
-  while (varint_len(n + static_cast<std::size_t>(len)) > len) ++len;
-  std::uint8_t size[9];
-  put_varint(size, n + static_cast<std::size_t>(len));
-  record_.clear();
-  record_.insert(record_.end(), size, size + len);
-  record_.insert(record_.end(), types_.begin(), types_.end());
-  record_.insert(record_.end(), body_.begin(), body_.end());
-  return record_;
+  const std::size_t header = 1 + columns_;
+  if (header < 128) {
+    record_[1] = static_cast<std::uint8_t>(header);
+    return {record_ + 1, header + body_bytes_};
+  }
+  put_varint(record_, header + 1);  // two bytes: 129 to 258
+  return {record_, header + 1 + body_bytes_};
+}
+
+void RecordBuilder::too_many_columns() {
+  throw Error("a record of more than " + std::to_string(kMaxColumns) + " columns");
 }
 
 namespace btree_detail {

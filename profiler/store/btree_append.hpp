@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -103,27 +104,28 @@ class PageAppender {
 // is stored as NULL (its value is the rowid), as SQLite stores it. No allocation once warmed.
 class RecordBuilder {
  public:
+  // Columns a record holds at most (the header's size then fits a varint of two bytes).
+  static constexpr std::size_t kMaxColumns = 256;
+
   // integer_constants: PageAppender::integer_constants() of the file the record goes to.
   explicit RecordBuilder(bool integer_constants = true) : integer_constants_(integer_constants) {}
 
   void clear() {
-    types_.clear();
-    body_.clear();
+    columns_ = 0;
+    body_bytes_ = 0;
   }
-  void add_null() { types_.push_back(0); }
+  // Each add throws Error past kMaxColumns.
+  void add_null() { add_type(0); }
   void add_int(std::int64_t v) {
     const std::uint64_t u = static_cast<std::uint64_t>(v < 0 ? ~v : v);
-    if (u <= 127) {
-      if (integer_constants_ && (v == 0 || v == 1)) {
-        types_.push_back(static_cast<std::uint8_t>(8 + v));
-      } else {
-        types_.push_back(1);
-        body_.push_back(static_cast<std::uint8_t>(v));
-      }
+    if (u <= 127 && integer_constants_ && (v == 0 || v == 1)) {
+      add_type(static_cast<std::uint8_t>(8 + v));
       return;
     }
     int type = 6, width = 8;
-    if (u <= 0x7FFF) {
+    if (u <= 127) {
+      type = 1, width = 1;
+    } else if (u <= 0x7FFF) {
       type = 2, width = 2;
     } else if (u <= 0x7FFFFF) {
       type = 3, width = 3;
@@ -132,20 +134,33 @@ class RecordBuilder {
     } else if (u <= 0x7FFFFFFFFFFF) {
       type = 5, width = 6;
     }
-    types_.push_back(static_cast<std::uint8_t>(type));
-    const auto bits = static_cast<std::uint64_t>(v);
-    for (int i = width - 1; i >= 0; --i)
-      body_.push_back(static_cast<std::uint8_t>(bits >> (8 * i)));
+    add_type(static_cast<std::uint8_t>(type));
+    // The value big-endian, its low `width` bytes.
+    const std::uint64_t big = __builtin_bswap64(static_cast<std::uint64_t>(v));
+    std::uint8_t eight[8];
+    std::memcpy(eight, &big, 8);
+    std::memcpy(body_ + body_bytes_, eight + 8 - width, static_cast<std::size_t>(width));
+    body_bytes_ += static_cast<std::size_t>(width);
   }
-  std::size_t columns() const { return types_.size(); }
+  std::size_t columns() const { return columns_; }
   // The record; valid until the builder changes.
   std::span<const std::uint8_t> bytes();
 
  private:
+  void add_type(std::uint8_t type) {
+    if (columns_ == kMaxColumns) too_many_columns();
+    record_[2 + columns_++] = type;
+  }
+  [[noreturn]] static void too_many_columns();
+
   bool integer_constants_;
-  std::vector<std::uint8_t> types_;  // one serial type per column (0..9: one byte each)
-  std::vector<std::uint8_t> body_;
-  std::vector<std::uint8_t> record_;
+  std::size_t columns_ = 0;
+  std::size_t body_bytes_ = 0;
+  // The record as it is built: two bytes for the header's size (the record starts at the
+  // second when one is enough), one serial type per column (0..9: one byte each), then the
+  // body, copied behind the types by bytes().
+  std::uint8_t record_[2 + kMaxColumns + 8 * kMaxColumns];
+  std::uint8_t body_[8 * kMaxColumns];
 };
 
 namespace btree_detail {

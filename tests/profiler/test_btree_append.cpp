@@ -461,6 +461,17 @@ TEST(BtreeAppend, RecordsAreSqlitesRecords) {
   ASSERT_EQ(big.size(), 202u);
   EXPECT_EQ(big[0], 0x81);
   EXPECT_EQ(big[1], 0x4A);
+  // As many columns as a record takes, with a body; one more is refused.
+  r.clear();
+  for (std::size_t i = 0; i < RecordBuilder::kMaxColumns; ++i)
+    r.add_int(static_cast<std::int64_t>(i) * 1000);
+  const auto full = r.bytes();
+  ASSERT_GE(full.size(), 2 + RecordBuilder::kMaxColumns);
+  EXPECT_EQ(full[0], 0x82);  // 258 = 2 * 128 + 2
+  EXPECT_EQ(full[1], 0x02);
+  EXPECT_EQ(full[2], 8);                                   // 0: the constant
+  EXPECT_EQ(full[2 + RecordBuilder::kMaxColumns - 1], 3);  // 255 000: three bytes
+  EXPECT_THROW(r.add_null(), ts::store::Error);
 }
 
 std::uint64_t get_varint(const std::uint8_t*& p) {
