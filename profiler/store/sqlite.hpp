@@ -120,7 +120,8 @@ class Stmt {
 // afterwards (its overview, kept analysis, cache fingerprint) is not synced either; the first
 // synced commit would otherwise wait for the disk to take the whole trace (0.5 s for a 1.9 GB
 // trace here). A crash of the process loses nothing either way; a power loss may lose a trace
-// that was not synced. A capture's trace is synced.
+// that was not synced. A capture's trace is synced, and so is a merge's
+// (WriterOptions::durability).
 enum class Durability { synced, not_synced };
 // Sets `db`'s synchronous pragma for `durability` (FULL, the default, or OFF).
 void set_durability(const Db& db, Durability durability);

@@ -69,6 +69,7 @@ void clear_path(const std::string& path) {
 Writer::Writer(const std::string& path, const WriterOptions& options)
     : staged_mode_(options.staged),
       bulk_(options.bulk),
+      durability_(options.durability),
       overview_(options.overview),
       cache_mib_(options.cache_mib) {
   PathLock::check_unheld(path);  // never replace a file a running capture is writing
@@ -216,17 +217,17 @@ void Writer::finish() {
   finished_ = true;
   // Hands the staged blocks' pages back; a failure only leaves free pages in the file.
   sqlite3_exec(db_.get(), "PRAGMA incremental_vacuum", nullptr, nullptr, nullptr);
-  // The last checkpoint syncs: the finished trace is durable. A bulk writer's trace (an import)
-  // never is: it is made again from its sources, and syncing its gigabytes held the import up
-  // while the disk took them.
-  if (!bulk_) sqlite3_exec(db_.get(), "PRAGMA synchronous=NORMAL", nullptr, nullptr, nullptr);
+  // The last checkpoint syncs: the finished trace is durable, unless it is not to be (an
+  // import's: it is made again from its sources, and syncing its gigabytes held the import up
+  // while the disk took them).
+  if (durability_ == Durability::synced)
+    sqlite3_exec(db_.get(), "PRAGMA synchronous=NORMAL", nullptr, nullptr, nullptr);
   const std::string path = db_.path();
   close_file();
-  const Durability durability = bulk_ ? Durability::not_synced : Durability::synced;
   if (overview_ && fed_overview_) {
-    overview_fed_ = store_overview(path, *fed_overview_, durability) && fed_overview_->used();
+    overview_fed_ = store_overview(path, *fed_overview_, durability_) && fed_overview_->used();
   } else if (overview_) {
-    store_overview(path, durability);
+    store_overview(path, durability_);
   }
   fed_overview_.reset();
 }

@@ -33,6 +33,10 @@ struct WriterOptions {
   // and no fsync, so one big transaction writes each page once. A crash leaves a damaged file
   // under the temporary name only. finish() leaves the usual rollback-journal file.
   bool bulk = false;
+  // Whether finish() syncs the finished trace (its overview's commit does). An import's trace is
+  // not synced: it is made again from its sources (sqlite.hpp: Durability). A merged trace is:
+  // it may be the only copy of the captures merged into it (`merge --remove-parts`).
+  Durability durability = Durability::synced;
   // finish() stores the trace's overview (overview_codec.hpp) once the file is closed, so a
   // viewer shows all of it at once; it costs one scan of the finished trace.
   bool overview = true;
@@ -120,6 +124,7 @@ class Writer {
   Db db_;
   bool staged_mode_ = false;
   bool bulk_ = false;
+  Durability durability_ = Durability::synced;
   bool overview_fed_ = false;
   bool overview_ = false;
   int cache_mib_ = WriterOptions{}.cache_mib;

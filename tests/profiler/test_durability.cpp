@@ -1,124 +1,31 @@
-// Which traces are synced (sqlite.hpp: Durability): a capture's, with everything stored into it
-// afterwards; never an import's (a bulk writer's, or any trace whose meta holds import.format),
-// neither its events nor its overview nor its kept analysis. Syncs are counted by a VFS that
-// wraps the default one and stands as the default while a test runs.
+// Which traces are synced (sqlite.hpp: Durability): a capture's and a merge's, with everything
+// stored into them afterwards; never an import's (a writer told so, or any trace whose meta holds
+// import.format), neither its events nor its overview nor its kept analysis. Syncs are counted by
+// a VFS that wraps the default one and stands as the default while a test runs.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
-#include <atomic>
 #include <string>
 
 #include "profiler/store/analysis_table.hpp"
+#include "profiler/store/merge.hpp"
 #include "profiler/store/writer.hpp"
 #include "tests/profiler/store_fixture.hpp"
+#include "tests/profiler/sync_counting_vfs.hpp"
 #include "tests/profiler/test_util.hpp"
 
 namespace ts::store {
 namespace {
 
-// The default VFS, with every file's xSync counted; registered as the default while it lives.
-class SyncCountingVfs {
- public:
-  SyncCountingVfs() {
-    real_ = sqlite3_vfs_find(nullptr);
-    vfs_ = *real_;
-    vfs_.zName = "sync_counting";
-    vfs_.szOsFile = static_cast<int>(sizeof(File)) + real_->szOsFile;
-    vfs_.xOpen = &open;
-    syncs_ = 0;
-    sqlite3_vfs_register(&vfs_, 1);
-  }
-  ~SyncCountingVfs() { sqlite3_vfs_unregister(&vfs_); }
-  SyncCountingVfs(const SyncCountingVfs&) = delete;
-  SyncCountingVfs& operator=(const SyncCountingVfs&) = delete;
+using test::SyncCountingVfs;
 
-  int syncs() const { return syncs_; }
-
- private:
-  // Our file: its methods, then the real file's bytes.
-  struct File {
-    sqlite3_file base;
-    sqlite3_io_methods methods;
-    sqlite3_file* real() { return reinterpret_cast<sqlite3_file*>(this + 1); }
-  };
-
-  static int open(sqlite3_vfs*, sqlite3_filename name, sqlite3_file* f, int flags, int* out) {
-    auto* file = reinterpret_cast<File*>(f);
-    const int rc = real_->xOpen(real_, name, file->real(), flags, out);
-    if (file->real()->pMethods == nullptr) {
-      file->base.pMethods = nullptr;
-      return rc;
-    }
-    // The real file's methods, each handed the real file; xSync counted first.
-    file->methods = *file->real()->pMethods;
-    wrap(file->methods);
-    file->base.pMethods = &file->methods;
-    return rc;
-  }
-
-  static sqlite3_file* real(sqlite3_file* f) { return reinterpret_cast<File*>(f)->real(); }
-
-  static void wrap(sqlite3_io_methods& m) {
-    m.xClose = [](sqlite3_file* f) { return real(f)->pMethods->xClose(real(f)); };
-    m.xRead = [](sqlite3_file* f, void* p, int n, sqlite3_int64 o) {
-      return real(f)->pMethods->xRead(real(f), p, n, o);
-    };
-    m.xWrite = [](sqlite3_file* f, const void* p, int n, sqlite3_int64 o) {
-      return real(f)->pMethods->xWrite(real(f), p, n, o);
-    };
-    m.xTruncate = [](sqlite3_file* f, sqlite3_int64 n) {
-      return real(f)->pMethods->xTruncate(real(f), n);
-    };
-    m.xSync = [](sqlite3_file* f, int flags) {
-      ++syncs_;
-      return real(f)->pMethods->xSync(real(f), flags);
-    };
-    m.xFileSize = [](sqlite3_file* f, sqlite3_int64* n) {
-      return real(f)->pMethods->xFileSize(real(f), n);
-    };
-    m.xLock = [](sqlite3_file* f, int l) { return real(f)->pMethods->xLock(real(f), l); };
-    m.xUnlock = [](sqlite3_file* f, int l) { return real(f)->pMethods->xUnlock(real(f), l); };
-    m.xCheckReservedLock = [](sqlite3_file* f, int* out) {
-      return real(f)->pMethods->xCheckReservedLock(real(f), out);
-    };
-    m.xFileControl = [](sqlite3_file* f, int op, void* arg) {
-      return real(f)->pMethods->xFileControl(real(f), op, arg);
-    };
-    m.xSectorSize = [](sqlite3_file* f) { return real(f)->pMethods->xSectorSize(real(f)); };
-    m.xDeviceCharacteristics = [](sqlite3_file* f) {
-      return real(f)->pMethods->xDeviceCharacteristics(real(f));
-    };
-    if (m.iVersion < 2) return;
-    m.xShmMap = [](sqlite3_file* f, int region, int size, int extend, void volatile** p) {
-      return real(f)->pMethods->xShmMap(real(f), region, size, extend, p);
-    };
-    m.xShmLock = [](sqlite3_file* f, int offset, int n, int flags) {
-      return real(f)->pMethods->xShmLock(real(f), offset, n, flags);
-    };
-    m.xShmBarrier = [](sqlite3_file* f) { real(f)->pMethods->xShmBarrier(real(f)); };
-    m.xShmUnmap = [](sqlite3_file* f, int drop) {
-      return real(f)->pMethods->xShmUnmap(real(f), drop);
-    };
-    if (m.iVersion < 3) return;
-    m.xFetch = [](sqlite3_file* f, sqlite3_int64 offset, int n, void** p) {
-      return real(f)->pMethods->xFetch(real(f), offset, n, p);
-    };
-    m.xUnfetch = [](sqlite3_file* f, sqlite3_int64 offset, void* p) {
-      return real(f)->pMethods->xUnfetch(real(f), offset, p);
-    };
-  }
-
-  static inline sqlite3_vfs* real_ = nullptr;
-  static inline std::atomic<int> syncs_{0};
-  sqlite3_vfs vfs_{};
-};
-
-// A finished trace of a few steps, written as a capture (staged) or as an import (bulk, with
-// the import's meta).
+// A finished trace of a few steps, written as a capture (staged) or as an import writes (bulk,
+// not synced, with the import's meta).
 std::string write_trace(const test::TempDir& dir, const std::string& name, bool import) {
   const std::string path = dir.file(name);
   WriterOptions options = import ? WriterOptions{} : test::staged();
   options.bulk = import;
+  if (import) options.durability = Durability::not_synced;
   Writer w(path, options);
   test::write_dictionary(w);
   auto rows = test::step_rows(50);
@@ -149,6 +56,21 @@ TEST(Durability, ACapturesTraceIsSyncedAndSoIsWhatIsKeptInIt) {
   EXPECT_GT(written, 0);
   ASSERT_TRUE(keep(path));
   EXPECT_GT(vfs.syncs(), written);
+}
+
+// A merge writes in bulk too, but its trace may be the only copy of the captures merged into it
+// (`merge --remove-parts`): it is synced before it takes the merged name.
+TEST(Durability, AMergedTraceIsSynced) {
+  test::TempDir dir;
+  std::vector<MergePart> parts(2);
+  for (int rank = 0; rank < 2; ++rank) {
+    parts[rank].path = write_trace(dir, "part" + std::to_string(rank) + ".db", false);
+    parts[rank].name = "rank " + std::to_string(rank);
+    parts[rank].rank = rank;
+  }
+  SyncCountingVfs vfs;
+  merge_traces(parts, dir.file("job.db"));
+  EXPECT_GT(vfs.syncs(), 0);
 }
 
 // The kept analysis of a trace that is an import by its meta, whoever wrote it: not synced.

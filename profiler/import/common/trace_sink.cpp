@@ -35,6 +35,7 @@ std::string folder_of(const std::string& path) {
 store::WriterOptions bulk_options(std::uint64_t input_bytes) {
   store::WriterOptions o;
   o.bulk = true;
+  o.durability = store::Durability::not_synced;  // made again from its sources
   if (input_bytes < (std::uint64_t{4} << 20)) o.page_size = 4096;
   return o;
 }

@@ -1,6 +1,6 @@
 // The import cache of a source opened directly (profiler/import_cache/trace_source.hpp): reused
-// while the source's bytes are the same, imported again when they change, and never bound to a
-// source that was written while it was being imported.
+// while the source's bytes are the same, imported again when they change, never bound to a
+// source that was written while it was being imported, and never synced.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -11,6 +11,7 @@
 #include "import_test_util.hpp"
 #include "profiler/import_cache/fingerprint.hpp"
 #include "profiler/import_cache/trace_source.hpp"
+#include "tests/profiler/sync_counting_vfs.hpp"
 
 namespace ts::test {
 namespace {
@@ -39,6 +40,17 @@ void next_clock_tick() {
 std::string read_all(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A job's import into its cache (spilled runs, pages appended, overview, fingerprint and seal)
+// never syncs the file: it is made again from the source (store::Durability).
+TEST(TraceSource, TheImportIntoTheCacheIsNeverSynced) {
+  ImportDir dir;
+  const std::string job = job_dir(dir);
+  SyncCountingVfs vfs;
+  const import::OpenedTrace opened = import::open_trace_source(job);
+  ASSERT_TRUE(opened.imported);
+  EXPECT_EQ(vfs.syncs(), 0);
 }
 
 TEST(TraceSource, TheCacheIsReusedWhileTheBytesAreTheSame) {
