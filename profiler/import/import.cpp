@@ -73,6 +73,7 @@ ImportStats import_traces(std::span<const std::string> sources, const std::strin
                              ? options.threads
                              : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   read_options.run = options.tf_run;
+  read_options.digests = options.digests;
 
   const auto start = std::chrono::steady_clock::now();
   const TraceReader& reader = reader_of(sources);

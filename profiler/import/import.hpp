@@ -15,6 +15,8 @@
 
 namespace ts::import {
 
+class SourceDigests;  // common/source_digests.hpp
+
 // How far an import is, for a progress line (progress.hpp prints it).
 struct ImportProgress {
   std::size_t files_done = 0, files = 0;    // files read, files to import
@@ -46,6 +48,10 @@ struct ImportOptions {
   // Called when the import starts and after each file is written (in file order, on the
   // importing thread); may be empty.
   std::function<void(const ImportProgress&)> progress;
+  // Where the digests of the source files' blocks go as the import reads them (JSON traces,
+  // plain or gzip), so that the import cache's fingerprint of the source need not read them
+  // again (common/source_digests.hpp); null for none. Not an option of the result.
+  SourceDigests* digests = nullptr;
 };
 
 struct ImportStats {

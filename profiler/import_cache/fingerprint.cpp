@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -25,32 +27,51 @@ namespace {
 // caches made by an older trainscope are made again.
 // 2: the fingerprint holds a hash of each file's bytes instead of its modification time.
 // 3: Kineto imports write the kernels' achieved occupancy (meta kernels.achieved_occupancy_pct).
-constexpr int kImportRevision = 3;
+// 4: a file's hash is the hash of its blocks' hashes (source_digests.hpp).
+constexpr int kImportRevision = 4;
 
-// "PATH\tSIZE\tHASH\n" of a regular file; empty when it cannot be read whole.
-std::string file_line(const fs::path& p) {
-  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return {};
+// Blocks of a file hashed by one thread at a time: a large file is hashed on every core.
+constexpr std::size_t kBlocksPerWork = 8;
+
+// A file of the source: what identifies it when listed, and its blocks' digests.
+struct SourceFile {
+  fs::path path;
+  FileIdentity identity;
+  std::vector<std::uint64_t> digests;
+};
+
+// Blocks [first, end) of a file, to be read and hashed.
+struct Work {
+  std::size_t file;
+  std::size_t first, end;
+};
+
+// Hashes `w`'s blocks into their file's digests, reading them into `buffer`; false when the file
+// cannot be read whole or is no longer the one listed.
+bool hash_blocks(const Work& w, std::vector<SourceFile>& files, std::uint64_t block_bytes,
+                 std::vector<char>& buffer) {
+  SourceFile& f = files[w.file];
+  const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
   struct stat st {};
-  std::string line;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    store::ContentHash hash;
-    std::vector<char> buf(std::size_t{1} << 20);
-    std::uint64_t size = 0;
-    ssize_t r;
-    while ((r = ::read(fd, buf.data(), buf.size())) > 0) {
-      hash.update(buf.data(), static_cast<std::size_t>(r));
-      size += static_cast<std::uint64_t>(r);
+  bool ok =
+      ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      FileIdentity{st.st_dev, st.st_ino, static_cast<std::uint64_t>(st.st_size)} == f.identity;
+  for (std::size_t b = w.first; ok && b < w.end; ++b) {
+    const std::uint64_t begin = b * block_bytes;
+    const auto n = static_cast<std::size_t>(std::min(block_bytes, f.identity.size - begin));
+    buffer.resize(std::max(buffer.size(), n));
+    std::size_t got = 0;
+    while (ok && got < n) {
+      const ssize_t r = ::pread(fd, buffer.data() + got, n - got, static_cast<off_t>(begin + got));
+      if (r < 0 && errno == EINTR) continue;
+      ok = r > 0;
+      if (ok) got += static_cast<std::size_t>(r);
     }
-    if (r == 0) {
-      char digest[17];
-      std::snprintf(digest, sizeof digest, "%016llx",
-                    static_cast<unsigned long long>(hash.digest()));
-      line = p.string() + "\t" + std::to_string(size) + "\t" + digest + "\n";
-    }
+    if (ok) f.digests[b] = store::content_hash(buffer.data(), n);
   }
   ::close(fd);
-  return line;
+  return ok;
 }
 
 // The regular files below `abs` (itself, when a file) that describe a source: every one but
@@ -92,29 +113,58 @@ std::string state_line(const fs::path& p) {
 
 }  // namespace
 
-std::string source_fingerprint(const std::string& path, const std::string& options_key) {
+std::string source_fingerprint(const std::string& path, const std::string& options_key,
+                               const SourceDigests* taken) {
   std::error_code ec;
   const fs::path abs = fs::absolute(path, ec);
-  std::vector<fs::path> files;
-  if (ec || !source_files(abs, files)) return {};
-  // Files are hashed on every core, each by the next thread free.
-  std::vector<std::string> lines(files.size());
+  std::vector<fs::path> paths;
+  if (ec || !source_files(abs, paths)) return {};
+  const std::uint64_t block_bytes = taken != nullptr ? taken->block_bytes() : kSourceBlockBytes;
+  // The blocks the import took are used as they are; the others are read, on every core.
+  std::vector<SourceFile> files(paths.size());
+  std::vector<Work> work;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    struct stat st {};
+    if (::stat(paths[i].c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+    SourceFile& f = files[i];
+    f.path = std::move(paths[i]);
+    f.identity = {st.st_dev, st.st_ino, static_cast<std::uint64_t>(st.st_size)};
+    f.digests.resize(static_cast<std::size_t>((f.identity.size + block_bytes - 1) / block_bytes));
+    const FileBlocks* known = taken != nullptr ? taken->find(f.identity) : nullptr;
+    for (std::size_t b = 0; b < f.digests.size(); ++b) {
+      const std::optional<std::uint64_t> d = known != nullptr ? known->get(b) : std::nullopt;
+      if (d) {
+        f.digests[b] = *d;
+      } else if (!work.empty() && work.back().file == i && work.back().end == b &&
+                 work.back().end - work.back().first < kBlocksPerWork) {
+        ++work.back().end;
+      } else {
+        work.push_back({i, b, b + 1});
+      }
+    }
+  }
   std::atomic<std::size_t> next{0};
   std::atomic<bool> unreadable{false};
-  const auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < files.size() && !unreadable;) {
-      lines[i] = file_line(files[i]);
-      if (lines[i].empty()) unreadable = true;  // a file that cannot be read whole: no reuse
-    }
+  const auto hash_work = [&] {
+    std::vector<char> buffer;
+    for (std::size_t i; (i = next.fetch_add(1)) < work.size() && !unreadable;)
+      if (!hash_blocks(work[i], files, block_bytes, buffer))
+        unreadable = true;  // a file that cannot be read whole: no reuse
   };
-  store::run_on_threads(
-      std::max<std::size_t>(
-          1, std::min<std::size_t>(std::thread::hardware_concurrency(), files.size())),
-      work);
+  if (!work.empty())
+    store::run_on_threads(
+        std::max<std::size_t>(
+            1, std::min<std::size_t>(std::thread::hardware_concurrency(), work.size())),
+        hash_work);
   if (unreadable) return {};
   std::string out =
       "trainscope import " + std::to_string(kImportRevision) + "\t" + options_key + "\n";
-  for (const std::string& l : lines) out += l;
+  for (const SourceFile& f : files) {
+    char digest[17];
+    std::snprintf(digest, sizeof digest, "%016llx",
+                  static_cast<unsigned long long>(file_digest(f.digests)));
+    out += f.path.string() + "\t" + std::to_string(f.identity.size) + "\t" + digest + "\n";
+  }
   return out;
 }
 

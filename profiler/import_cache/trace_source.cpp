@@ -201,10 +201,15 @@ OpenedTrace open_trace_source(const std::string& path, const OpenOptions& option
                            path_hash(std::to_string(std::random_device{}()));
   const std::string sources[] = {path};
   try {
-    out.stats = import_traces(sources, temp, options.import);
+    // The import takes the digests of what it reads, for the fingerprint after it.
+    SourceDigests digests;
+    ImportOptions import = options.import;
+    import.digests = &digests;
+    out.stats = import_traces(sources, temp, import);
     // A source that changed while it was imported or hashed gets no fingerprint: imported
     // again next time.
-    if (fingerprint.empty() && !state.empty()) fingerprint = source_fingerprint(path, key);
+    if (fingerprint.empty() && !state.empty())
+      fingerprint = source_fingerprint(path, key, &digests);
     if (!fingerprint.empty() && !state.empty() && source_state(path) == state)
       store_fingerprint(temp, fingerprint);
   } catch (...) {

@@ -65,7 +65,8 @@ ImportedRun read(const std::vector<InputFile>& files, const ReadOptions& options
   ImportedRun run;
   bool pytorch = false;
   const auto parse = [&](std::size_t i) {
-    parsed[i] = std::make_unique<ParsedFile>(parse_file(files[i].path, parse_threads));
+    parsed[i] = std::make_unique<ParsedFile>(parse_file(
+        files[i].path, parse_threads, kMinPartBytes, ElementReading::scan_plain, options.digests));
   };
   const auto map = [&](std::size_t i) {
     FileContext ctx;

@@ -285,9 +285,10 @@ void merge_into(ParsedFile& dst, ParsedFile&& src) {
   dst.error = std::move(src.error);
 }
 
-ParsedFile parse_sequential(const FileHandle& file, std::uint64_t size, ElementReading reading) {
+ParsedFile parse_sequential(const FileHandle& file, std::uint64_t size, ElementReading reading,
+                            FileBlocks* blocks) {
   ParsedFile out;
-  FileRange range(file, 0, size);
+  FileRange range(file, 0, size, blocks);
   parse_part(range, {}, false, reading, out);
   return out;
 }
@@ -295,14 +296,14 @@ ParsedFile parse_sequential(const FileHandle& file, std::uint64_t size, ElementR
 // Parts [cuts[k], cuts[k + 1]) in parallel; nullopt when a cut is not confirmed.
 std::optional<ParsedFile> parse_parallel(const FileHandle& file,
                                          const std::vector<std::uint64_t>& cuts, bool object_format,
-                                         ElementReading reading) {
+                                         ElementReading reading, FileBlocks* blocks) {
   const std::size_t parts = cuts.size() - 1;
   std::vector<ParsedFile> results(parts);
   std::vector<std::exception_ptr> errors(parts);
   const std::string_view prefix = object_format ? kObjectPrefix : kArrayPrefix;
   const auto run = [&](std::size_t k) {
     try {
-      FileRange range(file, cuts[k], cuts[k + 1]);
+      FileRange range(file, cuts[k], cuts[k + 1], blocks);
       parse_part(range, k == 0 ? std::string_view() : prefix, k + 1 < parts, reading, results[k]);
     } catch (...) {
       errors[k] = std::current_exception();
@@ -345,14 +346,15 @@ std::optional<ParsedFile> parse_parallel(const FileHandle& file,
 }  // namespace
 
 ParsedFile parse_file(const std::string& path, int threads, std::uint64_t min_part_bytes,
-                      ElementReading reading) {
+                      ElementReading reading, SourceDigests* digests) {
   FileHandle file(path);
+  FileBlocks* const blocks = digests != nullptr ? &digests->of(file.identity()) : nullptr;
   if (file.size() == 0) throw ImportError(path + " is empty");
   char head[4096];
   const std::size_t got = file.read_at(0, head, sizeof head);
   ParsedFile out;
   if (is_gzip_magic({head, got})) {
-    GzipSource source(file);
+    GzipSource source(file, blocks);
     parse_part(source, {}, false, reading, out);
     if (source.corrupt()) out.end = ParseEnd::gzip_error;
     if (out.bytes == 0 && out.end != ParseEnd::gzip_error) throw ImportError(path + " is empty");
@@ -377,8 +379,8 @@ ParsedFile parse_file(const std::string& path, int threads, std::uint64_t min_pa
     }
     cuts.push_back(size);
     std::optional<ParsedFile> parallel;
-    if (cuts.size() > 2) parallel = parse_parallel(file, cuts, object_format, reading);
-    out = parallel ? std::move(*parallel) : parse_sequential(file, size, reading);
+    if (cuts.size() > 2) parallel = parse_parallel(file, cuts, object_format, reading, blocks);
+    out = parallel ? std::move(*parallel) : parse_sequential(file, size, reading, blocks);
   }
   if (out.events_read == 0) not_a_trace(path, out);
   return out;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "profiler/import/chrome/raw_event.hpp"
+#include "profiler/import/common/source_digests.hpp"
 
 namespace ts::import {
 
@@ -23,6 +24,8 @@ inline constexpr std::uint64_t kMinPartBytes = std::uint64_t{16} << 20;
 // always equal (its tests and fuzz harness compare the two).
 enum class ElementReading : std::uint8_t { scan_plain, rapidjson_only };
 
+// digests: where the digests of the file's blocks go as they are read (source_digests.hpp), for
+// the import cache's fingerprint; null for none.
 // threads: the most parts to parse in parallel (1: sequential), each of min_part_bytes at least
 // (smaller in tests, to split small files). Throws ImportError, one sentence
 // naming the file, when it cannot be read or holds no trace events (empty, not JSON, a JSON
@@ -30,6 +33,7 @@ enum class ElementReading : std::uint8_t { scan_plain, rapidjson_only };
 // events is not an error: ParsedFile::end says how the parse ended.
 ParsedFile parse_file(const std::string& path, int threads,
                       std::uint64_t min_part_bytes = kMinPartBytes,
-                      ElementReading reading = ElementReading::scan_plain);
+                      ElementReading reading = ElementReading::scan_plain,
+                      SourceDigests* digests = nullptr);
 
 }  // namespace ts::import

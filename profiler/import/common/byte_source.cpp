@@ -42,6 +42,7 @@ FileHandle::FileHandle(const std::string& path) : path_(path) {
     throw ImportError(path + " is not a regular file (a FIFO, device or socket is never read)");
   }
   size_ = static_cast<std::uint64_t>(st.st_size);
+  identity_ = {st.st_dev, st.st_ino, size_};
   ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
 }
 
@@ -68,12 +69,14 @@ bool is_gzip_magic(std::span<const char> b) {
          static_cast<unsigned char>(b[1]) == 0x8b;
 }
 
-FileRange::FileRange(const FileHandle& file, std::uint64_t begin, std::uint64_t end)
+FileRange::FileRange(const FileHandle& file, std::uint64_t begin, std::uint64_t end,
+                     FileBlocks* blocks)
     : file_(file),
       pos_(begin),
       end_(end),
       buf_(static_cast<std::size_t>(
-          std::min<std::uint64_t>(kReadBlock, end > begin ? end - begin : 1))) {}
+          std::min<std::uint64_t>(kReadBlock, end > begin ? end - begin : 1))),
+      hashing_(blocks, begin) {}
 
 std::span<const char> FileRange::next() {
   if (pos_ >= end_) return {};
@@ -84,6 +87,7 @@ std::span<const char> FileRange::next() {
     return {};
   }
   pos_ += got;
+  hashing_.add(buf_.data(), got);
   return {buf_.data(), got};
 }
 
@@ -110,7 +114,7 @@ std::string beyond_inflate_limits(const std::string& path, std::uint64_t inflate
 
 }  // namespace
 
-GzipSource::GzipSource(const FileHandle& file) : file_(file) {
+GzipSource::GzipSource(const FileHandle& file, FileBlocks* blocks) : file_(file), blocks_(blocks) {
   for (auto& b : bufs_) b.resize(kBufferBytes);
   thread_ = std::thread([this] { inflate_all(); });
 }
@@ -168,6 +172,15 @@ void GzipSource::inflate_loop() {
   std::vector<char> in(kCompressedBlock);
   std::uint64_t in_pos = 0;
   bool in_eof = false;
+  BlockHashing hashing(blocks_, 0);
+  const auto read_in = [&] {
+    const std::size_t got = file_.read_at(in_pos, in.data(), in.size());
+    hashing.add(in.data(), got);
+    in_pos += got;
+    in_eof = got == 0;
+    z.next_in = reinterpret_cast<Bytef*>(in.data());
+    z.avail_in = static_cast<uInt>(got);
+  };
   bool finished = false;  // the last member ended and nothing follows
   std::uint64_t inflated = 0;
   while (!finished) {
@@ -185,11 +198,7 @@ void GzipSource::inflate_loop() {
     bool corrupt = false;
     while (z.avail_out > 0) {
       if (z.avail_in == 0 && !in_eof) {
-        const std::size_t got = file_.read_at(in_pos, in.data(), in.size());
-        in_pos += got;
-        in_eof = got == 0;
-        z.next_in = reinterpret_cast<Bytef*>(in.data());
-        z.avail_in = static_cast<uInt>(got);
+        read_in();
       }
       if (z.avail_in == 0 && in_eof) {
         // A member cut short just ends: the parser sees a truncated file. Nothing inflated at
@@ -202,11 +211,7 @@ void GzipSource::inflate_loop() {
       if (rc == Z_STREAM_END) {
         // Another gzip member may follow; anything else after the last member is ignored.
         if (z.avail_in == 0 && !in_eof) {
-          const std::size_t got = file_.read_at(in_pos, in.data(), in.size());
-          in_pos += got;
-          in_eof = got == 0;
-          z.next_in = reinterpret_cast<Bytef*>(in.data());
-          z.avail_in = static_cast<uInt>(got);
+          read_in();
         }
         if (z.avail_in >= 2 && z.next_in[0] == 0x1f && z.next_in[1] == 0x8b) {
           inflateReset(&z);

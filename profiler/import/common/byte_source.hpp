@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "profiler/import/common/source_digests.hpp"
+
 namespace ts::import {
 
 class ByteSource {
@@ -35,6 +37,8 @@ class FileHandle {
   int fd() const { return fd_; }
   const std::string& path() const { return path_; }
   std::uint64_t size() const { return size_; }
+  // Its device, inode and size when it was opened.
+  const FileIdentity& identity() const { return identity_; }
   // Reads up to n bytes at offset (retrying short reads); returns the count read, 0 at the end.
   std::size_t read_at(std::uint64_t offset, char* out, std::size_t n) const;
 
@@ -42,20 +46,24 @@ class FileHandle {
   int fd_ = -1;
   std::string path_;
   std::uint64_t size_ = 0;
+  FileIdentity identity_;
 };
 
 bool is_gzip_magic(std::span<const char> first_bytes);
 
-// Bytes [begin, end) of a plain file.
+// Bytes [begin, end) of a plain file. blocks: where the digests of the blocks it reads whole go
+// (source_digests.hpp); null for none.
 class FileRange final : public ByteSource {
  public:
-  FileRange(const FileHandle& file, std::uint64_t begin, std::uint64_t end);
+  FileRange(const FileHandle& file, std::uint64_t begin, std::uint64_t end,
+            FileBlocks* blocks = nullptr);
   std::span<const char> next() override;
 
  private:
   const FileHandle& file_;
   std::uint64_t pos_, end_;
   std::vector<char> buf_;
+  BlockHashing hashing_;
 };
 
 // Limits on inflating a gzip file (a decompression bomb is refused early, in one sentence): past
@@ -68,9 +76,10 @@ inline constexpr std::uint64_t kMaxInflatedBytes = std::uint64_t{16} << 30;
 // The inflated bytes of a gzip (or zlib) file; concatenated gzip members are read one after the
 // other. Corrupt data ends the bytes early with corrupt() set; a file cut short just ends. Past
 // the limits above, next() throws ImportError (once the bytes inflated before are handed out).
+// blocks: where the digests of the compressed file's blocks go (source_digests.hpp); null for none.
 class GzipSource final : public ByteSource {
  public:
-  explicit GzipSource(const FileHandle& file);
+  explicit GzipSource(const FileHandle& file, FileBlocks* blocks = nullptr);
   ~GzipSource() override;
   GzipSource(const GzipSource&) = delete;
   GzipSource& operator=(const GzipSource&) = delete;
@@ -84,6 +93,7 @@ class GzipSource final : public ByteSource {
   static constexpr int kBuffers = 4;
   static constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
   const FileHandle& file_;
+  FileBlocks* blocks_;
   std::vector<char> bufs_[kBuffers];
   std::size_t lens_[kBuffers] = {};
   mutable std::mutex m_;

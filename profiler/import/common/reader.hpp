@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "profiler/import/common/imported_run.hpp"
+#include "profiler/import/common/source_digests.hpp"
 #include "profiler/import/common/trace_sink.hpp"
 
 namespace ts::import {
@@ -27,6 +28,9 @@ struct ReadOptions {
   // Called with a file's index (in the resolved files) once it is written, in file order; may be
   // empty.
   std::function<void(std::size_t)> file_done;
+  // Where the digests of the files' blocks go as they are read (ImportOptions::digests); may be
+  // null, and a reader may leave it unused.
+  SourceDigests* digests = nullptr;
 };
 
 // One file an import reads, resolved from the sources the user named.
