@@ -7,7 +7,7 @@ namespace ts::cli {
 bool keep_analysis_of(const std::string& path, std::int64_t from_events) noexcept {
   try {
     const store::Reader reader(path);
-    if (reader.event_count() < from_events || reader.steps().empty()) return false;
+    if (reader.event_count(from_events) < from_events || reader.steps().empty()) return false;
     analysis::AnalysisOptions options;
     options.keep_gaps = false;
     if (analysis::kept_report(reader, options)) return true;

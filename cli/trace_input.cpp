@@ -133,7 +133,7 @@ std::unique_ptr<store::Reader> open_trace(const std::string& path, const TraceOp
   auto reader = std::make_unique<store::Reader>(resolved);
   const bool imported_here = resolved != path;
   const import::ImportStats imported = import_figures(*reader);
-  if (reader->event_count() == 0)
+  if (!reader->has_events())
     throw store::Error(imported.events_read > 0
                            ? import::nothing_imported_error(path, imported)
                            : path + " holds no events (" +

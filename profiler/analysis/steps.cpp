@@ -62,7 +62,7 @@ std::vector<std::uint32_t> step_tracks(std::span<const store::Step> steps) {
 }
 
 std::optional<store::Step> whole_window_step(const store::Reader& reader) {
-  if (reader.step_count() > 0 || reader.event_count() == 0) return std::nullopt;
+  if (reader.step_count() > 0 || !reader.has_events()) return std::nullopt;
   const store::TimeRange range = reader.time_range();
   std::int64_t first = std::numeric_limits<std::int64_t>::max();
   std::int64_t last = std::numeric_limits<std::int64_t>::min();

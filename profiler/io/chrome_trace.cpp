@@ -48,7 +48,7 @@ std::optional<std::int64_t> parse_int(const std::optional<std::string>& text) {
 // that is missing or later than the first event.
 std::int64_t origin_of(const store::Reader& r) {
   const store::TimeRange range = r.time_range();
-  const bool empty = range.start_ns == range.end_ns && r.event_count() == 0;
+  const bool empty = range.start_ns == range.end_ns && !r.has_events();
   const auto origin = parse_int(r.meta(meta_key::kClockOriginNs));
   if (origin && (empty || *origin <= range.start_ns)) return *origin;
   return range.start_ns;

@@ -854,6 +854,14 @@ std::int64_t Reader::event_count() const {
   return n;
 }
 
+std::int64_t Reader::event_count(std::int64_t at_most) const {
+  Stmt st(db_, "SELECT count(*) FROM (SELECT 1 FROM event LIMIT ?)", kRead);
+  st.bind(1, std::max<std::int64_t>(at_most, 0));
+  std::int64_t n = 0;
+  each_row(st, [&] { n = st.col_int(0); });
+  return n;
+}
+
 std::pair<std::int64_t, std::int64_t> Reader::first_last_keys() const {
   const std::string key = keyed_ ? "id" : "start_ns";
   std::pair<std::int64_t, std::int64_t> out{0, 0};

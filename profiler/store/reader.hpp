@@ -235,7 +235,12 @@ class Reader {
   // `tables_from`) rather than holding a copy of its own.
   bool shares_tables_with(const Reader& other) const { return tables_ == other.tables_; }
 
+  // Every event counted: a walk of the whole table (0.2 s for 52 M events from the page cache).
   std::int64_t event_count() const;
+  // The events, counted up to `at_most` (then at_most): what a threshold needs.
+  std::int64_t event_count(std::int64_t at_most) const;
+  // Whether the trace holds an event: one lookup.
+  bool has_events() const { return event_count(1) > 0; }
   TimeRange time_range() const;
   // The first and the last event's stored key (the id in version 5, the start before; both 0 for
   // a trace without events): two lookups that tell apart traces whose events changed at an end.

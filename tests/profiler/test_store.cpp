@@ -117,6 +117,9 @@ TEST(Store, ReaderRangeQueriesByTrackAndTime) {
   Reader r(path);
   EXPECT_EQ(r.schema_version(), ts::store::kSchemaVersion);
   EXPECT_EQ(r.event_count(), 110);
+  EXPECT_EQ(r.event_count(50), 50);  // counted up to a threshold
+  EXPECT_EQ(r.event_count(500), 110);
+  EXPECT_TRUE(r.has_events());
   const auto range = r.time_range();
   EXPECT_EQ(range.start_ns, 1'000'000'000);
   EXPECT_EQ(range.end_ns, 1'010'000'000);
@@ -453,6 +456,7 @@ TEST(Store, ASecondWriterOfAFileBeingWrittenIsRefused) {
   EXPECT_EQ(Reader(path).event_count(), 2);
   EXPECT_NO_THROW(Writer{path}.finish());
   EXPECT_EQ(Reader(path).event_count(), 0);
+  EXPECT_FALSE(Reader(path).has_events());
 }
 
 // A trace that cannot be created says why its folder refused it, not SQLite's read-only retry's
