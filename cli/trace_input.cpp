@@ -87,10 +87,18 @@ std::string resolve_trace(const std::string& path, const TraceOptions& options) 
                 << " nor the cache directory can keep it, so it is imported again next time\n";
     else
       std::cerr << "); it is reused while " << path << " is unchanged\n";
-    if (t.replaced)
-      std::cerr << "trainscope: the trace that was there was not imported from " << path
-                << " as it is now (its content changed, or the file was put there), and was "
-                   "replaced\n";
+    if (t.replaced) {
+      using Why = import::OpenedTrace::Why;
+      std::cerr << "trainscope: the trace that was there ";
+      if (t.why_replaced == Why::older_import)
+        std::cerr << "was imported by a trainscope whose import differs from this one's";
+      else if (t.why_replaced == Why::other_options)
+        std::cerr << "was imported with other options (--step-marker, --run)";
+      else
+        std::cerr << "was not imported from " << path
+                  << " as it is now (its content changed, or the file was put there)";
+      std::cerr << ", and was replaced\n";
+    }
   }
   return t.path;
 }

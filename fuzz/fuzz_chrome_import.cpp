@@ -3,8 +3,10 @@
 // event, step, counter and meta row. Nothing may crash, hang or leak; an input that is not a
 // trace must be an ImportError. Then it parses the file again in speculative parallel parts of
 // 64 bytes (the split a 350 MB file gets at 16 MiB) and aborts unless that gives exactly what the
-// sequential parse gave. Built by fuzz/CMakeLists.txt (clang, -fsanitize=fuzzer) and, as a
-// regression test over the corpus, by tests/profiler/import/CMakeLists.txt (any compiler).
+// sequential parse gave. The import takes the digests of the blocks it reads (64-byte blocks,
+// so that a cut or an early end falls inside one): the fingerprint made from them must be the one
+// a fresh reading of the file gives. Built by fuzz/CMakeLists.txt (clang, -fsanitize=fuzzer) and,
+// as a regression test over the corpus, by tests/profiler/import/CMakeLists.txt (any compiler).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -12,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "profiler/import/common/source_digests.hpp"
 #include "profiler/import/import.hpp"
+#include "profiler/import_cache/fingerprint.hpp"
 #include "profiler/store/error.hpp"
 #include "profiler/store/reader.hpp"
 #include "read_imported.hpp"
@@ -27,6 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<std::string> sources{input};
   ts::import::ImportOptions options;
   options.threads = 2;
+  ts::import::SourceDigests digests(64);
+  options.digests = &digests;
   bool imported = false;
   try {
     ts::import::import_traces(sources, db, options);
@@ -42,6 +48,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::fprintf(stderr, "reader refused the imported trace: %s\n", e.what());
       std::abort();
     }
+  }
+  const ts::import::SourceDigests none(64);
+  if (ts::import::source_fingerprint(input, "", &digests) !=
+      ts::import::source_fingerprint(input, "", &none)) {
+    std::fprintf(stderr, "the import's block digests give another fingerprint\n");
+    std::abort();
   }
   ts::fuzz::compare_split_parse(input);
   return 0;

@@ -70,8 +70,8 @@ std::string options_key(const ImportOptions& o) {
 
 // Whether `cache` is an import of the source whose fingerprint is `fingerprint`: it stores that
 // fingerprint and its seal holds. False when it is missing, not a trainscope trace or not
-// readable.
-bool made_from(const std::string& cache, const std::string& fingerprint) {
+// readable. `stored`: the fingerprint it stores ("" for none).
+bool made_from(const std::string& cache, const std::string& fingerprint, std::string& stored) {
   if (sniff(cache) != SourceKind::trainscope_trace) return false;
   try {
     store::Db db;
@@ -81,13 +81,25 @@ bool made_from(const std::string& cache, const std::string& fingerprint) {
     store::Stmt st(db, "SELECT key, value FROM meta WHERE key IN (?, ?)", "cannot read trace");
     st.bind(1, kFingerprintKey);
     st.bind(2, kSealKey);
-    std::string stored, seal;
+    std::string seal;
     while (st.step()) (st.col_text(0) == kFingerprintKey ? stored : seal) = st.col_text(1);
     st.reset();
     return stored == fingerprint && !seal.empty() && cache_seal(db, fingerprint) == seal;
   } catch (const store::Error&) {
     return false;
   }
+}
+
+// Why a cache that stores the fingerprint `stored` is not the import of the source whose
+// fingerprint is `now`, as far as their first lines ("trainscope import REVISION\tOPTIONS") tell.
+OpenedTrace::Why why_replaced(std::string_view stored, std::string_view now) {
+  const auto head = [](std::string_view f) { return f.substr(0, f.find('\n')); };
+  const auto revision = [](std::string_view h) { return h.substr(0, h.find('\t')); };
+  constexpr std::string_view kImport = "trainscope import ";
+  if (!stored.starts_with(kImport) || head(stored) == head(now))
+    return OpenedTrace::Why::source_or_file;
+  return revision(head(stored)) != revision(head(now)) ? OpenedTrace::Why::older_import
+                                                       : OpenedTrace::Why::other_options;
 }
 
 bool writable_dir(const fs::path& dir) {
@@ -190,12 +202,14 @@ OpenedTrace open_trace_source(const std::string& path, const OpenOptions& option
   std::string fingerprint;
   if (out.replaced) {
     fingerprint = source_fingerprint(path, key);
-    if (!fingerprint.empty() && made_from(cache, fingerprint)) {
+    std::string stored;
+    if (!fingerprint.empty() && made_from(cache, fingerprint, stored)) {
       out.path = cache;
       out.replaced = false;
       out.reused = true;
       return out;
     }
+    out.why_replaced = why_replaced(stored, fingerprint);
   }
   const std::string temp = cache + ".tmp-" + std::to_string(::getpid()) + "-" +
                            path_hash(std::to_string(std::random_device{}()));

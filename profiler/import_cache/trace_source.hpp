@@ -16,6 +16,7 @@
 // and renamed into place, so concurrent users and crashes never leave a half-written cache.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "profiler/import/import.hpp"
@@ -35,6 +36,11 @@ struct OpenedTrace {
   // Imported now over a trainscope trace that was at the cache's place and not the import of
   // the source as it is (the source changed, or the file was planted or copied there).
   bool replaced = false;
+  // Why, as far as the fingerprint the replaced trace stored tells: an import of another
+  // revision of trainscope's import, or one with other options (--step-marker, --run); else
+  // the source changed or the file was put there.
+  enum class Why : std::uint8_t { source_or_file, older_import, other_options };
+  Why why_replaced = Why::source_or_file;
   bool temporary = false;  // imported into a temporary file (no folder could keep it)
   ImportStats stats;       // the import's figures, when imported now
 };

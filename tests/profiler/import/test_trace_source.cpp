@@ -11,6 +11,7 @@
 #include "import_test_util.hpp"
 #include "profiler/import_cache/fingerprint.hpp"
 #include "profiler/import_cache/trace_source.hpp"
+#include "profiler/store/sqlite.hpp"
 #include "tests/profiler/sync_counting_vfs.hpp"
 
 namespace ts::test {
@@ -98,6 +99,42 @@ TEST(TraceSource, ASourceWrittenWhileItIsImportedIsImportedAgainNextTime) {
   const import::OpenedTrace again = import::open_trace_source(job);
   EXPECT_TRUE(again.imported);
   EXPECT_TRUE(again.replaced);
+  EXPECT_TRUE(import::open_trace_source(job).reused);
+}
+
+// What the trace at the cache's place stored tells why it is replaced: another revision of the
+// import, other options, or (anything else) the source changed or the file was put there.
+TEST(TraceSource, SaysWhyTheTraceThereWasReplaced) {
+  ImportDir dir;
+  const std::string job = job_dir(dir);
+  const import::OpenedTrace first = import::open_trace_source(job);
+  ASSERT_TRUE(first.imported);
+  using Why = import::OpenedTrace::Why;
+  const auto stored_fingerprint_becomes = [&](const std::string& sql) {
+    store::Db db;
+    db.open(first.path, SQLITE_OPEN_READWRITE, "test");
+    db.exec(("UPDATE meta SET value = " + sql + " WHERE key = 'import.fingerprint'").c_str(),
+            "test");
+  };
+  // A cache from a trainscope whose import had another revision.
+  stored_fingerprint_becomes("'trainscope import 1' || substr(value, instr(value, char(9)))");
+  import::OpenedTrace again = import::open_trace_source(job);
+  EXPECT_TRUE(again.replaced);
+  EXPECT_EQ(again.why_replaced, Why::older_import);
+  // One imported with another step marker.
+  import::OpenOptions marker;
+  marker.import.step_marker = "ProfilerStep.*";
+  again = import::open_trace_source(job, marker);
+  EXPECT_TRUE(again.replaced);
+  EXPECT_EQ(again.why_replaced, Why::other_options);
+  again = import::open_trace_source(job);
+  EXPECT_TRUE(again.replaced);
+  EXPECT_EQ(again.why_replaced, Why::other_options);
+  // The same first line, another source: the source changed (or the file was put there).
+  stored_fingerprint_becomes("substr(value, 1, instr(value, char(10))) || 'other files'");
+  again = import::open_trace_source(job);
+  EXPECT_TRUE(again.replaced);
+  EXPECT_EQ(again.why_replaced, Why::source_or_file);
   EXPECT_TRUE(import::open_trace_source(job).reused);
 }
 
