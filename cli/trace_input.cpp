@@ -90,7 +90,7 @@ std::string resolve_trace(const std::string& path, const TraceOptions& options) 
     if (t.replaced) {
       using Why = import::OpenedTrace::Why;
       std::cerr << "trainscope: the trace that was there ";
-      if (t.why_replaced == Why::older_import)
+      if (t.why_replaced == Why::other_revision)
         std::cerr << "was imported by a trainscope whose import differs from this one's";
       else if (t.why_replaced == Why::other_options)
         std::cerr << "was imported with other options (--step-marker, --run)";

@@ -1,12 +1,9 @@
 #include "profiler/import_cache/fingerprint.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -14,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "profiler/import/common/byte_source.hpp"
+#include "profiler/import/import.hpp"
 #include "profiler/store/content_hash.hpp"
 #include "profiler/store/worker_threads.hpp"
 
@@ -51,27 +50,20 @@ struct Work {
 bool hash_blocks(const Work& w, std::vector<SourceFile>& files, std::uint64_t block_bytes,
                  std::vector<char>& buffer) {
   SourceFile& f = files[w.file];
-  const int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return false;
-  struct stat st {};
-  bool ok =
-      ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-      FileIdentity{st.st_dev, st.st_ino, static_cast<std::uint64_t>(st.st_size)} == f.identity;
-  for (std::size_t b = w.first; ok && b < w.end; ++b) {
-    const std::uint64_t begin = b * block_bytes;
-    const auto n = static_cast<std::size_t>(std::min(block_bytes, f.identity.size - begin));
-    buffer.resize(std::max(buffer.size(), n));
-    std::size_t got = 0;
-    while (ok && got < n) {
-      const ssize_t r = ::pread(fd, buffer.data() + got, n - got, static_cast<off_t>(begin + got));
-      if (r < 0 && errno == EINTR) continue;
-      ok = r > 0;
-      if (ok) got += static_cast<std::size_t>(r);
+  try {
+    const FileHandle file(f.path.string());
+    if (file.identity() != f.identity) return false;
+    for (std::size_t b = w.first; b < w.end; ++b) {
+      const std::uint64_t begin = b * block_bytes;
+      const auto n = static_cast<std::size_t>(std::min(block_bytes, f.identity.size - begin));
+      buffer.resize(std::max(buffer.size(), n));
+      if (file.read_at(begin, buffer.data(), n) != n) return false;  // it shrank meanwhile
+      f.digests[b] = store::content_hash(buffer.data(), n);
     }
-    if (ok) f.digests[b] = store::content_hash(buffer.data(), n);
+    return true;
+  } catch (const ImportError&) {  // it cannot be opened or read
+    return false;
   }
-  ::close(fd);
-  return ok;
 }
 
 // The regular files below `abs` (itself, when a file) that describe a source: every one but

@@ -98,7 +98,7 @@ OpenedTrace::Why why_replaced(std::string_view stored, std::string_view now) {
   constexpr std::string_view kImport = "trainscope import ";
   if (!stored.starts_with(kImport) || head(stored) == head(now))
     return OpenedTrace::Why::source_or_file;
-  return revision(head(stored)) != revision(head(now)) ? OpenedTrace::Why::older_import
+  return revision(head(stored)) != revision(head(now)) ? OpenedTrace::Why::other_revision
                                                        : OpenedTrace::Why::other_options;
 }
 

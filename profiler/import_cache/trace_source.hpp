@@ -39,7 +39,7 @@ struct OpenedTrace {
   // Why, as far as the fingerprint the replaced trace stored tells: an import of another
   // revision of trainscope's import, or one with other options (--step-marker, --run); else
   // the source changed or the file was put there.
-  enum class Why : std::uint8_t { source_or_file, older_import, other_options };
+  enum class Why : std::uint8_t { source_or_file, other_revision, other_options };
   Why why_replaced = Why::source_or_file;
   bool temporary = false;  // imported into a temporary file (no folder could keep it)
   ImportStats stats;       // the import's figures, when imported now

@@ -120,7 +120,7 @@ TEST(TraceSource, SaysWhyTheTraceThereWasReplaced) {
   stored_fingerprint_becomes("'trainscope import 1' || substr(value, instr(value, char(9)))");
   import::OpenedTrace again = import::open_trace_source(job);
   EXPECT_TRUE(again.replaced);
-  EXPECT_EQ(again.why_replaced, Why::older_import);
+  EXPECT_EQ(again.why_replaced, Why::other_revision);
   // One imported with another step marker.
   import::OpenOptions marker;
   marker.import.step_marker = "ProfilerStep.*";
