@@ -5,15 +5,18 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <streambuf>
 #include <utility>
 #include <vector>
 
 #include "profiler/json/writer.hpp"
+#include "profiler/store/drop_behind.hpp"
 
 namespace ts::io {
 
@@ -26,10 +29,12 @@ using json::WriteError;
 }
 
 // A stream buffer on a file descriptor that keeps the errno of the first failed write (an
-// ofstream only says that something failed).
+// ofstream only says that something failed). A new regular file is written past the page cache
+// (store::DropBehind): it is synced at its end anyway.
 class FdBuf final : public std::streambuf {
  public:
-  explicit FdBuf(int fd) : fd_(fd), buf_(std::size_t{1} << 16) {
+  FdBuf(int fd, bool new_file) : fd_(fd), buf_(std::size_t{1} << 16) {
+    if (new_file) drop_behind_.emplace(fd);
     setp(buf_.data(), buf_.data() + buf_.size());
   }
   int error() const { return error_; }
@@ -56,7 +61,9 @@ class FdBuf final : public std::streambuf {
         return false;
       }
       p += n;
+      written_ += static_cast<std::uint64_t>(n);
     }
+    if (drop_behind_) drop_behind_->written(written_);
     setp(buf_.data(), buf_.data() + buf_.size());
     return true;
   }
@@ -64,11 +71,14 @@ class FdBuf final : public std::streambuf {
   int fd_;
   int error_ = 0;
   std::vector<char> buf_;
+  std::uint64_t written_ = 0;
+  std::optional<store::DropBehind> drop_behind_;
 };
 
-// Runs `write` into `fd` and flushes: 0, or the errno of the first failed write.
-int write_fd(int fd, const std::function<void(std::ostream&)>& write) {
-  FdBuf buf(fd);
+// Runs `write` into `fd` and flushes: 0, or the errno of the first failed write. `new_file`: `fd`
+// is a regular file created for this output, written from its start.
+int write_fd(int fd, const std::function<void(std::ostream&)>& write, bool new_file = false) {
+  FdBuf buf(fd, new_file);
   std::ostream out(&buf);
   try {
     write(out);
@@ -126,7 +136,7 @@ void write_and_rename(const std::string& name, const std::string& target, const 
   if (old != nullptr) (void)::fchmod(file.fd, old->st_mode & 07777);  // keep the file's mode
   int err = 0;
   try {
-    err = write_fd(file.fd, write);
+    err = write_fd(file.fd, write, true);
     if (err == 0 && ::fsync(file.fd) != 0 && errno != EINVAL && errno != ENOTSUP) err = errno;
     if (::close(file.release()) != 0 && err == 0) err = errno;
   } catch (...) {
