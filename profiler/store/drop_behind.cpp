@@ -17,9 +17,9 @@ void DropBehind::written(std::uint64_t end) noexcept {
   if (started_ < dropped_ + 3 * kWindowBytes) return;
   const std::uint64_t to = started_ - 2 * kWindowBytes;
   const auto from = static_cast<off_t>(dropped_), bytes = static_cast<off_t>(to - dropped_);
-  if (::sync_file_range(fd_, from, bytes,
-                        SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
-                            SYNC_FILE_RANGE_WAIT_AFTER) != 0 ||
+  if (::sync_file_range(
+          fd_, from, bytes,
+          SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER) != 0 ||
       ::posix_fadvise(fd_, from, bytes, POSIX_FADV_DONTNEED) != 0) {
     off_ = true;
     return;

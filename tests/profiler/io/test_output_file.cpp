@@ -1,6 +1,7 @@
 // The files write_output writes: a large new file goes to the disk as it is written instead of
 // staying in the page cache (store::DropBehind), with the same content.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,8 +9,6 @@
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "profiler/io/output_file.hpp"
 #include "profiler/store/drop_behind.hpp"
