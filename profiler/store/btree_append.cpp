@@ -33,6 +33,23 @@ using sqlite_format::put4;
 using sqlite_format::put_varint;
 using sqlite_format::varint_len;
 
+// Copies a record into its cell. Records are mostly 5 to 20 bytes: two overlapping fixed-size
+// copies, which the compiler inlines, where memcpy of a size known only now is a call (a quarter
+// of the time of the thread appending a job's pages).
+void copy_record(std::uint8_t* to, std::span<const std::uint8_t> record) {
+  const std::size_t n = record.size();
+  const std::uint8_t* from = record.data();
+  if (n >= 8 && n <= 16) {
+    std::memcpy(to, from, 8);
+    std::memcpy(to + n - 8, from + n - 8, 8);
+  } else if (n >= 4 && n < 8) {
+    std::memcpy(to, from, 4);
+    std::memcpy(to + n - 4, from + n - 4, 4);
+  } else if (n > 0) {
+    std::memcpy(to, from, n);
+  }
+}
+
 std::string pragma_text(const Db& db, const char* pragma) {
   Stmt st(db, std::string("PRAGMA ") + pragma, "cannot append rows to");
   return st.step() ? st.col_text(0) : std::string();
@@ -239,15 +256,16 @@ void PageAppender::finish() {
 // ---- RecordBuilder ----
 
 std::span<const std::uint8_t> RecordBuilder::bytes() {
-  std::memcpy(record_ + 2 + columns_, body_, body_bytes_);
+  std::uint8_t* types = record_ + kBodyAt - columns_;
+  for (std::size_t i = 0; i < columns_; ++i) types[i] = types_[i];
   // The header's size counts its own varint.
   const std::size_t header = 1 + columns_;
   if (header < 128) {
-    record_[1] = static_cast<std::uint8_t>(header);
-    return {record_ + 1, header + body_bytes_};
+    types[-1] = static_cast<std::uint8_t>(header);
+    return {types - 1, header + body_bytes_};
   }
-  put_varint(record_, header + 1);  // two bytes: 129 to 258
-  return {record_, header + 1 + body_bytes_};
+  put_varint(types - 2, header + 1);  // two bytes: 129 to 258
+  return {types - 2, header + 1 + body_bytes_};
 }
 
 void RecordBuilder::too_many_columns() {
@@ -385,7 +403,7 @@ void TableBtreeAppender::append(std::int64_t rowid, std::span<const std::uint8_t
   std::uint8_t* p = leaf_.add(cell_bytes);
   p += put_varint(p, record.size());
   p += put_varint(p, key);
-  if (!record.empty()) std::memcpy(p, record.data(), record.size());
+  copy_record(p, record);
   last_rowid_ = rowid;
   ++rows_;
 }
@@ -439,7 +457,7 @@ void IndexBtreeAppender::append(std::int64_t order_key, std::span<const std::uin
   }
   std::uint8_t* p = leaf_.add(cell_bytes);
   p += put_varint(p, record.size());
-  if (!record.empty()) std::memcpy(p, record.data(), record.size());
+  copy_record(p, record);
   last_key_ = order_key;
   ++entries_;
 }
