@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   build-essential cmake ninja-build pkg-config clang-format
-  libeigen3-dev libsqlite3-dev sqlite3 zlib1g-dev libpng-dev libjpeg-dev
+  libeigen3-dev libsqlite3-dev sqlite3 zlib1g-dev libisal-dev libpng-dev libjpeg-dev
   ocl-icd-opencl-dev opencl-headers libclblast-dev pocl-opencl-icd clinfo
   rapidjson-dev nlohmann-json3-dev libpugixml-dev libprotobuf-dev protobuf-compiler
   libopenmpi-dev openmpi-bin

@@ -1,8 +1,9 @@
 #include "profiler/io/gzip_stream.hpp"
 
-#include <zlib.h>
+#include <isa-l/igzip_lib.h>
 
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <streambuf>
 #include <string>
@@ -15,15 +16,22 @@ namespace ts::io {
 
 namespace {
 constexpr std::size_t kBlockBytes = 1 << 20;
-constexpr int kGzipWindowBits = 15 + 16;  // zlib's way of asking for a gzip header and trailer
 }  // namespace
 
 // Two blocks: the writer fills one while the compressor thread deflates the other.
 class GzipOstream::Buffer : public std::streambuf {
  public:
   Buffer(std::ostream& sink, int level) : sink_(sink), filling_(kBlockBytes) {
-    if (deflateInit2(&z_, level, Z_DEFLATED, kGzipWindowBits, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-      throw json::WriteError("cannot start gzip compression");
+    if (level < 0 || level > kMaxLevel)
+      throw json::WriteError("cannot start gzip compression at level " + std::to_string(level) +
+                             " (0 to " + std::to_string(kMaxLevel) + ")");
+    isal_deflate_init(&z_);
+    level_buf_.resize(level_buffer_bytes(level));
+    z_.level = static_cast<std::uint32_t>(level);
+    z_.level_buf = level_buf_.data();
+    z_.level_buf_size = static_cast<std::uint32_t>(level_buf_.size());
+    z_.gzip_flag = IGZIP_GZIP;
+    z_.flush = NO_FLUSH;
     setp(filling_.data(), filling_.data() + filling_.size());
     worker_ = std::thread([this] { compress_loop(); });
   }
@@ -32,7 +40,6 @@ class GzipOstream::Buffer : public std::streambuf {
       finish();
     } catch (...) {
     }
-    deflateEnd(&z_);
   }
 
   void finish() {
@@ -92,26 +99,44 @@ class GzipOstream::Buffer : public std::streambuf {
     }
   }
 
+  // The level buffer ISA-L asks for at `level`: the sizes it names "default".
+  static std::size_t level_buffer_bytes(int level) {
+    switch (level) {
+      case 0:
+        return ISAL_DEF_LVL0_DEFAULT;
+      case 1:
+        return ISAL_DEF_LVL1_DEFAULT;
+      case 2:
+        return ISAL_DEF_LVL2_DEFAULT;
+      case 3:
+        return ISAL_DEF_LVL3_DEFAULT;
+      default:
+        return 0;
+    }
+  }
+
   std::string deflate_block(std::vector<char>& out, bool last) {
     if (!error_.empty()) return "";
-    z_.next_in = reinterpret_cast<Bytef*>(compressing_.data());
-    z_.avail_in = static_cast<uInt>(compressing_.size());
-    const int flush = last ? Z_FINISH : Z_NO_FLUSH;
-    int rc = Z_OK;
+    z_.next_in = reinterpret_cast<std::uint8_t*>(compressing_.data());
+    z_.avail_in = static_cast<std::uint32_t>(compressing_.size());
+    z_.end_of_stream = last ? 1 : 0;
     do {
-      z_.next_out = reinterpret_cast<Bytef*>(out.data());
-      z_.avail_out = static_cast<uInt>(out.size());
-      rc = deflate(&z_, flush);
-      if (rc == Z_STREAM_ERROR) return "gzip compression failed";
+      z_.next_out = reinterpret_cast<std::uint8_t*>(out.data());
+      z_.avail_out = static_cast<std::uint32_t>(out.size());
+      if (isal_deflate(&z_) != COMP_OK) return "gzip compression failed";
       const std::size_t n = out.size() - z_.avail_out;
       if (n > 0 && !sink_.write(out.data(), static_cast<std::streamsize>(n)))
         return "cannot write the compressed output";
-    } while (z_.avail_out == 0 || (last && rc != Z_STREAM_END));
+    } while (z_.avail_in > 0 || z_.avail_out == 0 ||
+             (last && z_.internal_state.state != ZSTATE_END));
     return "";
   }
 
+  static constexpr int kMaxLevel = ISAL_DEF_MAX_LEVEL;
+
   std::ostream& sink_;
-  z_stream z_{};
+  isal_zstream z_{};
+  std::vector<std::uint8_t> level_buf_;
   std::vector<char> filling_, compressing_;
   std::mutex mutex_;
   std::condition_variable ready_, idle_;
