@@ -28,3 +28,23 @@ ts_fuzz_env() {
                 command -v addr2line || true)"
   if [ -n "$symbolizer" ]; then export ASAN_SYMBOLIZER_PATH="$symbolizer" UBSAN_SYMBOLIZER_PATH="$symbolizer"; fi
 }
+
+#   ts_fuzz_run BUILD_DIR HARNESS SECONDS SEED_DIR... [-- extra libFuzzer flags]
+#                                      builds HARNESS, seeds BUILD_DIR/corpus/NAME (HARNESS without
+#                                      "fuzz_") from the SEED_DIRs and runs it for SECONDS; findings in
+#                                      BUILD_DIR/findings/
+ts_fuzz_run() {
+  local build="$1" harness="$2" seconds="$3"
+  shift 3
+  local seeds=()
+  while (($#)) && [ "$1" != "--" ]; do seeds+=("$1"); shift; done
+  if (($#)); then shift; fi
+  ts_fuzz_build "$build" "$harness"
+  local corpus="$build/corpus/${harness#fuzz_}" findings="$build/findings" d
+  mkdir -p "$corpus" "$findings"
+  for d in "${seeds[@]}"; do cp -n "$d"/* "$corpus"/ 2>/dev/null || true; done
+  ts_fuzz_env
+  exec "$build/$harness" "$corpus" -artifact_prefix="$findings/" -max_len=65536 \
+       -len_control=100 -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" \
+       -print_final_stats=1 "$@"
+}

@@ -12,15 +12,5 @@ cd "$(dirname "$0")/.."
 seconds="${1:-1800}"
 shift || true
 
-build=build-fuzz-xplane
 . fuzz/common.sh
-ts_fuzz_build "$build" fuzz_xplane_import
-
-corpus="$build/corpus/xplane_import"
-findings="$build/findings"
-mkdir -p "$corpus" "$findings"
-cp -n fuzz/corpus/xplane_import/* fuzz/regressions/xplane_import/* "$corpus"/ 2>/dev/null || true
-
-ts_fuzz_env
-exec "$build/fuzz_xplane_import" "$corpus" -artifact_prefix="$findings/" -max_len=65536 \
-     -len_control=100 -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1 "$@"
+ts_fuzz_run build-fuzz-xplane fuzz_xplane_import "$seconds" fuzz/corpus/xplane_import fuzz/regressions/xplane_import -- "$@"

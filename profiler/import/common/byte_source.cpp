@@ -1,6 +1,7 @@
 #include "profiler/import/common/byte_source.hpp"
 
 #include <fcntl.h>
+#include <isa-l/igzip_lib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 #include "profiler/import/import.hpp"
 
@@ -163,23 +165,23 @@ void GzipSource::inflate_all() {
 }
 
 void GzipSource::inflate_loop() {
-  z_stream z{};
-  if (inflateInit2(&z, 15 + 32) != Z_OK) {  // +32: gzip or zlib header, detected
-    std::lock_guard lock(m_);
-    corrupt_ = true;
-    return;
-  }
+  // ISA-L's state holds its window and tables (tens of KiB): on the heap.
+  const auto z = std::make_unique<inflate_state>();
+  isal_inflate_init(z.get());
+  z->crc_flag = ISAL_GZIP;  // the header parsed, the trailer's CRC and size checked
   std::vector<char> in(kCompressedBlock);
   std::uint64_t in_pos = 0;
   bool in_eof = false;
   BlockHashing hashing(blocks_, 0);
-  const auto read_in = [&] {
-    const std::size_t got = file_.read_at(in_pos, in.data(), in.size());
-    hashing.add(in.data(), got);
+  // Reads the next compressed bytes behind the `keep` not yet taken at next_in.
+  const auto read_in = [&](std::size_t keep) {
+    if (keep > 0) std::memmove(in.data(), z->next_in, keep);
+    const std::size_t got = file_.read_at(in_pos, in.data() + keep, in.size() - keep);
+    hashing.add(in.data() + keep, got);
     in_pos += got;
     in_eof = got == 0;
-    z.next_in = reinterpret_cast<Bytef*>(in.data());
-    z.avail_in = static_cast<uInt>(got);
+    z->next_in = reinterpret_cast<std::uint8_t*>(in.data());
+    z->avail_in = static_cast<std::uint32_t>(keep + got);
   };
   bool finished = false;  // the last member ended and nothing follows
   std::uint64_t inflated = 0;
@@ -193,47 +195,42 @@ void GzipSource::inflate_loop() {
       slot = static_cast<std::size_t>(produced_ % kBuffers);
     }
     char* out = bufs_[slot].data();
-    z.next_out = reinterpret_cast<Bytef*>(out);
-    z.avail_out = static_cast<uInt>(kBufferBytes);
+    z->next_out = reinterpret_cast<std::uint8_t*>(out);
+    z->avail_out = static_cast<std::uint32_t>(kBufferBytes);
     bool corrupt = false;
-    while (z.avail_out > 0) {
-      if (z.avail_in == 0 && !in_eof) {
-        read_in();
-      }
-      if (z.avail_in == 0 && in_eof) {
-        // A member cut short just ends: the parser sees a truncated file. Nothing inflated at
-        // all: not gzip data worth the name.
-        corrupt = z.total_out == 0 && produced_ == 0;
-        finished = true;
-        break;
-      }
-      const int rc = inflate(&z, Z_NO_FLUSH);
-      if (rc == Z_STREAM_END) {
+    while (z->avail_out > 0) {
+      if (z->block_state == ISAL_BLOCK_FINISH) {
         // Another gzip member may follow; anything else after the last member is ignored.
-        if (z.avail_in == 0 && !in_eof) {
-          read_in();
-        }
-        if (z.avail_in >= 2 && z.next_in[0] == 0x1f && z.next_in[1] == 0x8b) {
-          inflateReset(&z);
+        if (z->avail_in < 2 && !in_eof) read_in(z->avail_in);
+        if (z->avail_in >= 2 && z->next_in[0] == 0x1f && z->next_in[1] == 0x8b) {
+          std::uint8_t* const next = z->next_in;
+          const std::uint32_t avail = z->avail_in;
+          isal_inflate_reset(z.get());
+          z->crc_flag = ISAL_GZIP;
+          z->next_in = next;
+          z->avail_in = avail;
           continue;
         }
         finished = true;
         break;
       }
-      if (rc != Z_OK && rc != Z_BUF_ERROR) {
+      if (z->avail_in == 0 && !in_eof) read_in(0);
+      if (z->avail_in == 0 && in_eof) {
+        // A member cut short just ends: the parser sees a truncated file. Nothing inflated at
+        // all: not gzip data worth the name.
+        corrupt = inflated == 0 && z->avail_out == kBufferBytes;
+        finished = true;
+        break;
+      }
+      if (isal_inflate(z.get()) != ISAL_DECOMP_OK) {
         corrupt = true;
         finished = true;
         break;
       }
-      if (rc == Z_BUF_ERROR && z.avail_in == 0 && in_eof) {
-        corrupt = z.total_out == 0 && produced_ == 0;
-        finished = true;
-        break;
-      }
     }
-    const std::size_t len = kBufferBytes - z.avail_out;
+    const std::size_t len = kBufferBytes - z->avail_out;
     inflated += len;
-    if (const std::string why = beyond_inflate_limits(file_.path(), inflated, in_pos - z.avail_in);
+    if (const std::string why = beyond_inflate_limits(file_.path(), inflated, in_pos - z->avail_in);
         !why.empty()) {
       std::lock_guard lock(m_);
       read_error_ = why;
@@ -249,7 +246,6 @@ void GzipSource::inflate_loop() {
     }
     cv_.notify_all();
   }
-  inflateEnd(&z);
 }
 
 std::string peek_text(const std::string& path, std::size_t n) {
