@@ -4,7 +4,6 @@
 #include <isa-l/igzip_lib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -255,20 +254,21 @@ std::string peek_text(const std::string& path, std::size_t n) {
     std::vector<char> head(std::max<std::size_t>(n, 64 << 10));
     const std::size_t got = file.read_at(0, head.data(), head.size());
     if (!is_gzip_magic({head.data(), got})) return std::string(head.data(), std::min(got, n));
-    z_stream z{};
-    if (inflateInit2(&z, 15 + 32) != Z_OK) return out;
+    const auto z = std::make_unique<inflate_state>();
+    isal_inflate_init(z.get());
+    z->crc_flag = ISAL_GZIP;
     out.resize(n);
-    z.next_in = reinterpret_cast<Bytef*>(head.data());
-    z.avail_in = static_cast<uInt>(got);
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(n);
-    while (z.avail_out > 0) {
-      const int rc = inflate(&z, Z_NO_FLUSH);
-      if (rc != Z_OK) break;
-      if (z.avail_in == 0) break;
+    z->next_in = reinterpret_cast<std::uint8_t*>(head.data());
+    z->avail_in = static_cast<std::uint32_t>(got);
+    z->next_out = reinterpret_cast<std::uint8_t*>(out.data());
+    z->avail_out = static_cast<std::uint32_t>(n);
+    // The first member's bytes as far as the head and `n` reach; damage ends them.
+    while (z->avail_out > 0 && z->avail_in > 0 && z->block_state != ISAL_BLOCK_FINISH) {
+      const std::uint32_t in = z->avail_in, room = z->avail_out;
+      if (isal_inflate(z.get()) != ISAL_DECOMP_OK || (z->avail_in == in && z->avail_out == room))
+        break;
     }
-    out.resize(n - z.avail_out);
-    inflateEnd(&z);
+    out.resize(n - z->avail_out);
   } catch (const ImportError&) {
     out.clear();
   }

@@ -1,7 +1,7 @@
 // GzipSource (ISA-L's inflate) against zlib on the same files: every byte of one member and of
 // several concatenated, across the compressed reads and the inflated buffers; a file cut short
 // anywhere gives a prefix of the bytes; trailing garbage is ignored; a wrong trailer or deflate
-// data is corrupt.
+// data is corrupt. peek_text, which sniffs a file's format, reads the same bytes.
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -118,6 +118,22 @@ TEST(GzipSource, AWrongTrailerOrDamagedDeflateDataIsCorrupt) {
   EXPECT_TRUE(got.corrupt);
   EXPECT_LT(got.bytes.size(), text.size());
   EXPECT_TRUE(text.compare(0, got.bytes.size() / 2, got.bytes, 0, got.bytes.size() / 2) == 0);
+}
+
+TEST(GzipSource, PeekTextGivesTheFirstBytesAsAParserSeesThem) {
+  ImportDir dir;
+  const std::string text = trace_like(200'000, 7);
+  const std::string gz = dir.write("p.json.gz", gzip(text));
+  for (const std::size_t n : {std::size_t{1}, std::size_t{512}, std::size_t{70'000}})
+    EXPECT_EQ(peek_text(gz, n), text.substr(0, n)) << n;
+  EXPECT_EQ(peek_text(dir.write("p.json", text), 512), text.substr(0, 512));
+  // Cut within its first bytes: what inflates; only a header: nothing.
+  const std::string cut = gzip(text).substr(0, 300);
+  const std::string got = peek_text(dir.write("cut.json.gz", cut), 4096);
+  EXPECT_FALSE(got.empty());
+  EXPECT_EQ(got, text.substr(0, got.size()));
+  EXPECT_EQ(peek_text(dir.write("head.json.gz", gzip(text).substr(0, 10)), 64), "");
+  EXPECT_EQ(peek_text(dir.file("missing.json.gz"), 64), "");
 }
 
 }  // namespace
