@@ -1,15 +1,19 @@
 // Shared by the Chrome/Kineto JSON harnesses: a parse of a file compared with its speculative
 // parallel parse and with its parse by RapidJSON alone (parse_file.hpp: EventScan reads the plain
-// elements otherwise), which must all give exactly the same events.
+// elements otherwise), which must all give exactly the same events; and the file gzipped, parsed
+// in two parts (the second inflating past the first) against its parse in one.
 #pragma once
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <utility>
 
 #include "profiler/import/chrome/parse_file.hpp"
 #include "profiler/import/import.hpp"
+#include "tests/gzip_member.hpp"
 
 namespace ts::fuzz {
 
@@ -52,6 +56,18 @@ inline std::string parsed(const std::string& path, int threads, std::uint64_t mi
   }
 }
 
+// The bytes of the file at `path` as one gzip member, written to `path`.gz; false when it is
+// already gzip.
+inline bool write_gzip_copy(const std::string& path, std::string& gz_path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.size() >= 2 && text[0] == '\x1f' && text[1] == '\x8b') return false;
+  const std::string out = ts::test::gzip_member(text, 6);
+  gz_path = path + ".gz";
+  std::ofstream(gz_path, std::ios::binary | std::ios::trunc) << out;
+  return true;
+}
+
 inline void compare_split_parse(const std::string& path) {
   using ts::import::ElementReading;
   const std::string sequential =
@@ -65,6 +81,16 @@ inline void compare_split_parse(const std::string& path) {
                    sequential.c_str(), what, other->c_str());
       std::abort();
     }
+  std::string gz_path;
+  if (!write_gzip_copy(path, gz_path)) return;
+  const std::string gz_one =
+      parsed(gz_path, 1, ts::import::kMinPartBytes, ElementReading::scan_plain);
+  const std::string gz_two = parsed(gz_path, 2, 64, ElementReading::scan_plain);
+  if (gz_one != gz_two) {
+    std::fprintf(stderr, "gzip parse in two parts differs:\n--- one\n%s\n--- two\n%s\n",
+                 gz_one.c_str(), gz_two.c_str());
+    std::abort();
+  }
 }
 
 }  // namespace ts::fuzz

@@ -4,7 +4,10 @@
 #include <rapidjson/reader.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <cstdint>
 #include <exception>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <unordered_map>
@@ -184,30 +187,40 @@ void parse_part(ByteSource& source, std::string_view prefix, bool speculative,
 // "{" (whitespace between) and a first key events have ("ph", "name", ...), at or after `from`,
 // within kBoundarySearchBytes. ("{\"" never occurs inside a JSON string, where quotes are
 // escaped; a guess can still land in an array of objects inside args, and is then refuted.)
-std::optional<std::uint64_t> find_event_start(const FileHandle& file, std::uint64_t from) {
+// The first such '{' in `text` whose candidate lies whole in it (its key included), searched
+// from `from` up to `last` (exclusive).
+std::optional<std::size_t> event_start_in(std::string_view text, std::size_t from,
+                                          std::size_t last) {
   static constexpr std::string_view kKeys[] = {"\"ph\"",  "\"name\"", "\"cat\"", "\"pid\"",
                                                "\"tid\"", "\"ts\"",   "\"dur\"", "\"args\"",
                                                "\"id\"",  "\"s\""};
+  const std::size_t n = text.size();
+  for (std::size_t i = from; i < std::min(last, n); ++i) {
+    if (text[i] != '}') continue;
+    std::size_t j = i + 1;
+    while (j < n && is_space(text[j])) ++j;
+    if (j >= n || text[j] != ',') continue;
+    ++j;
+    while (j < n && is_space(text[j])) ++j;
+    if (j >= n || text[j] != '{') continue;
+    const std::size_t brace = j++;
+    while (j < n && is_space(text[j])) ++j;
+    for (const std::string_view key : kKeys)
+      if (text.substr(j, key.size()) == key) return brace;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::uint64_t> find_event_start(const FileHandle& file, std::uint64_t from) {
   // Windows of 64 KiB overlapping by 1 KiB (a candidate's bytes fit in that, but for
   // whitespace runs longer than 1 KiB, which only cost a missed guess).
   constexpr std::size_t kWindow = std::size_t{64} << 10, kOverlap = 1024;
   std::vector<char> buf(kWindow);
   for (std::uint64_t at = from; at < from + kBoundarySearchBytes; at += kWindow - kOverlap) {
     const std::size_t n = file.read_at(at, buf.data(), buf.size());
-    const std::string_view text(buf.data(), n);
-    for (std::size_t i = 0; i + kOverlap < n || (n < kWindow && i < n); ++i) {
-      if (buf[i] != '}') continue;
-      std::size_t j = i + 1;
-      while (j < n && is_space(buf[j])) ++j;
-      if (j >= n || buf[j] != ',') continue;
-      ++j;
-      while (j < n && is_space(buf[j])) ++j;
-      if (j >= n || buf[j] != '{') continue;
-      const std::size_t brace = j++;
-      while (j < n && is_space(buf[j])) ++j;
-      for (const std::string_view key : kKeys)
-        if (text.substr(j, key.size()) == key) return at + brace;
-    }
+    // A window's last KiB is searched in the next, unless the file ends in this one.
+    const std::size_t last = n < kWindow ? n : n - kOverlap;
+    if (const auto brace = event_start_in({buf.data(), n}, 0, last)) return at + *brace;
     if (n < kWindow) break;
   }
   return std::nullopt;
@@ -326,6 +339,170 @@ std::optional<ParsedFile> parse_parallel(const FileHandle& file,
   return out;
 }
 
+// ---- A gzip file parsed in two parts ----
+//
+// A gzip file cannot be read from its middle, but ISA-L inflates several times faster than its
+// bytes are parsed: the second part inflates the file from its start, passes the first half of
+// the inflated bytes by (an estimate: the size the gzip trailer gives), and from the first event
+// start it finds there parses the rest, while the first part parses up to that start. The first
+// part reaches the estimate long after the second found its start, so it rarely waits.
+
+// Where the second part starts: found by its thread (an event start at or after `guess`, in the
+// inflated bytes), waited for by the first part when it gets to `guess`. nullopt: none found, and
+// the first part reads everything.
+class GzipCut {
+ public:
+  explicit GzipCut(std::uint64_t guess) : guess_(guess) {}
+  std::uint64_t guess() const { return guess_; }
+  void decide(std::optional<std::uint64_t> at) {
+    {
+      std::lock_guard lock(mutex_);
+      at_ = at;
+      decided_ = true;
+    }
+    decided_cv_.notify_all();
+  }
+  std::optional<std::uint64_t> wait() {
+    std::unique_lock lock(mutex_);
+    decided_cv_.wait(lock, [&] { return decided_; });
+    return at_;
+  }
+
+ private:
+  const std::uint64_t guess_;
+  std::mutex mutex_;
+  std::condition_variable decided_cv_;
+  bool decided_ = false;
+  std::optional<std::uint64_t> at_;
+};
+
+// The bytes of `source` from offset `from` on; with `end`, up to the cut it decides.
+class SourceRange final : public ByteSource {
+ public:
+  SourceRange(ByteSource& source, std::uint64_t from, GzipCut* end)
+      : source_(source), from_(from), end_(end) {}
+  std::span<const char> next() override {
+    for (;;) {
+      if (rest_.empty()) {
+        rest_ = source_.next();
+        if (rest_.empty()) return {};
+      }
+      if (at_ + rest_.size() <= from_) {  // wholly before the range
+        at_ += rest_.size();
+        rest_ = {};
+        continue;
+      }
+      if (at_ < from_) {
+        rest_ = rest_.subspan(static_cast<std::size_t>(from_ - at_));
+        at_ = from_;
+      }
+      if (end_ != nullptr && !limit_known_ && at_ >= end_->guess()) {
+        limit_ = end_->wait().value_or(UINT64_MAX);
+        limit_known_ = true;
+      }
+      // Before the cut is known, only the bytes before its guess (it lies at or after it).
+      const std::uint64_t limit = limit_known_ || end_ == nullptr ? limit_ : end_->guess();
+      if (at_ >= limit) return {};
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(rest_.size(), limit - at_));
+      const std::span<const char> out = rest_.first(n);
+      rest_ = rest_.subspan(n);
+      at_ += n;
+      return out;
+    }
+  }
+
+ private:
+  ByteSource& source_;
+  const std::uint64_t from_;
+  GzipCut* const end_;
+  std::uint64_t at_ = 0;  // the offset of rest_'s first byte in the source's bytes
+  std::span<const char> rest_;
+  std::uint64_t limit_ = UINT64_MAX;
+  bool limit_known_ = false;
+};
+
+// `head`, then what `rest` gives.
+class HeadThenRest final : public ByteSource {
+ public:
+  HeadThenRest(std::string head, ByteSource& rest) : head_(std::move(head)), rest_(rest) {}
+  std::span<const char> next() override {
+    if (!head_done_) {
+      head_done_ = true;
+      if (!head_.empty()) return {head_.data(), head_.size()};
+    }
+    return rest_.next();
+  }
+
+ private:
+  std::string head_;
+  ByteSource& rest_;
+  bool head_done_ = false;
+};
+
+// The inflated size a gzip file's last trailer gives (modulo 2^32), made at least the file's
+// size: where to guess the middle of the inflated bytes. A file of several members, or of
+// 4 GiB or more, gets a worse guess, which only makes the two parts unequal.
+std::uint64_t inflated_size_guess(const FileHandle& file) {
+  unsigned char isize[4] = {};
+  if (file.size() < 18 || file.read_at(file.size() - 4, reinterpret_cast<char*>(isize), 4) != 4)
+    return 0;
+  std::uint64_t size = std::uint64_t{isize[0]} | std::uint64_t{isize[1]} << 8 |
+                       std::uint64_t{isize[2]} << 16 | std::uint64_t{isize[3]} << 24;
+  while (size < file.size()) size += std::uint64_t{1} << 32;
+  return size;
+}
+
+// The two parts; nullopt unless both went as the common case goes (the second part's start
+// confirmed, no gzip damage, no error in either): the caller then parses the file in one part,
+// which gives every other outcome exactly as before.
+std::optional<ParsedFile> parse_gzip_in_two(const FileHandle& file, std::uint64_t guess,
+                                            bool object_format, ElementReading reading,
+                                            FileBlocks* blocks) {
+  GzipCut cut(guess);
+  ParsedFile first, second;
+  bool first_corrupt = false, second_corrupt = false, second_ran = false;
+  std::exception_ptr second_error;
+  std::thread second_thread([&] {
+    try {
+      // This part reads the compressed file to its end: it takes the blocks' digests.
+      GzipSource source(file, blocks);
+      SourceRange from_guess(source, guess, nullptr);
+      std::string window;
+      for (std::span<const char> s = from_guess.next(); !s.empty(); s = from_guess.next()) {
+        window.append(s.data(), s.size());
+        if (window.size() >= kBoundarySearchBytes) break;
+      }
+      const std::optional<std::size_t> at = event_start_in(window, 0, window.size());
+      cut.decide(at ? std::optional<std::uint64_t>(guess + *at) : std::nullopt);
+      if (!at) return;
+      second_ran = true;
+      HeadThenRest rest(window.substr(*at), from_guess);
+      parse_part(rest, object_format ? kObjectPrefix : kArrayPrefix, false, reading, second);
+      second_corrupt = source.corrupt();
+    } catch (...) {
+      second_error = std::current_exception();
+      cut.decide(std::nullopt);
+    }
+  });
+  try {
+    GzipSource source(file);
+    SourceRange until_cut(source, 0, &cut);
+    parse_part(until_cut, {}, true, reading, first);
+    first_corrupt = source.corrupt();
+  } catch (...) {
+    second_thread.join();
+    throw;
+  }
+  second_thread.join();
+  if (second_error) std::rethrow_exception(second_error);
+  if (first_corrupt || second_corrupt) return std::nullopt;
+  if (!second_ran)
+    return first.end == ParseEnd::complete ? std::optional(std::move(first)) : std::nullopt;
+  if (first.end != ParseEnd::limit || second.end != ParseEnd::complete) return std::nullopt;
+  merge_into(first, std::move(second));
+  return first;
+}
+
 [[noreturn]] void not_a_trace(const std::string& path, const ParsedFile& f) {
   switch (f.end) {
     case ParseEnd::syntax_error:
@@ -354,9 +531,23 @@ ParsedFile parse_file(const std::string& path, int threads, std::uint64_t min_pa
   const std::size_t got = file.read_at(0, head, sizeof head);
   ParsedFile out;
   if (is_gzip_magic({head, got})) {
-    GzipSource source(file, blocks);
-    parse_part(source, {}, false, reading, out);
-    if (source.corrupt()) out.end = ParseEnd::gzip_error;
+    const std::uint64_t guess = inflated_size_guess(file);
+    const std::uint64_t min_part = std::max<std::uint64_t>(min_part_bytes, 2);
+    std::optional<ParsedFile> parts;
+    if (threads >= 2 && guess >= 2 * min_part) {
+      const std::string text = peek_text(path, 4096);
+      std::size_t i = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+      while (i < text.size() && is_space(text[i])) ++i;
+      if (i < text.size() && (text[i] == '{' || text[i] == '['))
+        parts = parse_gzip_in_two(file, guess / 2, text[i] == '{', reading, blocks);
+    }
+    if (parts) {
+      out = std::move(*parts);
+    } else {
+      GzipSource source(file, blocks);
+      parse_part(source, {}, false, reading, out);
+      if (source.corrupt()) out.end = ParseEnd::gzip_error;
+    }
     if (out.bytes == 0 && out.end != ParseEnd::gzip_error) throw ImportError(path + " is empty");
   } else {
     std::size_t i = 0;

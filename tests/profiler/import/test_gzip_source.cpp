@@ -3,13 +3,13 @@
 // anywhere gives a prefix of the bytes; trailing garbage is ignored; a wrong trailer or deflate
 // data is corrupt. peek_text, which sniffs a file's format, reads the same bytes.
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "profiler/import/common/byte_source.hpp"
+#include "tests/gzip_member.hpp"
 #include "tests/profiler/import/import_test_util.hpp"
 
 namespace ts::import {
@@ -19,17 +19,7 @@ using test::ImportDir;
 
 // `text` as one gzip member, deflated by zlib at `level`.
 std::string gzip(const std::string& text, int level = 6) {
-  z_stream z{};
-  EXPECT_EQ(deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&z, static_cast<uLong>(text.size())) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
+  return test::gzip_member(text, level);
 }
 
 struct Inflated {

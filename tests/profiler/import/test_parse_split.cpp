@@ -3,9 +3,12 @@
 // (EventScan) gives exactly what RapidJSON's reading of every element gives.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <random>
 
 #include "profiler/import/chrome/parse_file.hpp"
+#include "tests/gzip_member.hpp"
 #include "tests/profiler/import/import_test_util.hpp"
 
 namespace ts::import {
@@ -110,6 +113,23 @@ void expect_same(const std::string& path, const char* what) {
     EXPECT_EQ(one.meta, many.meta) << what << ", parts of " << part;
     EXPECT_EQ(one.events, many.events) << what << ", parts of " << part;
     EXPECT_EQ(one.counters, many.counters) << what << ", parts of " << part;
+  }
+  // The same bytes gzipped, parsed in two parts (the second inflating past the first), whole,
+  // and cut short at a few places (then as the same gzip file parsed in one part).
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string gz = test::gzip_member(text);
+  const std::string gz_path = path + ".gz";
+  for (const std::size_t cut : {gz.size(), gz.size() / 2, gz.size() - 5, gz.size() * 3 / 4}) {
+    std::ofstream(gz_path, std::ios::binary | std::ios::trunc) << gz.substr(0, cut);
+    const Flat gz_one = cut == gz.size() ? one : flatten(parse_file(gz_path, 1));
+    for (const std::uint64_t part : {64ull, 257ull, 1000ull}) {
+      const Flat two = flatten(parse_file(gz_path, 2, part));
+      EXPECT_EQ(gz_one.meta, two.meta) << what << ", gzip cut at " << cut << ", parts of " << part;
+      EXPECT_EQ(gz_one.events, two.events)
+          << what << ", gzip cut at " << cut << ", parts of " << part;
+      EXPECT_EQ(gz_one.counters, two.counters) << what << ", gzip, parts of " << part;
+    }
   }
 }
 
