@@ -9,6 +9,7 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -462,7 +463,7 @@ std::optional<ParsedFile> parse_gzip_in_two(const FileHandle& file, std::uint64_
   ParsedFile first, second;
   bool first_corrupt = false, second_corrupt = false, second_ran = false;
   std::exception_ptr second_error;
-  std::thread second_thread([&] {
+  const auto second_part = [&] {
     try {
       // This part reads the compressed file to its end: it takes the blocks' digests.
       GzipSource source(file, blocks);
@@ -483,7 +484,13 @@ std::optional<ParsedFile> parse_gzip_in_two(const FileHandle& file, std::uint64_
       second_error = std::current_exception();
       cut.decide(std::nullopt);
     }
-  });
+  };
+  std::thread second_thread;
+  try {
+    second_thread = std::thread(second_part);
+  } catch (const std::system_error&) {
+    return std::nullopt;  // no thread to be had: one part
+  }
   try {
     GzipSource source(file);
     SourceRange until_cut(source, 0, &cut);
