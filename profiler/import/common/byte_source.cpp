@@ -19,6 +19,15 @@ namespace {
 constexpr std::size_t kReadBlock = std::size_t{1} << 20;
 constexpr std::size_t kCompressedBlock = std::size_t{256} << 10;
 
+// An ISA-L inflater of gzip (the header parsed, each trailer's CRC and size checked); its state
+// holds its window and tables (tens of KiB), so it lives on the heap.
+std::unique_ptr<inflate_state> gzip_inflater() {
+  auto z = std::make_unique<inflate_state>();
+  isal_inflate_init(z.get());
+  z->crc_flag = ISAL_GZIP;
+  return z;
+}
+
 }  // namespace
 
 FileHandle::FileHandle(const std::string& path) : path_(path) {
@@ -164,10 +173,7 @@ void GzipSource::inflate_all() {
 }
 
 void GzipSource::inflate_loop() {
-  // ISA-L's state holds its window and tables (tens of KiB): on the heap.
-  const auto z = std::make_unique<inflate_state>();
-  isal_inflate_init(z.get());
-  z->crc_flag = ISAL_GZIP;  // the header parsed, the trailer's CRC and size checked
+  const auto z = gzip_inflater();
   std::vector<char> in(kCompressedBlock);
   std::uint64_t in_pos = 0;
   bool in_eof = false;
@@ -221,7 +227,11 @@ void GzipSource::inflate_loop() {
         finished = true;
         break;
       }
-      if (isal_inflate(z.get()) != ISAL_DECOMP_OK) {
+      const std::uint32_t in_before = z->avail_in, room_before = z->avail_out;
+      // Damage, or no progress with input and room (never seen; a hang would be worse).
+      if (isal_inflate(z.get()) != ISAL_DECOMP_OK ||
+          (z->avail_in == in_before && z->avail_out == room_before &&
+           z->block_state != ISAL_BLOCK_FINISH)) {
         corrupt = true;
         finished = true;
         break;
@@ -254,9 +264,7 @@ std::string peek_text(const std::string& path, std::size_t n) {
     std::vector<char> head(std::max<std::size_t>(n, 64 << 10));
     const std::size_t got = file.read_at(0, head.data(), head.size());
     if (!is_gzip_magic({head.data(), got})) return std::string(head.data(), std::min(got, n));
-    const auto z = std::make_unique<inflate_state>();
-    isal_inflate_init(z.get());
-    z->crc_flag = ISAL_GZIP;
+    const auto z = gzip_inflater();
     out.resize(n);
     z->next_in = reinterpret_cast<std::uint8_t*>(head.data());
     z->avail_in = static_cast<std::uint32_t>(got);
